@@ -1,0 +1,16 @@
+import type { ModelRequest } from './request.js';
+import type { StreamEvent } from './stream-event.js';
+
+/**
+ * One model of one provider, ready to stream. Implementations never throw from
+ * `stream`: every failure, abort included, arrives as a final `error` event.
+ */
+export interface LanguageModel {
+  /** Provider id from the registry or config (e.g. `openai`, `deepseek`, `local`). */
+  readonly provider: string;
+  /** The vendor's model id. */
+  readonly modelId: string;
+  /** Wire protocol: `anthropic-messages`, `openai-chat`, `openai-responses` or `gemini`. */
+  readonly protocol: string;
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
+}

@@ -1,0 +1,36 @@
+import type { StopReason } from './stop-reason.js';
+import type { Usage } from './usage.js';
+import type { ProviderError } from './provider-error.js';
+
+/**
+ * The one stream every provider yields. A well-formed stream is any number of content
+ * events, then at most one `usage` per snapshot, then exactly one `stop`. A failing
+ * stream ends with `error` instead of `stop`, after whatever content it produced.
+ */
+export type StreamEvent =
+  /** A piece of visible answer text. */
+  | { type: 'text-delta'; text: string }
+  /** A piece of reasoning text. */
+  | { type: 'thinking-delta'; text: string }
+  /** The signature or redacted data closing a reasoning block. */
+  | { type: 'thinking-signature'; signature?: string; redacted?: string; providerData?: Record<string, unknown> }
+  /** A tool call begins; `id` is stable for the rest of the stream. */
+  | { type: 'tool-call-start'; id: string; name: string }
+  /** A raw piece of the call's JSON arguments. */
+  | { type: 'tool-call-delta'; id: string; argsDelta: string }
+  /** The call is complete, with its arguments parsed once (`{}` when empty). */
+  | {
+      type: 'tool-call-end';
+      id: string;
+      name: string;
+      args: Record<string, unknown>;
+      /** Set instead of args when the JSON could not be parsed. */
+      argsError?: string;
+      providerData?: Record<string, unknown>;
+    }
+  /** Usage so far for this response; a later event replaces an earlier one. */
+  | { type: 'usage'; usage: Usage }
+  /** The response ended normally. */
+  | { type: 'stop'; reason: StopReason }
+  /** The response failed; content before it is still valid and kept. */
+  | { type: 'error'; error: ProviderError };

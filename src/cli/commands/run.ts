@@ -1,0 +1,83 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { detectLocalServers } from '../../providers/detect-local-servers.js';
+import { ModelNotConfiguredError } from '../../session/model-not-configured-error.js';
+import { TurnFailedError } from '../../session/session.js';
+import { startDaemon } from '../../server/start-daemon.js';
+import { packageVersion } from '../package-version.js';
+import { readStdin } from '../read-stdin.js';
+
+/**
+ * `agentd run "PROMPT"`: one prompt, headless and in-process; the answer streams to
+ * stdout (`--json`: one event per line). Exit 0 on a finished turn, 1 on a failure,
+ * 3 when no provider is configured, 130 when interrupted.
+ */
+export async function runCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      model: { type: 'string', short: 'm' },
+      cwd: { type: 'string' },
+      json: { type: 'boolean' },
+      config: { type: 'string' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length === 0) throw new Error('agentd run needs a prompt: agentd run "PROMPT", or agentd run - to read it from stdin');
+  const text = positionals.length === 1 && positionals[0] === '-' ? await readStdin() : positionals.join(' ');
+  if (text.trim() === '') throw new Error('the prompt is empty');
+  const cwd = resolve(values.cwd ?? process.cwd());
+
+  const started = startDaemon({
+    cwd,
+    env: process.env,
+    version: packageVersion(),
+    ...(values.config ? { configFile: values.config } : {}),
+    ...(values.model ? { model: values.model } : {}),
+  });
+  const session = started.daemon.sessions.create({ cwd });
+  const write = (s: string): boolean => process.stdout.write(s);
+  let endsWithNewline = true;
+  session.subscribe((event) => {
+    if (values.json) {
+      write(JSON.stringify({ sessionId: session.id, ...event }) + '\n');
+    } else if (event.type === 'text_delta') {
+      write(event.text);
+      endsWithNewline = event.text.endsWith('\n');
+    }
+  });
+  const onSignal = (): void => session.cancel();
+  process.once('SIGINT', onSignal);
+  try {
+    const stopReason = await session.prompt([{ type: 'text', text }]);
+    if (!values.json && !endsWithNewline) write('\n');
+    if (values.json) write(JSON.stringify({ sessionId: session.id, type: 'result', stopReason }) + '\n');
+    return stopReason === 'cancelled' ? 130 : 0;
+  } catch (error) {
+    if (error instanceof ModelNotConfiguredError) {
+      process.stderr.write(`agentd: ${error.message}\n${await describeLocalServers()}`);
+      return 3;
+    }
+    if (error instanceof TurnFailedError) {
+      if (!endsWithNewline) write('\n');
+      process.stderr.write(`agentd: the model failed: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    await started.shutdown();
+  }
+}
+
+async function describeLocalServers(): Promise<string> {
+  const servers = await detectLocalServers();
+  if (servers.length === 0) return 'No local server answered on the default ports of Ollama (11434) or LM Studio (1234).\n';
+  return servers
+    .map((s) => {
+      const example = s.models[0] ? `agentd run --model ${s.provider}/${s.models[0]} "..."` : `(no models loaded)`;
+      return `Found ${s.name} at ${s.baseUrl}: ${s.models.join(', ') || 'no models'}\n  use it with: ${example}\n`;
+    })
+    .join('');
+}

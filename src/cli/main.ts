@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+import { ConfigError } from '../config/config-error.js';
+import { acpCommand } from './commands/acp.js';
+import { runCommand } from './commands/run.js';
+import { serveCommand } from './commands/serve.js';
+import { sessionsCommand } from './commands/sessions.js';
+import { packageVersion } from './package-version.js';
+
+const USAGE = `agentd ${packageVersion()} — an agent runtime for editors and scripts
+
+Usage:
+  agentd                               serve one client on stdio (same as: agentd serve --stdio)
+  agentd serve [--stdio] [--socket [PATH]] [--listen HOST:PORT] [--config FILE]
+  agentd acp [--socket PATH] [--config FILE]
+                                       stdio bridge to the shared daemon (starts it when none runs)
+  agentd run [--model P/M] [--cwd DIR] [--json] [--config FILE] "PROMPT" | -
+                                       run one prompt headless and stream the answer to stdout
+  agentd sessions [--cwd DIR] [--json] list stored sessions
+  agentd --version | --help`;
+
+const commands: Record<string, (args: string[]) => Promise<number>> = {
+  serve: serveCommand,
+  acp: acpCommand,
+  run: runCommand,
+  sessions: sessionsCommand,
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '--version' || first === '-v') {
+    process.stdout.write(packageVersion() + '\n');
+    return 0;
+  }
+  if (first === '--help' || first === '-h' || first === 'help') {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  if (first === undefined || first.startsWith('-')) return serveCommand(argv);
+  const command = commands[first];
+  if (!command) {
+    process.stderr.write(`agentd: unknown command "${first}"\n\n${USAGE}\n`);
+    return 2;
+  }
+  return command(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const message = error instanceof ConfigError || error instanceof Error ? error.message : String(error);
+    process.stderr.write(`agentd: ${message}\n`);
+    process.exitCode = error instanceof ConfigError ? 78 : 1;
+  },
+);

@@ -1,0 +1,80 @@
+import type { AssistantContentPart, AssistantMessage, ThinkingPart } from '../providers/message.js';
+import type { ProviderError } from '../providers/provider-error.js';
+import type { StopReason } from '../providers/stop-reason.js';
+import type { StreamEvent } from '../providers/stream-event.js';
+import type { Usage } from '../providers/usage.js';
+
+/** The result of reducing one provider stream. */
+export interface AccumulatedResponse {
+  message: AssistantMessage;
+  stop: StopReason | undefined;
+  usage: Usage | undefined;
+  error: ProviderError | undefined;
+}
+
+/**
+ * Folds unified stream events into the assistant message, in stream order. Deltas of
+ * the same kind extend the last part; a tool call is added only when it is complete,
+ * so a call cut off mid-arguments never reaches dispatch.
+ */
+export class ResponseAccumulator {
+  private readonly parts: AssistantContentPart[] = [];
+  stop: StopReason | undefined;
+  usage: Usage | undefined;
+  error: ProviderError | undefined;
+
+  push(event: StreamEvent): void {
+    switch (event.type) {
+      case 'text-delta': {
+        const last = this.parts.at(-1);
+        if (last?.type === 'text') last.text += event.text;
+        else this.parts.push({ type: 'text', text: event.text });
+        return;
+      }
+      case 'thinking-delta': {
+        const last = this.parts.at(-1);
+        if (last?.type === 'thinking' && last.signature === undefined && last.redacted === undefined) last.text += event.text;
+        else this.parts.push({ type: 'thinking', text: event.text });
+        return;
+      }
+      case 'thinking-signature': {
+        const last = this.parts.at(-1);
+        const target: ThinkingPart =
+          last?.type === 'thinking' && last.signature === undefined && last.redacted === undefined
+            ? last
+            : (this.parts[this.parts.push({ type: 'thinking', text: '' }) - 1] as ThinkingPart);
+        if (event.signature !== undefined) target.signature = event.signature;
+        if (event.redacted !== undefined) target.redacted = event.redacted;
+        if (event.providerData !== undefined) target.providerData = event.providerData;
+        return;
+      }
+      case 'tool-call-end':
+        this.parts.push({
+          type: 'tool_call',
+          id: event.id,
+          name: event.name,
+          args: event.args,
+          ...(event.argsError !== undefined ? { argsError: event.argsError } : {}),
+          ...(event.providerData !== undefined ? { providerData: event.providerData } : {}),
+        });
+        return;
+      case 'usage':
+        this.usage = event.usage;
+        return;
+      case 'stop':
+        this.stop = event.reason;
+        return;
+      case 'error':
+        this.error = event.error;
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Tags reasoning with the protocol that produced it, so it is replayed only there. */
+  result(protocol: string): AccumulatedResponse {
+    for (const part of this.parts) if (part.type === 'thinking') part.providerProtocol ??= protocol;
+    return { message: { role: 'assistant', content: this.parts }, stop: this.stop, usage: this.usage, error: this.error };
+  }
+}

@@ -1,0 +1,30 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { ClientConnection } from './client-connection.js';
+import type { DaemonContext } from './daemon-context.js';
+import { RpcError } from './rpc-error.js';
+
+/**
+ * TCP connections must open with `initialize` carrying `_meta.agentd.token`. Anything
+ * else, or a wrong token, is answered with Unauthorized and the connection is closed.
+ */
+export function checkTcpToken(method: string, params: unknown, client: ClientConnection, daemon: DaemonContext): void {
+  const token = (params as { _meta?: { agentd?: { token?: unknown } } } | undefined)?._meta?.agentd?.token;
+  const expected = daemon.tcpToken ?? '';
+  const ok =
+    method === 'initialize' &&
+    typeof token === 'string' &&
+    token.length === expected.length &&
+    expected.length > 0 &&
+    timingSafeEqual(Buffer.from(token), Buffer.from(expected));
+  if (ok) {
+    client.authenticated = true;
+    return;
+  }
+  // Close after the error answer has been queued.
+  setImmediate(() => client.rpc.close());
+  throw RpcError.unauthorized(
+    method === 'initialize'
+      ? 'wrong or missing token: pass the contents of the token file in initialize params _meta.agentd.token'
+      : `the first message on a TCP connection must be initialize with _meta.agentd.token, not ${method}`,
+  );
+}

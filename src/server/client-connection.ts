@@ -1,0 +1,27 @@
+import type { JsonRpcConnection } from './json-rpc-connection.js';
+
+/** What the daemon knows about one connected client. */
+export class ClientConnection {
+  /** Set by `initialize`. */
+  initialized = false;
+  /** ACP client capabilities from `initialize`, as sent. */
+  clientCapabilities: Record<string, unknown> = {};
+  /** The client opted in to `agentd/event` notifications. */
+  wantsEvents = false;
+  /** TCP connections must present the token before anything else. */
+  authenticated: boolean;
+  /** Session id → unsubscribe, for every session this connection follows. */
+  readonly attached = new Map<string, () => void>();
+
+  constructor(
+    readonly rpc: JsonRpcConnection,
+    readonly id: string,
+    options: { requireToken: boolean },
+  ) {
+    this.authenticated = !options.requireToken;
+    rpc.onClose(() => {
+      for (const unsubscribe of this.attached.values()) unsubscribe();
+      this.attached.clear();
+    });
+  }
+}

@@ -1,0 +1,73 @@
+import type { AgentdPaths } from '../config/agentd-paths.js';
+import type { AgentdConfig } from '../config/config-schema.js';
+import { describeProviderSetup } from '../config/describe-provider-setup.js';
+import { createModelCatalog } from '../providers/catalog/model-catalog.js';
+import { priceUsage } from '../providers/catalog/price-usage.js';
+import { createCircuitBreaker } from '../providers/http/circuit-breaker.js';
+import { withResilience } from '../providers/http/with-resilience.js';
+import { createProviderRegistry } from '../providers/registry/create-provider-registry.js';
+import { pickDefaultModel } from '../session/pick-default-model.js';
+import { createSessionServices } from '../session/create-session-services.js';
+import { SessionManager } from '../session/session-manager.js';
+import type { Store } from '../store/store.js';
+import type { DaemonContext } from './daemon-context.js';
+
+export interface DaemonOptions {
+  config: AgentdConfig;
+  paths: AgentdPaths;
+  store: Store;
+  env: NodeJS.ProcessEnv;
+  version: string;
+  log(line: string): void;
+  /** Overrides the configured default model (`--model`). */
+  model?: string;
+}
+
+/** Builds the daemon's shared state: sessions backed by the store, models from config. */
+export function createDaemonContext(options: DaemonOptions): DaemonContext {
+  const { config, env, log } = options;
+  const registry = createProviderRegistry({ config, env });
+  const catalog = createModelCatalog(config.providers);
+  const breakers = new Map<string, ReturnType<typeof createCircuitBreaker>>();
+  const breakerFor = (provider: string): ReturnType<typeof createCircuitBreaker> => {
+    let breaker = breakers.get(provider);
+    if (!breaker) breakers.set(provider, (breaker = createCircuitBreaker({ provider })));
+    return breaker;
+  };
+  const warned = new Set<string>();
+  const services = createSessionServices({
+    defaultModel: options.model ?? pickDefaultModel(config, env),
+    setupHelp: describeProviderSetup(options.paths),
+    maxTurns: config.maxTurns ?? 50,
+    log,
+    createModel(ref) {
+      const primary = registry.resolve(ref);
+      const fallbackRef = config.fallbackModel && config.fallbackModel !== ref ? config.fallbackModel : undefined;
+      const providerConfig = config.providers?.[primary.provider];
+      return withResilience(primary, {
+        breaker: breakerFor(primary.provider),
+        ...(providerConfig?.maxRetries !== undefined ? { maxRetries: providerConfig.maxRetries } : {}),
+        ...(providerConfig?.maxRetryDelayMs !== undefined ? { maxRetryDelayMs: providerConfig.maxRetryDelayMs } : {}),
+        ...(fallbackRef ? { fallback: registry.resolve(fallbackRef) } : {}),
+      });
+    },
+    modelFacts(ref) {
+      const info = catalog.lookup(ref);
+      if (!info.known && !warned.has(ref)) {
+        warned.add(ref);
+        log(`model ${ref} is not in the catalog: assuming a ${info.contextWindow}-token window and no prices; set providers.<id>.models in config.json to correct this`);
+      }
+      return {
+        contextWindow: info.contextWindow,
+        maxOutputTokens: info.maxOutputTokens,
+        price: (usage) => priceUsage(info, usage).usd,
+      };
+    },
+  });
+  return {
+    sessions: new SessionManager(options.store, services),
+    config,
+    version: options.version,
+    log,
+  };
+}

@@ -1,0 +1,57 @@
+import { FrameTooLargeError } from './frame-too-large-error.js';
+import type { FrameDecoder } from './frame-decoder.js';
+
+const HEADER_END = Buffer.from('\r\n\r\n');
+/** Headers beyond this are not LSP framing at all. */
+const MAX_HEADER_BYTES = 8192;
+
+/** Thrown for a header block that is not `Content-Length: N` framing. */
+export class FramingError extends Error {}
+
+/**
+ * LSP base protocol framing: `Content-Length: N\r\n` (other headers allowed and
+ * ignored), a blank line, then N bytes of UTF-8 JSON. The length is checked against
+ * the limit before the body is buffered.
+ * Spec: https://microsoft.github.io/language-server-protocol/specifications/base/0.9/specification/
+ */
+export function createContentLengthDecoder(maxFrameBytes: number): FrameDecoder {
+  let buffer: Buffer = Buffer.alloc(0);
+  let bodyLength = -1;
+
+  return {
+    push(chunk) {
+      buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
+      const frames: string[] = [];
+      for (;;) {
+        if (bodyLength < 0) {
+          const end = buffer.indexOf(HEADER_END);
+          if (end < 0) {
+            if (buffer.length > MAX_HEADER_BYTES) throw new FramingError('header block too long');
+            break;
+          }
+          bodyLength = parseContentLength(buffer.subarray(0, end).toString('ascii'));
+          if (bodyLength > maxFrameBytes) throw new FrameTooLargeError(maxFrameBytes, bodyLength);
+          buffer = buffer.subarray(end + HEADER_END.length);
+        }
+        if (buffer.length < bodyLength) break;
+        frames.push(buffer.subarray(0, bodyLength).toString('utf8'));
+        buffer = buffer.subarray(bodyLength);
+        bodyLength = -1;
+      }
+      return frames;
+    },
+  };
+}
+
+function parseContentLength(headers: string): number {
+  for (const line of headers.split('\r\n')) {
+    const match = /^content-length:\s*(\d+)\s*$/i.exec(line);
+    if (match) return Number(match[1]);
+  }
+  throw new FramingError(`missing Content-Length header in ${JSON.stringify(headers.slice(0, 200))}`);
+}
+
+export function encodeContentLength(body: string): Buffer {
+  const bytes = Buffer.from(body, 'utf8');
+  return Buffer.concat([Buffer.from(`Content-Length: ${bytes.length}\r\n\r\n`, 'ascii'), bytes]);
+}

@@ -1,0 +1,19 @@
+import type { MethodName, ParamsOf, ResultOf } from '../../protocol/index.js';
+import type { ClientConnection } from './client-connection.js';
+import type { DaemonContext } from './daemon-context.js';
+
+/** What a handler gets besides its validated params. */
+export interface HandlerContext {
+  client: ClientConnection;
+  daemon: DaemonContext;
+  /** Fires when the request is cancelled or the connection closes. */
+  signal: AbortSignal;
+}
+
+export type RequestHandler<M extends MethodName> = (
+  params: ParamsOf<M>,
+  ctx: HandlerContext,
+) => Promise<ResultOf<M>> | ResultOf<M>;
+
+/** One handler per client-to-daemon method; a missing entry answers MethodNotFound. */
+export type HandlerTable = { [M in MethodName]?: RequestHandler<M> };

@@ -1,0 +1,22 @@
+import type { RequestHandler } from '../handler-table.js';
+import { RpcError } from '../rpc-error.js';
+
+/** Sessions newest first, optionally for one cwd, 50 a page. */
+export const sessionList: RequestHandler<'session/list'> = (params, { daemon }) => {
+  let page;
+  try {
+    page = daemon.sessions.list({ ...(params.cwd ? { cwd: params.cwd } : {}), ...(params.cursor ? { cursor: params.cursor } : {}) });
+  } catch (error) {
+    throw RpcError.invalidParams('session/list', [`cursor: ${(error as Error).message}`]);
+  }
+  return {
+    sessions: page.sessions.map((s) => ({
+      sessionId: s.id,
+      cwd: s.cwd,
+      ...(s.additionalDirectories.length > 0 ? { additionalDirectories: s.additionalDirectories } : {}),
+      ...(s.title ? { title: s.title } : {}),
+      updatedAt: s.updatedAt,
+    })),
+    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+  };
+};

@@ -1,0 +1,25 @@
+import { attachSession } from '../attach-session.js';
+import type { RequestHandler } from '../handler-table.js';
+import { replayHistory } from '../replay-history.js';
+import { openSession } from './open-session.js';
+
+/**
+ * Replays the whole stored history as `session/update` notifications, then answers,
+ * and from then on streams the session's live updates (also when it is running now).
+ */
+export const sessionLoad: RequestHandler<'session/load'> = (params, { client, daemon }) => {
+  const session = openSession(daemon, params.sessionId);
+  const turns = daemon.sessions.turns(session.id);
+  replayHistory(client, session.id, daemon.sessions.messages(session.id), turns);
+  attachSession(client, session);
+  const interrupted = turns.filter((t) => t.status === 'interrupted').map((t) => t.id);
+  return {
+    _meta: {
+      agentd: {
+        state: session.state,
+        ...(session.currentTurnId ? { runningTurnId: session.currentTurnId } : {}),
+        interruptedTurns: interrupted,
+      },
+    },
+  };
+};

@@ -1,0 +1,84 @@
+import type { SessionEvent } from '../session/session-event.js';
+
+/** One notification to send: method and params. */
+export interface OutgoingNotification {
+  method: 'session/update' | 'agentd/event';
+  params: Record<string, unknown>;
+}
+
+export interface EventAudience {
+  /** The connection's id, to skip echoing a user's own prompt back to it. */
+  clientId: string;
+  /** Opted in to `agentd/event` at initialize. */
+  wantsEvents: boolean;
+  /** Declared `session.notices` in its ACP client capabilities. */
+  acceptsNotices: boolean;
+}
+
+/**
+ * Maps one session event to what a given client receives: ACP `session/update` for
+ * everything ACP can carry, `agentd/event` for the rest (only to clients that opted
+ * in). Each chunk carries only its own text, so a delta costs O(its size) on the wire.
+ */
+export function mapSessionEvent(sessionId: string, event: SessionEvent, to: EventAudience): OutgoingNotification[] {
+  const update = (u: Record<string, unknown>): OutgoingNotification => ({
+    method: 'session/update',
+    params: { sessionId, update: u },
+  });
+  const rich = (e: Record<string, unknown>): OutgoingNotification[] =>
+    to.wantsEvents ? [{ method: 'agentd/event', params: { sessionId, event: e } }] : [];
+
+  switch (event.type) {
+    case 'text_delta':
+      return [update({ sessionUpdate: 'agent_message_chunk', messageId: event.messageId, content: { type: 'text', text: event.text } })];
+    case 'thinking_delta':
+      return [update({ sessionUpdate: 'agent_thought_chunk', messageId: event.messageId, content: { type: 'text', text: event.text } })];
+    case 'user_message':
+      if (event.origin === to.clientId) return [];
+      return event.content.map((content) =>
+        update({ sessionUpdate: 'user_message_chunk', messageId: event.messageId, content }),
+      );
+    case 'usage':
+      return [
+        update({
+          sessionUpdate: 'usage_update',
+          used: event.contextTokens,
+          size: event.contextWindow,
+          cost: { amount: event.sessionCostUsd, currency: 'USD' },
+        }),
+        ...rich({
+          type: 'cost',
+          turnUsd: event.costUsd,
+          sessionUsd: event.sessionCostUsd,
+          usage: event.usage,
+          model: event.model,
+        }),
+      ];
+    case 'turn_start':
+      return rich({ type: 'turn_start', turnId: event.turnId });
+    case 'turn_end':
+      return rich({ type: 'turn_end', turnId: event.turnId, stopReason: event.stopReason, ...(event.error ? { error: event.error } : {}) });
+    case 'retry':
+      return rich({
+        type: 'retry',
+        attempt: event.attempt,
+        delayMs: event.delayMs,
+        reason: event.error.message,
+        provider: event.error.provider,
+        model: event.error.model ?? null,
+      });
+    case 'fallback':
+      return rich({ type: 'fallback', from: event.from, to: event.to, reason: event.error.message });
+    case 'breaker':
+      return rich({ type: 'breaker', provider: event.provider, state: event.state });
+    case 'notice':
+      return [
+        ...(to.acceptsNotices
+          ? [update({ sessionUpdate: 'notice', severity: event.level, title: event.message })]
+          : []),
+        ...rich({ type: 'notice', level: event.level, message: event.message }),
+      ];
+    case 'message_committed':
+      return [];
+  }
+}

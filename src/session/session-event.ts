@@ -1,0 +1,16 @@
+import type { ContentBlock } from '../../protocol/index.js';
+import type { LoopEvent, TurnStopReason } from '../loop/loop-event.js';
+
+/**
+ * Everything that happens in a session, in order, as one stream. The server maps each
+ * event to ACP `session/update` notifications (and `agentd/event` for clients that
+ * opted in) for every connection attached to the session.
+ */
+export type SessionEvent =
+  | LoopEvent
+  /** A prompt was committed; `content` is what the user sent, as ACP blocks; `origin` names the sender's connection. */
+  | { type: 'user_message'; messageId: string; content: ContentBlock[]; origin?: string }
+  /** The loop started working on a prompt. */
+  | { type: 'turn_start'; turnId: string }
+  /** The loop finished a prompt. */
+  | { type: 'turn_end'; turnId: string; stopReason: TurnStopReason; error?: string };

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { repairTranscript } from '../loop/repair-transcript.js';
+import type { ModelMessage } from '../providers/message.js';
+import type { ListSessionsQuery, MessageRecord, SessionRecord, Store, TurnRecord } from '../store/store.js';
+import { Session } from './session.js';
+import type { SessionServices } from './session-services.js';
+
+/** Thrown for an unknown session id. */
+export class SessionNotFoundError extends Error {
+  constructor(readonly sessionId: string) {
+    super(`session ${sessionId} not found; list sessions with session/list`);
+  }
+}
+
+/**
+ * Owns the live sessions of the daemon. A session stays live (shared by every
+ * connection that opened it) until it is closed or deleted; a closed session is
+ * reopened from the store on demand.
+ */
+export class SessionManager {
+  private readonly live = new Map<string, Session>();
+
+  constructor(
+    readonly store: Store,
+    private readonly services: SessionServices,
+  ) {}
+
+  create(input: { cwd: string; additionalDirectories?: string[]; meta?: Record<string, unknown> }): Session {
+    const record = this.store.createSession({
+      id: randomUUID(),
+      cwd: input.cwd,
+      additionalDirectories: input.additionalDirectories ?? [],
+      meta: input.meta ?? {},
+    });
+    const session = new Session(record, [], this.store, this.services);
+    this.live.set(record.id, session);
+    return session;
+  }
+
+  /** The live session, loading it from the store when needed. */
+  open(id: string): Session {
+    const existing = this.live.get(id);
+    if (existing) return existing;
+    const record = this.store.getSession(id);
+    if (!record) throw new SessionNotFoundError(id);
+    const history = repairTranscript(
+      this.store.listMessages(id).map((m) => ({ role: m.role, content: m.content }) as ModelMessage),
+    );
+    const session = new Session(record, history, this.store, this.services);
+    this.live.set(id, session);
+    return session;
+  }
+
+  get(id: string): Session | undefined {
+    return this.live.get(id);
+  }
+
+  record(id: string): SessionRecord {
+    const record = this.live.get(id)?.record ?? this.store.getSession(id);
+    if (!record) throw new SessionNotFoundError(id);
+    return record;
+  }
+
+  list(query: ListSessionsQuery): { sessions: SessionRecord[]; nextCursor: string | null } {
+    return this.store.listSessions(query);
+  }
+
+  messages(id: string): MessageRecord[] {
+    this.record(id);
+    return this.store.listMessages(id);
+  }
+
+  turns(id: string): TurnRecord[] {
+    return this.store.listTurns(id);
+  }
+
+  /** Stops any running turn and unloads the session; its history stays in the store. */
+  async close(id: string): Promise<void> {
+    this.record(id);
+    const session = this.live.get(id);
+    if (!session) return;
+    this.live.delete(id);
+    await session.abort();
+  }
+
+  async delete(id: string): Promise<void> {
+    this.record(id);
+    const session = this.live.get(id);
+    this.live.delete(id);
+    if (session) await session.abort();
+    this.store.deleteSession(id);
+  }
+
+  /** Stops every running turn (daemon shutdown). */
+  async shutdown(): Promise<void> {
+    await Promise.all([...this.live.values()].map((s) => s.abort()));
+    this.live.clear();
+  }
+}

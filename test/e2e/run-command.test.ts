@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chatCompletionSse } from '../support/chat-completion-sse.js';
+import { CLI, daemonEnv, makeHome } from '../support/daemon-process.js';
+import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
+
+function runCli(args: string[], env: NodeJS.ProcessEnv, stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+    if (stdin !== undefined) child.stdin.end(stdin);
+    else child.stdin.end();
+  });
+}
+
+describe('agentd run', () => {
+  let replay: ReplayServer;
+  let home: ReturnType<typeof makeHome>;
+  let workspace: string;
+
+  beforeEach(async () => {
+    replay = await startReplayServer();
+    home = makeHome();
+    workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
+  });
+
+  afterEach(async () => {
+    await replay.close();
+    home.cleanup();
+    rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('streams the answer to stdout from a provider given only in config, with --model and --cwd', async () => {
+    const configured = makeHome({ providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
+    replay.enqueue({ body: chatCompletionSse(['4', '2']) });
+    const result = await runCli(['run', '--model', 'local/tiny', '--cwd', workspace, 'what is 6*7?'], daemonEnv(configured.home));
+    configured.cleanup();
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('42\n');
+    expect(result.code).toBe(0);
+    expect((replay.requests[0]!.body as { model: string }).model).toBe('tiny');
+    expect(JSON.stringify(replay.requests[0]!.body)).toContain(workspace);
+  });
+
+  it('reads the prompt from stdin with - and prints NDJSON events with --json', async () => {
+    const configured = makeHome({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
+    replay.enqueue({ body: chatCompletionSse(['a', 'b']) });
+    const result = await runCli(['run', '--json', '-'], daemonEnv(configured.home), 'from stdin');
+    configured.cleanup();
+    expect(result.code).toBe(0);
+    const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(events.filter((e) => e.type === 'text_delta').map((e) => e.text)).toEqual(['a', 'b']);
+    expect(events.at(-1)).toMatchObject({ type: 'result', stopReason: 'end_turn' });
+    expect(JSON.stringify(replay.requests[0]!.body)).toContain('from stdin');
+  });
+
+  it('with no provider configured fails and lists the ways to configure one', async () => {
+    const result = await runCli(['run', 'hello'], daemonEnv(home.home));
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/no model is configured/);
+    expect(result.stderr).toMatch(/ANTHROPIC_API_KEY/);
+    expect(result.stderr).toContain(join(home.home, 'config', 'config.json'));
+    expect(result.stderr).toMatch(/Ollama/);
+  });
+
+  it('reports a provider failure on stderr with exit code 1', async () => {
+    const configured = makeHome({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
+    replay.enqueue({ status: 401, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }) });
+    const result = await runCli(['run', 'hello'], daemonEnv(configured.home));
+    configured.cleanup();
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Incorrect API key/);
+  });
+});

@@ -1,0 +1,72 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RpcPeer } from './rpc-peer.js';
+
+/** The compiled CLI; `npm test` builds it before vitest runs. */
+export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+
+/** A temporary AGENTD_HOME with an optional config.json, removed by `cleanup`. */
+export function makeHome(config?: unknown): { home: string; cleanup(): void } {
+  const home = mkdtempSync(join(tmpdir(), 'agentd-home-'));
+  if (config !== undefined) {
+    mkdirSync(join(home, 'config'), { recursive: true });
+    writeFileSync(join(home, 'config', 'config.json'), JSON.stringify(config, null, 2));
+  }
+  return { home, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+/** The environment for a daemon child: no vendor keys or base URLs leak in from the host. */
+export function daemonEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/_API_KEY$|_BASE_URL$|^AGENTD_|^XDG_/.test(key)) continue;
+    env[key] = value;
+  }
+  return { ...env, AGENTD_HOME: home, ...extra };
+}
+
+export interface DaemonChild {
+  child: ChildProcessWithoutNullStreams;
+  /** The stdio peer (only meaningful for `serve --stdio`). */
+  peer: RpcPeer;
+  stderr(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Spawns `node dist/src/cli/main.js ARGS` with stdio pipes. */
+export function spawnDaemon(args: string[], env: NodeJS.ProcessEnv, cwd?: string): DaemonChild {
+  const child = spawn(process.execPath, [CLI, ...args], { env, cwd: cwd ?? process.cwd(), stdio: 'pipe' });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (text: string) => {
+    stderr += text;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, peer: new RpcPeer(child.stdout, child.stdin), stderr: () => stderr, exited };
+}
+
+/** Connects a peer to a Unix socket or TCP port. */
+export async function connectPeer(target: string | { host: string; port: number }): Promise<RpcPeer> {
+  const socket = typeof target === 'string' ? connect(target) : connect(target.port, target.host);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  return new RpcPeer(socket, socket);
+}
+
+/** Polls until the predicate holds (for "the daemon is listening now" waits). */
+export async function until(predicate: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await predicate()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

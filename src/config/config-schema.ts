@@ -1,0 +1,172 @@
+/**
+ * config.json, as a strict zod schema: unknown keys are errors, so a typo never silently
+ * does nothing. Both the user file and the project file (`.agentd/config.json`) follow it;
+ * `loadConfig` validates each and merges them. Every field is optional.
+ */
+import { Cron } from 'croner';
+import { z } from 'zod';
+import { ModelReferenceSchema, ProviderConfigSchema, ProviderIdSchema } from './provider-config-schema.js';
+
+export type { ModelOverride, ProviderConfig, ProviderType } from './provider-config-schema.js';
+
+/** `server.maxFrameBytes` when unset: the largest JSON-RPC message accepted, 32 MiB. */
+export const DEFAULT_MAX_FRAME_BYTES = 32 * 1024 * 1024;
+
+const nonEmpty = z.string().min(1);
+const stringMap = z.record(z.string(), z.string());
+
+/** A named agent (mode): its own model, prompt and tool access. */
+export const AgentConfigSchema = z.strictObject({
+  /** One line shown in mode pickers and to the model when it delegates. */
+  description: z.string().optional(),
+  /** `provider/model` for this agent; the top-level `model` when unset. */
+  model: ModelReferenceSchema.optional(),
+  /** Sampling temperature, 0 to 2. */
+  temperature: z.number().min(0).max(2).optional(),
+  /** Most model requests per turn for this agent. */
+  maxTurns: z.int().min(1).optional(),
+  /** `full` may edit and run commands, `read` only reads, `search` only searches. */
+  access: z.enum(['full', 'read', 'search']).optional(),
+  /** Tool names the agent may use; all tools its access allows when unset. */
+  tools: z.array(nonEmpty).optional(),
+  /** System prompt text added for this agent. */
+  prompt: z.string().optional(),
+});
+export type AgentConfig = z.infer<typeof AgentConfigSchema>;
+
+/** Tool permission rules, e.g. `"Bash(npm test:*)"` or `"Edit(src/**)"`. */
+export const PermissionsConfigSchema = z.strictObject({
+  /** `ask` asks before risky tools, `acceptEdits` allows file edits, `bypass` allows all, `deny` refuses all. */
+  mode: z.enum(['ask', 'acceptEdits', 'bypass', 'deny']).optional(),
+  /** Rules allowed without asking. */
+  allow: z.array(nonEmpty).optional(),
+  /** Rules that always ask, even in `acceptEdits` mode. */
+  ask: z.array(nonEmpty).optional(),
+  /** Rules always refused; deny wins over allow and ask. */
+  deny: z.array(nonEmpty).optional(),
+});
+
+/** An MCP server agentd starts as a child process (stdio transport). */
+export const StdioMcpServerSchema = z.strictObject({
+  /** Executable to run. */
+  command: nonEmpty,
+  args: z.array(z.string()).optional(),
+  /** Extra environment variables for the server. */
+  env: stringMap.optional(),
+  /** Working directory; the session's cwd when unset. */
+  cwd: nonEmpty.optional(),
+});
+
+/** A remote MCP server (Streamable HTTP transport). */
+export const HttpMcpServerSchema = z.strictObject({
+  url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL like "https://mcp.example.com/mcp"' }),
+  /** Extra HTTP headers, e.g. Authorization. */
+  headers: stringMap.optional(),
+});
+
+export const McpServerConfigSchema = z.union([StdioMcpServerSchema, HttpMcpServerSchema], {
+  error:
+    'expected a local server {"command", "args"?, "env"?, "cwd"?} or a remote one {"url", "headers"?}: give "command" or "url", not both',
+});
+export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
+
+/** A prompt run on a cron schedule by the scheduler. */
+export const ScheduleConfigSchema = z.strictObject({
+  /** Unique name, used in logs and session titles. */
+  name: nonEmpty,
+  /** Cron expression (5 or 6 fields, or a nickname like `@daily`), local time. */
+  cron: nonEmpty.refine(isCronExpression, {
+    error: 'expected a cron expression like "0 9 * * 1-5" (minute hour day-of-month month day-of-week)',
+  }),
+  /** The prompt sent to a new session each time. */
+  prompt: nonEmpty,
+  /** Working directory of that session. */
+  cwd: nonEmpty,
+  /** `provider/model`; the top-level `model` when unset. */
+  model: ModelReferenceSchema.optional(),
+});
+
+/** A command run before or after a tool call; it receives the call as JSON on stdin. */
+export const HookConfigSchema = z.strictObject({
+  /** Shell command line. */
+  command: nonEmpty,
+  /** Tool names it applies to; every tool when unset. */
+  tools: z.array(nonEmpty).optional(),
+  /** Kill the hook after this long. */
+  timeoutMs: z.int().positive().optional(),
+});
+
+export const AgentdConfigSchema = z.strictObject({
+  /** Default model as `provider/model`, e.g. `anthropic/claude-sonnet-4-5`. */
+  model: ModelReferenceSchema.optional(),
+  /** Model used when the default one keeps failing (overloaded, down). */
+  fallbackModel: ModelReferenceSchema.optional(),
+  /** Provider settings keyed by provider id (built-in like `openai`, or your own). */
+  providers: z.record(ProviderIdSchema, ProviderConfigSchema).optional(),
+  /** Named agents (modes) keyed by name, added to or overriding the built-in ones. */
+  agents: z.record(nonEmpty, AgentConfigSchema).optional(),
+  permissions: PermissionsConfigSchema.optional(),
+  /** Stop a session's turn once its total cost would exceed this many USD. */
+  budgetUsd: z.number().positive().optional(),
+  /** Most model requests in one turn. */
+  maxTurns: z.int().min(1).optional(),
+  /** Default reasoning effort for models that think. */
+  thinking: z.enum(['off', 'minimal', 'low', 'medium', 'high']).optional(),
+  /** MCP servers keyed by name; their tools appear as `mcp__<name>__<tool>`. */
+  mcpServers: z.record(nonEmpty, McpServerConfigSchema).optional(),
+  /** Prompts run on a schedule. */
+  schedules: z
+    .array(ScheduleConfigSchema)
+    .superRefine((schedules, ctx) => {
+      const seen = new Set<string>();
+      schedules.forEach((schedule, index) => {
+        if (seen.has(schedule.name)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [index, 'name'],
+            message: `schedule name "${schedule.name}" is used twice; give each schedule its own name`,
+          });
+        }
+        seen.add(schedule.name);
+      });
+    })
+    .optional(),
+  /** JSON-RPC server limits. */
+  server: z
+    .strictObject({
+      /** Largest message accepted, in bytes; DEFAULT_MAX_FRAME_BYTES (32 MiB) when unset. */
+      maxFrameBytes: z.int().positive().optional(),
+      /** How long the daemon waits for a client's answer to its own requests (tools/call, permission). */
+      requestTimeoutMs: z.int().positive().optional(),
+    })
+    .optional(),
+  /** The bash tool's bubblewrap sandbox. */
+  sandbox: z
+    .strictObject({
+      /** Run commands in the sandbox (when bubblewrap is available). */
+      enabled: z.boolean().optional(),
+      /** Allow network access inside the sandbox. */
+      network: z.boolean().optional(),
+    })
+    .optional(),
+  /** Commands run around tool calls, besides hooks registered by clients. */
+  hooks: z
+    .strictObject({
+      /** Run before each matching tool call. */
+      beforeToolCall: z.array(HookConfigSchema).optional(),
+      /** Run after each matching tool call, with its result. */
+      afterToolCall: z.array(HookConfigSchema).optional(),
+    })
+    .optional(),
+});
+export type AgentdConfig = z.infer<typeof AgentdConfigSchema>;
+
+function isCronExpression(expression: string): boolean {
+  try {
+    // Without a callback croner only parses the pattern; nothing is scheduled.
+    new Cron(expression, { paused: true }).stop();
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The `providers.<id>` section of config.json: how to reach one LLM vendor (or a
+ * self-hosted OpenAI-compatible server) and what to assume about its models.
+ */
+import { z } from 'zod';
+
+/** A provider id: the part before the slash in `provider/model`. */
+export const PROVIDER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** `provider/model`; the model part may itself contain slashes (`openrouter/meta-llama/llama-3.1-8b`). */
+export const MODEL_REFERENCE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*\/\S+$/;
+
+export const ModelReferenceSchema = z.string().regex(MODEL_REFERENCE_PATTERN, {
+  error: 'expected a string like "openai/gpt-4.1": a provider id, a slash, then the model id',
+});
+
+export const ProviderIdSchema = z.string().regex(PROVIDER_ID_PATTERN, {
+  error: 'provider ids use letters, digits, ".", "_" and "-" and start with a letter or digit (e.g. "openai", "local-llm")',
+});
+
+const pricePerMillion = z.number().min(0).meta({ description: 'USD per million tokens' });
+
+/** Corrections to the built-in model catalog, or the facts about a model it lacks. */
+export const ModelOverrideSchema = z.strictObject({
+  /** Total tokens the model accepts (prompt plus output). */
+  contextWindow: z.int().positive().optional(),
+  /** Most tokens the model may generate in one response. */
+  maxOutputTokens: z.int().positive().optional(),
+  /** Price of normal input tokens, USD per million. */
+  inputPrice: pricePerMillion.optional(),
+  /** Price of output tokens (reasoning included), USD per million. */
+  outputPrice: pricePerMillion.optional(),
+  /** Price of input tokens read from the prompt cache, USD per million. */
+  cacheReadPrice: pricePerMillion.optional(),
+  /** Price of input tokens written to the prompt cache, USD per million. */
+  cacheWritePrice: pricePerMillion.optional(),
+  /** Whether the model accepts tool definitions. */
+  tools: z.boolean().optional(),
+  /** Whether the model accepts image input. */
+  images: z.boolean().optional(),
+  /** Whether the model supports extended thinking / reasoning effort. */
+  thinking: z.boolean().optional(),
+});
+export type ModelOverride = z.infer<typeof ModelOverrideSchema>;
+
+/** Wire protocols agentd speaks; one folder each under src/providers/. */
+export const ProviderTypeSchema = z.enum(['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini']);
+export type ProviderType = z.infer<typeof ProviderTypeSchema>;
+
+const milliseconds = z.int().positive();
+
+export const ProviderConfigSchema = z.strictObject({
+  /** Wire protocol; built-in provider ids know theirs, custom ids need it (usually `openai-chat`). */
+  type: ProviderTypeSchema.optional(),
+  /** API root, e.g. `http://127.0.0.1:11434/v1`; overrides the preset and `*_BASE_URL` variables. */
+  baseUrl: z
+    .url({ protocol: /^https?$/, error: 'expected an http(s) URL like "http://127.0.0.1:8080/v1"' })
+    .optional(),
+  /** The API key itself; the environment wins over it (see resolveApiKey). Prefer apiKeyEnv. */
+  apiKey: z.string().min(1).optional(),
+  /** Name of the environment variable holding the key, instead of the conventional one. */
+  apiKeyEnv: z.string().min(1).optional(),
+  /** Extra HTTP headers sent with every request. */
+  headers: z.record(z.string(), z.string()).optional(),
+  /** Per-model facts, keyed by the model id (the part after `provider/`). */
+  models: z.record(z.string(), ModelOverrideSchema).optional(),
+  /** Network timeouts in milliseconds. */
+  timeouts: z
+    .strictObject({
+      /** Time to open the connection. */
+      connectMs: milliseconds.optional(),
+      /** Time from sending the request to the first response byte. */
+      firstByteMs: milliseconds.optional(),
+      /** Longest silence allowed inside a streaming response. */
+      idleMs: milliseconds.optional(),
+    })
+    .optional(),
+  /** Retries after a retryable failure (429, 5xx, network); 0 disables them. */
+  maxRetries: z.int().min(0).optional(),
+  /** Upper bound on one backoff delay, including a server's `retry-after`. */
+  maxRetryDelayMs: z.int().min(0).optional(),
+  /** Azure OpenAI specifics (https://learn.microsoft.com/azure/ai-services/openai/reference). */
+  azure: z
+    .strictObject({
+      /** The `api-version` query parameter. */
+      apiVersion: z.string().min(1).optional(),
+      /** Deployment name used in the URL instead of the model id. */
+      deployment: z.string().min(1).optional(),
+    })
+    .optional(),
+});
+export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;

@@ -1,0 +1,59 @@
+import type { ProviderConfig } from './provider-config-schema.js';
+
+/**
+ * The environment variables each built-in provider id reads, in order, following each
+ * vendor's SDK convention (e.g. Google's genai SDK reads GEMINI_API_KEY, then GOOGLE_API_KEY).
+ */
+const CONVENTIONAL_KEY_VARIABLES: Readonly<Record<string, readonly string[]>> = {
+  anthropic: ['ANTHROPIC_API_KEY'],
+  openai: ['OPENAI_API_KEY'],
+  google: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+  gemini: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+  azure: ['AZURE_OPENAI_API_KEY'],
+  deepseek: ['DEEPSEEK_API_KEY'],
+  mistral: ['MISTRAL_API_KEY'],
+  groq: ['GROQ_API_KEY'],
+  together: ['TOGETHER_API_KEY'],
+  fireworks: ['FIREWORKS_API_KEY'],
+  openrouter: ['OPENROUTER_API_KEY'],
+  xai: ['XAI_API_KEY'],
+  cerebras: ['CEREBRAS_API_KEY'],
+  moonshot: ['MOONSHOT_API_KEY'],
+  zhipu: ['ZHIPU_API_KEY'],
+  qwen: ['DASHSCOPE_API_KEY'],
+  minimax: ['MINIMAX_API_KEY'],
+  siliconflow: ['SILICONFLOW_API_KEY'],
+};
+
+/**
+ * The variables consulted for `providerId`: `apiKeyEnv` when configured, else the
+ * conventional ones, else `<ID>_API_KEY` (`local-llm` → `LOCAL_LLM_API_KEY`).
+ * Exported so `agentd doctor` and error messages can say which variable to set.
+ */
+export function apiKeyVariables(providerId: string, provider: ProviderConfig | undefined): readonly string[] {
+  if (provider?.apiKeyEnv !== undefined) return [provider.apiKeyEnv];
+  return (
+    CONVENTIONAL_KEY_VARIABLES[providerId.toLowerCase()] ?? [
+      `${providerId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`,
+    ]
+  );
+}
+
+/**
+ * The API key for a provider: the environment first (DESIGN.md), then `apiKey` from the
+ * config. Empty or blank variables count as unset, and surrounding whitespace (a
+ * trailing newline from `$(cat keyfile)`) is dropped. Undefined when there is none,
+ * which is fine for local servers that need no key.
+ */
+export function resolveApiKey(
+  providerId: string,
+  provider: ProviderConfig | undefined,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  for (const name of apiKeyVariables(providerId, provider)) {
+    const value = env[name]?.trim();
+    if (value !== undefined && value !== '') return value;
+  }
+  const configured = provider?.apiKey?.trim();
+  return configured === undefined || configured === '' ? undefined : configured;
+}

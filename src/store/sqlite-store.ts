@@ -1,0 +1,284 @@
+import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.js';
+import {
+  DEFAULT_SESSION_MODE,
+  type ListSessionsQuery,
+  type MessageRecord,
+  type NewMessage,
+  type NewSession,
+  type SessionRecord,
+  type Store,
+  type TurnRecord,
+  type TurnStatus,
+} from './store.js';
+import { StoreError } from './store-error.js';
+import {
+  type MessageRow,
+  type SessionRow,
+  type TurnRow,
+  toJsonColumn,
+  toMessageRecord,
+  toSessionRecord,
+  toTurnRecord,
+} from './store-rows.js';
+
+/** Options for `SqliteStore`, mainly so tests can control timestamps. */
+export interface SqliteStoreOptions {
+  /** Clock for every timestamp the store writes; defaults to `new Date()`. */
+  now?: () => Date;
+}
+
+const DEFAULT_PAGE = 50;
+const MAX_PAGE = 200;
+
+/**
+ * `Store` on a better-sqlite3 connection that `openStore` has configured and migrated.
+ * Each mutating method is one statement or one transaction, so a crash leaves either
+ * all of a call's writes or none of them.
+ */
+export class SqliteStore implements Store {
+  readonly #db: Database.Database;
+  readonly #now: () => string;
+
+  constructor(db: Database.Database, options: SqliteStoreOptions = {}) {
+    this.#db = db;
+    const clock = options.now ?? (() => new Date());
+    this.#now = () => clock().toISOString();
+  }
+
+  createSession(input: NewSession): SessionRecord {
+    requireText(input.id, 'session id');
+    requireText(input.cwd, 'session cwd');
+    const now = this.#now();
+    try {
+      this.#db
+        .prepare(
+          `INSERT INTO sessions (id, cwd, additional_directories, title, model, mode, created_at, updated_at, meta)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          input.id,
+          input.cwd,
+          toJsonColumn(input.additionalDirectories ?? [], 'additionalDirectories'),
+          input.title ?? null,
+          input.model ?? null,
+          input.mode ?? DEFAULT_SESSION_MODE,
+          now,
+          now,
+          toJsonColumn(input.meta ?? {}, 'meta'),
+        );
+    } catch (error) {
+      if (isConstraint(error, 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
+        throw new StoreError('conflict', `session ${JSON.stringify(input.id)} already exists; choose a new session id`, {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    return this.#requireSession(input.id);
+  }
+
+  getSession(id: string): SessionRecord | undefined {
+    const row = this.#db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
+    return row === undefined ? undefined : toSessionRecord(row);
+  }
+
+  listSessions(query: ListSessionsQuery): { sessions: SessionRecord[]; nextCursor: string | null } {
+    const limit = pageSize(query.limit);
+    const where: string[] = [];
+    const params: string[] = [];
+    if (query.cwd !== undefined) {
+      where.push('cwd = ?');
+      params.push(query.cwd);
+    }
+    if (query.cursor !== undefined) {
+      const after = decodeSessionCursor(query.cursor);
+      where.push('(updated_at < ? OR (updated_at = ? AND id < ?))');
+      params.push(after.updatedAt, after.updatedAt, after.id);
+    }
+    // One extra row tells whether another page exists without a COUNT query.
+    const rows = this.#db
+      .prepare(
+        `SELECT * FROM sessions ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY updated_at DESC, id DESC LIMIT ?`,
+      )
+      .all(...params, limit + 1) as SessionRow[];
+    const page = rows.slice(0, limit).map(toSessionRecord);
+    const last = page[page.length - 1];
+    const nextCursor = rows.length > limit && last !== undefined ? encodeSessionCursor(last) : null;
+    return { sessions: page, nextCursor };
+  }
+
+  updateSession(
+    id: string,
+    patch: Partial<Pick<SessionRecord, 'title' | 'model' | 'mode' | 'meta' | 'additionalDirectories'>>,
+  ): SessionRecord {
+    const columns: Array<[string, unknown]> = [['updated_at', this.#now()]];
+    if (patch.title !== undefined) columns.push(['title', patch.title]);
+    if (patch.model !== undefined) columns.push(['model', patch.model]);
+    if (patch.mode !== undefined) columns.push(['mode', patch.mode]);
+    if (patch.meta !== undefined) columns.push(['meta', toJsonColumn(patch.meta, 'meta')]);
+    if (patch.additionalDirectories !== undefined) {
+      columns.push(['additional_directories', toJsonColumn(patch.additionalDirectories, 'additionalDirectories')]);
+    }
+    const sets = columns.map(([column]) => `${column} = ?`).join(', ');
+    const params = columns.map(([, value]) => value);
+    const result = this.#db.prepare(`UPDATE sessions SET ${sets} WHERE id = ?`).run(...params, id);
+    if (result.changes === 0) throw unknownSession(id);
+    return this.#requireSession(id);
+  }
+
+  deleteSession(id: string): boolean {
+    // Turns and messages go with it through ON DELETE CASCADE (foreign_keys=ON).
+    return this.#db.prepare('DELETE FROM sessions WHERE id = ?').run(id).changes > 0;
+  }
+
+  startTurn(sessionId: string, turnId: string): TurnRecord {
+    requireText(turnId, 'turn id');
+    const start = this.#db.transaction((): TurnRecord => {
+      this.#requireSession(sessionId);
+      const existing = this.#db.prepare('SELECT session_id FROM turns WHERE id = ?').get(turnId);
+      if (existing !== undefined) {
+        throw new StoreError('conflict', `turn ${JSON.stringify(turnId)} already exists; use a new turn id`);
+      }
+      const row = this.#db
+        .prepare(`INSERT INTO turns (id, session_id, status, started_at) VALUES (?, ?, 'running', ?) RETURNING *`)
+        .get(turnId, sessionId, this.#now()) as TurnRow;
+      return toTurnRecord(row);
+    });
+    return start();
+  }
+
+  endTurn(turnId: string, status: Exclude<TurnStatus, 'running'>, error: string | null = null): void {
+    const end = this.#db.transaction(() => {
+      const row = this.#db.prepare('SELECT status FROM turns WHERE id = ?').get(turnId) as
+        | Pick<TurnRow, 'status'>
+        | undefined;
+      if (row === undefined) {
+        throw new StoreError('not_found', `turn ${JSON.stringify(turnId)} does not exist; call startTurn first`);
+      }
+      if (row.status !== 'running') {
+        throw new StoreError(
+          'conflict',
+          `turn ${JSON.stringify(turnId)} already ended with status "${row.status}"; a turn can end only once`,
+        );
+      }
+      this.#db
+        .prepare('UPDATE turns SET status = ?, ended_at = ?, error = ? WHERE id = ?')
+        .run(status, this.#now(), error, turnId);
+    });
+    end();
+  }
+
+  listTurns(sessionId: string): TurnRecord[] {
+    const rows = this.#db
+      .prepare('SELECT * FROM turns WHERE session_id = ? ORDER BY started_at, rowid')
+      .all(sessionId) as TurnRow[];
+    return rows.map(toTurnRecord);
+  }
+
+  appendMessage(message: NewMessage): MessageRecord {
+    if (!Array.isArray(message.content)) {
+      throw new StoreError('invalid_argument', 'message content must be an array of content blocks');
+    }
+    const cost = message.costUsd ?? null;
+    if (cost !== null && !(Number.isFinite(cost) && cost >= 0)) {
+      throw new StoreError('invalid_argument', `message costUsd must be a finite number >= 0, got ${String(cost)}`);
+    }
+    const content = toJsonColumn(message.content, 'content');
+    const usage = message.usage == null ? null : toJsonColumn(message.usage, 'usage');
+    const meta = message.meta == null ? null : toJsonColumn(message.meta, 'meta');
+    const append = this.#db.transaction((): MessageRecord => {
+      this.#requireSession(message.sessionId);
+      const now = this.#now();
+      // The message goes in first and the session total second, so the transaction is
+      // what keeps them consistent: if the update fails, the insert is rolled back too.
+      const row = this.#db
+        .prepare(
+          `INSERT INTO messages (session_id, seq, id, turn_id, role, content, status, model, usage, cost_usd, meta, created_at)
+           VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           RETURNING *`,
+        )
+        .get(
+          message.sessionId,
+          message.sessionId,
+          message.id ?? randomUUID(),
+          message.turnId,
+          message.role,
+          content,
+          message.status ?? 'complete',
+          message.model ?? null,
+          usage,
+          cost,
+          meta,
+          now,
+        ) as MessageRow;
+      this.#db
+        .prepare('UPDATE sessions SET total_cost_usd = total_cost_usd + ?, updated_at = ? WHERE id = ?')
+        .run(cost ?? 0, now, message.sessionId);
+      return toMessageRecord(row);
+    });
+    try {
+      return append();
+    } catch (error) {
+      if (isConstraint(error, 'SQLITE_CONSTRAINT_UNIQUE')) {
+        const id = JSON.stringify(message.id);
+        throw new StoreError('conflict', `message ${id} already exists; omit id to get a fresh one`, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  listMessages(sessionId: string): MessageRecord[] {
+    const rows = this.#db
+      .prepare('SELECT * FROM messages WHERE session_id = ? ORDER BY seq')
+      .all(sessionId) as MessageRow[];
+    return rows.map(toMessageRecord);
+  }
+
+  recoverInterruptedTurns(): TurnRecord[] {
+    const rows = this.#db
+      .prepare(
+        `UPDATE turns SET status = 'interrupted', ended_at = ?, error = ?
+         WHERE status = 'running' RETURNING *`,
+      )
+      .all(this.#now(), 'agentd stopped while this turn was running') as TurnRow[];
+    return rows.map(toTurnRecord).sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+
+  #requireSession(id: string): SessionRecord {
+    const session = this.getSession(id);
+    if (session === undefined) throw unknownSession(id);
+    return session;
+  }
+}
+
+function unknownSession(id: string): StoreError {
+  return new StoreError(
+    'not_found',
+    `session ${JSON.stringify(id)} does not exist; create it first or list sessions to find its id`,
+  );
+}
+
+function requireText(value: unknown, what: string): void {
+  if (typeof value !== 'string' || value === '') {
+    throw new StoreError('invalid_argument', `${what} must be a non-empty string, got ${JSON.stringify(value)}`);
+  }
+}
+
+function pageSize(limit: number | undefined): number {
+  if (limit === undefined) return DEFAULT_PAGE;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new StoreError('invalid_argument', `session list limit must be a whole number >= 1, got ${String(limit)}`);
+  }
+  return Math.min(limit, MAX_PAGE);
+}
+
+function isConstraint(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}

@@ -1,0 +1,105 @@
+/**
+ * Row shapes as better-sqlite3 returns them, and their conversion to records.
+ * JSON columns are written and parsed here, once, so callers never see JSON text.
+ */
+import type { Usage } from '../providers/usage.js';
+import { StoreError } from './store-error.js';
+import type { MessageRecord, MessageRole, MessageStatus, SessionRecord, TurnRecord, TurnStatus } from './store.js';
+
+export interface SessionRow {
+  id: string;
+  cwd: string;
+  additional_directories: string;
+  title: string | null;
+  model: string | null;
+  mode: string;
+  created_at: string;
+  updated_at: string;
+  total_cost_usd: number;
+  meta: string;
+}
+
+export interface TurnRow {
+  id: string;
+  session_id: string;
+  status: TurnStatus;
+  started_at: string;
+  ended_at: string | null;
+  error: string | null;
+}
+
+export interface MessageRow {
+  session_id: string;
+  seq: number;
+  id: string;
+  turn_id: string;
+  role: MessageRole;
+  content: string;
+  status: MessageStatus;
+  model: string | null;
+  usage: string | null;
+  cost_usd: number | null;
+  meta: string | null;
+  created_at: string;
+}
+
+export function toSessionRecord(row: SessionRow): SessionRecord {
+  return {
+    id: row.id,
+    cwd: row.cwd,
+    additionalDirectories: JSON.parse(row.additional_directories) as string[],
+    title: row.title,
+    model: row.model,
+    mode: row.mode,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    totalCostUsd: row.total_cost_usd,
+    meta: JSON.parse(row.meta) as Record<string, unknown>,
+  };
+}
+
+export function toTurnRecord(row: TurnRow): TurnRecord {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    status: row.status,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    error: row.error,
+  };
+}
+
+export function toMessageRecord(row: MessageRow): MessageRecord {
+  return {
+    seq: row.seq,
+    id: row.id,
+    sessionId: row.session_id,
+    turnId: row.turn_id,
+    role: row.role,
+    content: JSON.parse(row.content) as unknown[],
+    status: row.status,
+    model: row.model,
+    usage: row.usage === null ? null : (JSON.parse(row.usage) as Usage),
+    costUsd: row.cost_usd,
+    meta: row.meta === null ? null : (JSON.parse(row.meta) as Record<string, unknown>),
+    createdAt: row.created_at,
+  };
+}
+
+/** JSON text for a JSON column, with an error naming the field when it is not JSON. */
+export function toJsonColumn(value: unknown, field: string): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    throw new StoreError(
+      'invalid_argument',
+      `${field} cannot be stored as JSON (${error instanceof Error ? error.message : String(error)}); pass plain JSON data`,
+      { cause: error },
+    );
+  }
+  if (text === undefined) {
+    throw new StoreError('invalid_argument', `${field} cannot be stored as JSON; pass plain JSON data`);
+  }
+  return text;
+}

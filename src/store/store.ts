@@ -1,0 +1,157 @@
+/**
+ * The persistence contract: sessions, their turns and their committed messages.
+ * `sqlite-store.ts` implements it on better-sqlite3; callers depend only on this file.
+ * Every method is synchronous because better-sqlite3 is, and a committed message must be
+ * on disk before the event announcing it goes out (DESIGN.md, "Data flow").
+ */
+import type { Usage } from '../providers/usage.js';
+
+/** One conversation, as listed by `session/list` and restored by `session/load`. */
+export interface SessionRecord {
+  /** Session id chosen by the caller (the ACP `sessionId`). */
+  id: string;
+  /** Absolute working directory the session runs in. */
+  cwd: string;
+  /** Extra directories the session may read and write besides `cwd`. */
+  additionalDirectories: string[];
+  /** Human-readable title; null until one is set or generated. */
+  title: string | null;
+  /** Current model as `provider/model`; null means "the configured default". */
+  model: string | null;
+  /** Current agent mode (e.g. `build`, `plan`, `explore`). */
+  mode: string;
+  /** When the session was created, ISO 8601 UTC. */
+  createdAt: string;
+  /** When the session last changed (a message, a setting), ISO 8601 UTC. */
+  updatedAt: string;
+  /** Sum of `costUsd` over every message appended to the session. */
+  totalCostUsd: number;
+  /** Free-form data owned by upper layers (client info, `_meta`); stored as JSON. */
+  meta: Record<string, unknown>;
+}
+
+/** Who produced a message, matching the unified provider model's roles. */
+export type MessageRole = 'user' | 'assistant' | 'tool';
+
+/** `interrupted` marks an assistant message cut short (cancel, abort, crash recovery). */
+export type MessageStatus = 'complete' | 'interrupted';
+
+/** A message to append; the store assigns `seq`, `createdAt` and (unless given) `id`. */
+export interface NewMessage {
+  /** Message id; a random UUID when omitted. Must be unique across the database. */
+  id?: string;
+  /** The session the message belongs to; it must exist. */
+  sessionId: string;
+  /** The turn that produced the message. */
+  turnId: string;
+  role: MessageRole;
+  /** Content blocks as in `src/providers/message.ts`, stored as JSON. */
+  content: unknown[];
+  /** Defaults to `complete`. */
+  status?: MessageStatus;
+  /** The `provider/model` that produced an assistant message; null otherwise. */
+  model?: string | null;
+  /** Token usage of the response that produced the message, when known. */
+  usage?: Usage | null;
+  /** Cost of that response in USD; added to the session's `totalCostUsd`. */
+  costUsd?: number | null;
+  /** Free-form data owned by upper layers; stored as JSON. */
+  meta?: Record<string, unknown> | null;
+}
+
+/** A stored message: every optional field of `NewMessage` resolved (absent → null). */
+export interface MessageRecord extends Required<NewMessage> {
+  /** Position in the session, 1-based, gap-free, in append order. */
+  seq: number;
+  /** Message id (given or generated). */
+  id: string;
+  status: MessageStatus;
+  /** When the message was appended, ISO 8601 UTC. */
+  createdAt: string;
+}
+
+/**
+ * `running` while the loop works on it; the others are the turn's final stop reason.
+ * `interrupted` is only set by `recoverInterruptedTurns` (the daemon died mid-turn).
+ */
+export type TurnStatus =
+  | 'running'
+  | 'end_turn'
+  | 'max_tokens'
+  | 'max_turn_requests'
+  | 'refusal'
+  | 'cancelled'
+  | 'error'
+  | 'interrupted';
+
+/** One prompt's worth of work: from `session/prompt` to its stop reason. */
+export interface TurnRecord {
+  /** Turn id chosen by the caller. */
+  id: string;
+  sessionId: string;
+  status: TurnStatus;
+  /** ISO 8601 UTC. */
+  startedAt: string;
+  /** ISO 8601 UTC; null while running. */
+  endedAt: string | null;
+  /** What went wrong, for `error` (and the recovery note for `interrupted`). */
+  error: string | null;
+}
+
+/** Fields accepted by `createSession`. */
+export interface NewSession {
+  id: string;
+  cwd: string;
+  /** Defaults to `[]`. */
+  additionalDirectories?: string[];
+  /** Defaults to null. */
+  title?: string | null;
+  /** Defaults to null. */
+  model?: string | null;
+  /** Defaults to `DEFAULT_SESSION_MODE`. */
+  mode?: string;
+  /** Defaults to `{}`. */
+  meta?: Record<string, unknown>;
+}
+
+/** Filters and paging for `listSessions`. */
+export interface ListSessionsQuery {
+  /** Only sessions whose `cwd` is exactly this path. */
+  cwd?: string;
+  /** `nextCursor` of the previous page, passed back unchanged. */
+  cursor?: string;
+  /** Page size: default 50, values above 200 are lowered to 200. */
+  limit?: number;
+}
+
+/** The mode a session starts in when `createSession` gets none (DESIGN.md agents). */
+export const DEFAULT_SESSION_MODE = 'build';
+
+export interface Store {
+  /** Inserts a session; fails when the id is taken. */
+  createSession(input: NewSession): SessionRecord;
+  getSession(id: string): SessionRecord | undefined;
+  /** Newest first by updatedAt; cursor is opaque (encode updatedAt+id), limit default 50 max 200. */
+  listSessions(query: ListSessionsQuery): { sessions: SessionRecord[]; nextCursor: string | null };
+  /** Replaces the given fields (meta is replaced, not merged) and bumps updatedAt. */
+  updateSession(
+    id: string,
+    patch: Partial<Pick<SessionRecord, 'title' | 'model' | 'mode' | 'meta' | 'additionalDirectories'>>,
+  ): SessionRecord;
+  /** Deletes the session, its messages and turns. Returns false when it did not exist. */
+  deleteSession(id: string): boolean;
+  /** Records a new `running` turn; the session must exist and the id be unused. */
+  startTurn(sessionId: string, turnId: string): TurnRecord;
+  /** Sets the final status of a running turn; fails for an unknown or already ended turn. */
+  endTurn(turnId: string, status: Exclude<TurnStatus, 'running'>, error?: string | null): void;
+  /** The session's turns, oldest first. */
+  listTurns(sessionId: string): TurnRecord[];
+  /** One transaction: insert the message, add its cost to the session total, bump session updatedAt. */
+  appendMessage(message: NewMessage): MessageRecord;
+  /** The session's messages in `seq` order. */
+  listMessages(sessionId: string): MessageRecord[];
+  /** At start-up: every turn still 'running' (the daemon died mid-turn) becomes 'interrupted'; returns them. */
+  recoverInterruptedTurns(): TurnRecord[];
+  /** Closes the database; the store must not be used afterwards. */
+  close(): void;
+}

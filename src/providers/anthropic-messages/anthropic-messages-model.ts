@@ -1,0 +1,97 @@
+import { postStream, type HttpTimeouts } from '../http/post-stream.js';
+import type { LanguageModel } from '../language-model.js';
+import { ProviderError } from '../provider-error.js';
+import type { ModelRequest } from '../request.js';
+import type { StreamEvent } from '../stream-event.js';
+import { classifyAnthropicMessagesError } from './anthropic-messages-error.js';
+import { AnthropicMessagesRequestError, buildAnthropicMessagesBody } from './build-anthropic-messages-body.js';
+import { ANTHROPIC_MESSAGES_PROTOCOL } from './convert-to-anthropic-messages.js';
+import { parseAnthropicMessagesStream } from './parse-anthropic-messages-stream.js';
+
+/** The API version this protocol is written against (https://docs.anthropic.com/en/api/versioning). */
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+export interface AnthropicMessagesModelOptions {
+  /** Provider id from the registry or config (e.g. `anthropic`). */
+  provider: string;
+  /** The vendor's model id, e.g. `claude-sonnet-4-5`. */
+  modelId: string;
+  /** Origin of the API, without `/v1`, e.g. `https://api.anthropic.com`. */
+  baseUrl: string;
+  /** Sent as `x-api-key`; leave undefined when `headers` carry the credentials (e.g. a gateway). */
+  apiKey?: string;
+  /** Extra headers (e.g. `anthropic-beta`); they override the defaults of the same name. */
+  headers?: Record<string, string>;
+  timeouts?: HttpTimeouts;
+  /** `max_tokens` when a request sets no `maxTokens` (the API requires one). Default 4096, which every Claude model accepts. */
+  maxOutputTokens?: number;
+}
+
+/** A Claude model over the Anthropic Messages API, streamed (https://docs.anthropic.com/en/api/messages). */
+export class AnthropicMessagesModel implements LanguageModel {
+  readonly provider: string;
+  readonly modelId: string;
+  readonly protocol = ANTHROPIC_MESSAGES_PROTOCOL;
+  private readonly options: AnthropicMessagesModelOptions;
+
+  constructor(options: AnthropicMessagesModelOptions) {
+    this.provider = options.provider;
+    this.modelId = options.modelId;
+    this.options = options;
+  }
+
+  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
+    const model = request.model !== '' ? request.model : this.modelId;
+    const context = { provider: this.provider, model };
+    const parser = parseAnthropicMessagesStream(context);
+    let body: AsyncIterable<Uint8Array>;
+    try {
+      body = await postStream({
+        url: `${this.options.baseUrl.replace(/\/+$/, '')}/v1/messages`,
+        headers: this.headers(),
+        body: buildAnthropicMessagesBody({ ...request, model }, { defaultMaxTokens: this.options.maxOutputTokens ?? 4096 }),
+        signal,
+        provider: this.provider,
+        model,
+        timeouts: this.options.timeouts,
+        classifyError: (status, text, headers) => classifyAnthropicMessagesError(context, status, text, headers),
+        redact: this.options.apiKey !== undefined ? [this.options.apiKey] : [],
+      });
+    } catch (error) {
+      yield* parser.fail(toProviderError(error, context, signal));
+      return;
+    }
+
+    // A streaming decoder keeps a UTF-8 sequence cut between two chunks intact.
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of body) {
+        yield* parser.push(decoder.decode(chunk, { stream: true }));
+        if (parser.finished) return;
+      }
+      yield* parser.push(decoder.decode());
+      yield* parser.end();
+    } catch (error) {
+      yield* parser.fail(toProviderError(error, context, signal));
+    }
+  }
+
+  private headers(): Record<string, string> {
+    return {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      'anthropic-version': ANTHROPIC_VERSION,
+      ...(this.options.apiKey !== undefined ? { 'x-api-key': this.options.apiKey } : {}),
+      ...this.options.headers,
+    };
+  }
+}
+
+/** postStream throws ProviderErrors; anything else is a request we could not build, or an abort. */
+function toProviderError(error: unknown, context: { provider: string; model: string }, signal: AbortSignal): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (signal.aborted) return new ProviderError({ ...context, kind: 'aborted', message: `${context.provider}: the request was aborted` });
+  const kind = error instanceof AnthropicMessagesRequestError ? 'bad_request' : 'network';
+  const detail = error instanceof Error ? error.message : String(error);
+  return new ProviderError({ ...context, kind, message: `${context.provider} (anthropic-messages): ${detail}` });
+}

@@ -1,0 +1,91 @@
+import { postStream, type HttpTimeouts } from '../http/post-stream.js';
+import type { LanguageModel } from '../language-model.js';
+import { ProviderError } from '../provider-error.js';
+import type { ModelRequest } from '../request.js';
+import type { StreamEvent } from '../stream-event.js';
+import { buildGeminiBody, GeminiRequestError } from './build-gemini-body.js';
+import { GEMINI_PROTOCOL } from './convert-to-gemini-messages.js';
+import { classifyGeminiError } from './gemini-error.js';
+import { parseGeminiStream } from './parse-gemini-stream.js';
+
+export interface GeminiModelOptions {
+  /** Provider id from the registry or config (e.g. `gemini`). */
+  provider: string;
+  /** The vendor's model id, e.g. `gemini-2.5-flash` (a leading `models/` is accepted). */
+  modelId: string;
+  /** Origin of the API, without `/v1beta`, e.g. `https://generativelanguage.googleapis.com`. */
+  baseUrl: string;
+  /** Sent as `x-goog-api-key`, never in the URL (URLs end up in logs and proxies). */
+  apiKey?: string;
+  /** Extra headers; they override the defaults of the same name. */
+  headers?: Record<string, string>;
+  timeouts?: HttpTimeouts;
+}
+
+/** A Gemini model over the Gemini API's `streamGenerateContent` with `alt=sse` (https://ai.google.dev/api/generate-content). */
+export class GeminiModel implements LanguageModel {
+  readonly provider: string;
+  readonly modelId: string;
+  readonly protocol = GEMINI_PROTOCOL;
+  private readonly options: GeminiModelOptions;
+
+  constructor(options: GeminiModelOptions) {
+    this.provider = options.provider;
+    this.modelId = options.modelId;
+    this.options = options;
+  }
+
+  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
+    const model = (request.model !== '' ? request.model : this.modelId).replace(/^models\//, '');
+    const context = { provider: this.provider, model };
+    const parser = parseGeminiStream(context);
+    let body: AsyncIterable<Uint8Array>;
+    try {
+      body = await postStream({
+        url: `${this.options.baseUrl.replace(/\/+$/, '')}/v1beta/models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`,
+        headers: this.headers(),
+        body: buildGeminiBody(request),
+        signal,
+        provider: this.provider,
+        model,
+        timeouts: this.options.timeouts,
+        classifyError: (status, text, headers) => classifyGeminiError(context, status, text, headers),
+        redact: this.options.apiKey !== undefined ? [this.options.apiKey] : [],
+      });
+    } catch (error) {
+      yield* parser.fail(toProviderError(error, context, signal));
+      return;
+    }
+
+    // A streaming decoder keeps a UTF-8 sequence cut between two chunks intact.
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of body) {
+        yield* parser.push(decoder.decode(chunk, { stream: true }));
+        if (parser.finished) return;
+      }
+      yield* parser.push(decoder.decode());
+      yield* parser.end();
+    } catch (error) {
+      yield* parser.fail(toProviderError(error, context, signal));
+    }
+  }
+
+  private headers(): Record<string, string> {
+    return {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      ...(this.options.apiKey !== undefined ? { 'x-goog-api-key': this.options.apiKey } : {}),
+      ...this.options.headers,
+    };
+  }
+}
+
+/** postStream throws ProviderErrors; anything else is a request we could not build, or an abort. */
+function toProviderError(error: unknown, context: { provider: string; model: string }, signal: AbortSignal): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (signal.aborted) return new ProviderError({ ...context, kind: 'aborted', message: `${context.provider}: the request was aborted` });
+  const kind = error instanceof GeminiRequestError ? 'bad_request' : 'network';
+  const detail = error instanceof Error ? error.message : String(error);
+  return new ProviderError({ ...context, kind, message: `${context.provider} (gemini): ${detail}` });
+}

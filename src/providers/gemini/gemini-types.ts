@@ -1,0 +1,98 @@
+/**
+ * The subset of the Gemini API (v1beta `generateContent` / `streamGenerateContent`) wire
+ * format this protocol sends and reads. Reference: https://ai.google.dev/api/generate-content
+ * and the Content / Part / Tool types at https://ai.google.dev/api/caching.
+ */
+
+/** One Part: exactly one data field (`text`, `inlineData`, `functionCall`, `functionResponse`) plus optional flags. */
+export interface GeminiPart {
+  text?: string;
+  /** The part is a thought summary (https://ai.google.dev/gemini-api/docs/thinking). */
+  thought?: boolean;
+  /** Opaque reasoning signature; must go back on the same part (https://ai.google.dev/gemini-api/docs/thought-signatures). */
+  thoughtSignature?: string;
+  inlineData?: { mimeType: string; data: string };
+  functionCall?: GeminiFunctionCall;
+  functionResponse?: GeminiFunctionResponse;
+}
+
+export interface GeminiFunctionCall {
+  /** Present on some models; echoed on the matching functionResponse. */
+  id?: string;
+  name: string;
+  args?: Record<string, unknown>;
+}
+
+export interface GeminiFunctionResponse {
+  id?: string;
+  name: string;
+  /** `output` for the result, `error` for a failure (FunctionResponse docs). */
+  response: Record<string, unknown>;
+}
+
+export interface GeminiContent {
+  role: 'user' | 'model';
+  parts: GeminiPart[];
+}
+
+export interface GeminiFunctionDeclaration {
+  name: string;
+  description: string;
+  /** The arguments as JSON Schema; mutually exclusive with the OpenAPI-subset `parameters`. */
+  parametersJsonSchema: Record<string, unknown>;
+}
+
+export interface GeminiGenerationConfig {
+  maxOutputTokens?: number;
+  temperature?: number;
+  stopSequences?: string[];
+  thinkingConfig?: { thinkingBudget: number; includeThoughts?: boolean };
+}
+
+/** The body POSTed to `models/{model}:streamGenerateContent?alt=sse`. */
+export interface GeminiRequestBody {
+  contents: GeminiContent[];
+  systemInstruction?: { parts: Array<{ text: string }> };
+  tools?: Array<{ functionDeclarations: GeminiFunctionDeclaration[] }>;
+  generationConfig?: GeminiGenerationConfig;
+}
+
+/** `usageMetadata`: a snapshot of the whole response so far; the last one wins. */
+export interface GeminiUsageMetadata {
+  /** Whole prompt, cached content included. */
+  promptTokenCount?: number;
+  candidatesTokenCount?: number;
+  /** Of the prompt, how much came from the context cache. */
+  cachedContentTokenCount?: number;
+  thoughtsTokenCount?: number;
+  /** Prompt tokens added by tool use (e.g. grounding results). */
+  toolUsePromptTokenCount?: number;
+  totalTokenCount?: number;
+}
+
+/** One SSE `data:` payload: a whole GenerateContentResponse. */
+export interface GeminiStreamChunk {
+  candidates?: Array<{ content?: { role?: string; parts?: GeminiPart[] }; finishReason?: string; index?: number }>;
+  promptFeedback?: { blockReason?: string };
+  usageMetadata?: GeminiUsageMetadata;
+  modelVersion?: string;
+  responseId?: string;
+  /** An error reported inside a 200 stream. */
+  error?: GeminiErrorObject;
+}
+
+/** `error` of a Google API error body (https://ai.google.dev/gemini-api/docs/troubleshooting, google.rpc.Status). */
+export interface GeminiErrorObject {
+  code?: number;
+  message?: string;
+  status?: string;
+  details?: Array<Record<string, unknown>>;
+}
+
+/**
+ * Where a `thoughtSignature` sat when it did not sit on a function call, kept in
+ * `providerData.geminiPart` so it goes back on the same kind of part:
+ * `text` (a text part with text), `empty-text` (`{text: ""}`), `thought` (a thought
+ * summary part) or `bare` (a part with nothing but the signature).
+ */
+export type GeminiSignaturePart = 'text' | 'empty-text' | 'thought' | 'bare';

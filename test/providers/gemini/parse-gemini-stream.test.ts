@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { parseGeminiStream } from '../../../src/providers/gemini/parse-gemini-stream.js';
+import { ProviderError } from '../../../src/providers/provider-error.js';
+import type { StreamEvent } from '../../../src/providers/stream-event.js';
+import { loadFixture } from '../../support/load-fixture.js';
+import { toComparableEvents } from '../../support/normalize-events.js';
+
+const context = { provider: 'gemini', model: 'gemini-2.5-flash' };
+
+function data(chunk: Record<string, unknown>): string {
+  return `data: ${JSON.stringify(chunk)}\r\n\r\n`;
+}
+
+function candidate(parts: unknown[], finishReason?: string): Record<string, unknown> {
+  return { candidates: [{ content: { role: 'model', parts }, ...(finishReason !== undefined ? { finishReason } : {}) }] };
+}
+
+describe('parseGeminiStream', () => {
+  it('parses a transcript fed as decoded text, without HTTP', () => {
+    const fixture = loadFixture('gemini', 'parallel-function-calls');
+    const parser = parseGeminiStream(context);
+    const decoder = new TextDecoder();
+    const events: StreamEvent[] = [];
+    // Cut every 5 bytes: inside "Tōkyō" and between CR and LF.
+    for (let i = 0; i < fixture.bytes.length; i += 5) events.push(...parser.push(decoder.decode(fixture.bytes.subarray(i, i + 5), { stream: true })));
+    events.push(...parser.push(decoder.decode()), ...parser.end());
+    expect(toComparableEvents(events)).toEqual(fixture.expected.events);
+  });
+
+  it('generates call ids from the fallback prefix when the chunk has no responseId, and {} for missing args', () => {
+    const parser = parseGeminiStream(context, { fallbackIdPrefix: 'p' });
+    const events = [...parser.push(data(candidate([{ functionCall: { name: 'now' } }], 'STOP'))), ...parser.end()];
+    expect(events).toEqual([
+      { type: 'tool-call-start', id: 'call_p_0', name: 'now' },
+      { type: 'tool-call-delta', id: 'call_p_0', argsDelta: '{}' },
+      { type: 'tool-call-end', id: 'call_p_0', name: 'now', args: {} },
+      { type: 'stop', reason: { unified: 'tool_use', raw: 'STOP' } },
+    ]);
+  });
+
+  it('keeps the last usage snapshot, even one that arrives after the finishReason', () => {
+    const parser = parseGeminiStream(context);
+    parser.push(data({ ...candidate([{ text: 'Hi' }], 'STOP'), usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 1 } }));
+    parser.push(data({ usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2, thoughtsTokenCount: 3, toolUsePromptTokenCount: 4 } }));
+    expect(parser.end()).toEqual([
+      { type: 'usage', usage: { inputTokens: 9, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 3 } },
+      { type: 'stop', reason: { unified: 'end_turn', raw: 'STOP' } },
+    ]);
+  });
+
+  it('marks a signature on a thought part and on a bare part by where it sat', () => {
+    const parser = parseGeminiStream(context);
+    const events = parser.push(data(candidate([{ text: 'plan', thought: true, thoughtSignature: 's1' }, { thoughtSignature: 's2' }])));
+    expect(events).toEqual([
+      { type: 'thinking-delta', text: 'plan' },
+      { type: 'thinking-signature', signature: 's1', providerData: { geminiPart: 'thought' } },
+      { type: 'thinking-signature', signature: 's2', providerData: { geminiPart: 'bare' } },
+    ]);
+  });
+
+  it('ends with a server error when a chunk is not JSON, and produces nothing afterwards', () => {
+    const parser = parseGeminiStream(context);
+    const events = parser.push('data: {"candidates": [\r\n\r\n');
+    expect(toComparableEvents(events)).toEqual([
+      { type: 'error', error: { kind: 'server', message: 'gemini (gemini): a chunk that is not JSON: {"candidates": [', midStream: false } },
+    ]);
+    expect(parser.finished).toBe(true);
+    expect(parser.push(data(candidate([{ text: 'late' }], 'STOP')))).toEqual([]);
+    expect(parser.end()).toEqual([]);
+  });
+
+  it('flags a transport failure after content as mid-stream', () => {
+    const parser = parseGeminiStream(context);
+    parser.push(data(candidate([{ text: 'Hel' }])));
+    const [event] = parser.fail(new ProviderError({ kind: 'network', message: 'reset', provider: 'gemini' }));
+    expect(event?.type === 'error' && { kind: event.error.kind, midStream: event.error.midStream }).toEqual({ kind: 'network', midStream: true });
+  });
+});

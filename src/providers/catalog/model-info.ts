@@ -1,0 +1,42 @@
+/** What agentd knows about one model: limits, prices and capabilities. */
+export interface ModelInfo {
+  /** Maximum tokens in the window, prompt and output together. */
+  contextWindow: number;
+  /** Maximum output tokens of one response (reasoning included). */
+  maxOutputTokens: number;
+  /** USD per 1M input tokens billed at the normal rate. */
+  inputPrice: number;
+  /** USD per 1M output tokens (reasoning tokens are billed as output). */
+  outputPrice: number;
+  /** USD per 1M input tokens read from the prompt cache; the input price when undefined. */
+  cacheReadPrice?: number;
+  /** USD per 1M input tokens written to the prompt cache; the input price when undefined. */
+  cacheWritePrice?: number;
+  /** Accepts tool (function) definitions. */
+  tools: boolean;
+  /** Accepts image input. */
+  images: boolean;
+  /** Can reason before answering (extended thinking, reasoning effort). */
+  thinking: boolean;
+}
+
+/** A config override (`providers.<id>.models.<model>`): any field, merged over the catalog. */
+export type ModelOverride = Partial<ModelInfo>;
+
+/**
+ * What an unknown model is assumed to be. Small on purpose: a 32 768-token window and
+ * 4 096-token output fit nearly every model still served, so compaction starts early
+ * rather than the vendor rejecting an oversized prompt. Prices are 0 (cost unknown, not
+ * free: `known: false` tells the caller to warn), tools are assumed (an agent cannot work
+ * without them, and a vendor that lacks them answers with a clear 400), images and
+ * thinking are not.
+ */
+export const UNKNOWN_MODEL_DEFAULTS: Readonly<ModelInfo> = Object.freeze({
+  contextWindow: 32_768,
+  maxOutputTokens: 4_096,
+  inputPrice: 0,
+  outputPrice: 0,
+  tools: true,
+  images: false,
+  thinking: false,
+});

@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 
-/** Who sends a message. */
-export type MethodDirection = 'client-to-daemon' | 'daemon-to-client';
+/**
+ * Who sends a message. `both` is for protocol-level notifications either side may send
+ * about its own requests (`$/cancel_request`, `$/cancelRequest`).
+ */
+export type MethodDirection = 'client-to-daemon' | 'daemon-to-client' | 'both';
 
 /**
  * One JSON-RPC method of the agentd protocol. `methods.ts` holds the single table of
@@ -13,6 +16,12 @@ export interface MethodDescriptor<
 > {
   /** Wire name, e.g. `session/prompt`. */
   method: string;
+  /**
+   * Name of the typed client's convenience method for this wire method, following the
+   * one-name rule of STYLE.md (`session/steer` → `steer`, `session/new` → `newSession`).
+   * For daemon → client methods it names the handler a client registers.
+   */
+  clientMethod: string;
   direction: MethodDirection;
   /** A notification has no `result` and gets no response. */
   kind: 'request' | 'notification';
@@ -32,9 +41,11 @@ export interface MethodDescriptor<
   example: { params: unknown; result?: unknown };
 }
 
-/** Define a descriptor with its schemas' types kept. */
-export function defineMethod<P extends z.ZodType, R extends z.ZodType | undefined>(
-  descriptor: MethodDescriptor<P, R>,
-): MethodDescriptor<P, R> {
+/**
+ * Define a descriptor with its schemas' types kept. The `const` type parameter also keeps
+ * `method`, `clientMethod`, `direction` and `kind` as literal types, which is what lets
+ * methods.ts derive `MethodName`, `ParamsOf` and the client's method names from the table.
+ */
+export function defineMethod<const D extends MethodDescriptor>(descriptor: D): D {
   return descriptor;
 }

@@ -6,6 +6,12 @@ import type { ProviderError } from './provider-error.js';
  * The one stream every provider yields. A well-formed stream is any number of content
  * events, then at most one `usage` per snapshot, then exactly one `stop`. A failing
  * stream ends with `error` instead of `stop`, after whatever content it produced.
+ *
+ * The content events (text, thinking, tool calls) are the *semantic* ones: once one has
+ * been yielded, a failure can no longer be retried transparently. `retry`, `fallback`
+ * and `breaker` are notices from the resilience layer (withResilience), never semantic;
+ * they may appear anywhere before the final `stop` or `error`, and a consumer that only
+ * builds the message can ignore them.
  */
 export type StreamEvent =
   /** A piece of visible answer text. */
@@ -33,4 +39,16 @@ export type StreamEvent =
   /** The response ended normally. */
   | { type: 'stop'; reason: StopReason }
   /** The response failed; content before it is still valid and kept. */
-  | { type: 'error'; error: ProviderError };
+  | { type: 'error'; error: ProviderError }
+  /**
+   * An attempt failed before any content and will be retried after `delayMs`;
+   * `attempt` counts retries from 1, `error` is the failure that caused it.
+   */
+  | { type: 'retry'; attempt: number; delayMs: number; error: ProviderError }
+  /**
+   * The primary model stayed unavailable (retries spent or circuit open), so the rest
+   * of the response comes from the fallback; `from` and `to` are `provider/model`.
+   */
+  | { type: 'fallback'; from: string; to: string; error: ProviderError }
+  /** The circuit breaker of `provider` changed state during this response. */
+  | { type: 'breaker'; provider: string; state: 'open' | 'half_open' | 'closed' };

@@ -1,0 +1,4 @@
+/* The agentd TypeScript client: a typed JSON-RPC client derived from protocol/methods.ts. */
+export * from './agentd-client.js';
+export * from './agentd-client-error.js';
+export * from './protocol-methods.js';

@@ -1,0 +1,22 @@
+/*
+ * The agentd protocol: the only import path for src/ and clients/ (`protocol/index.js`).
+ * One module per feature, like LSP's protocol files; methods.ts is the single table.
+ */
+export * from './jsonrpc.js';
+export * from './meta.js';
+export * from './method-descriptor.js';
+export * from './content.js';
+export * from './tool-call.js';
+export * from './initialize.js';
+export * from './mcp-server.js';
+export * from './session.js';
+export * from './session-config.js';
+export * from './prompt.js';
+export * from './session-update.js';
+export * from './permission.js';
+export * from './tools.js';
+export * from './hooks.js';
+export * from './events.js';
+export * from './cancel-request.js';
+export * from './methods.js';
+export * from './to-json-schema.js';

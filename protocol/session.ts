@@ -1,0 +1,218 @@
+import { z } from 'zod';
+import { ErrorCodes } from './jsonrpc.js';
+import { McpServerSchema } from './mcp-server.js';
+import { defineMethod } from './method-descriptor.js';
+import { MetaSchema, SessionIdSchema } from './meta.js';
+import { SessionConfigOptionSchema, SessionModeStateSchema } from './session-config.js';
+
+/*
+ * Session lifecycle (https://agentclientprotocol.com/protocol/v1/session-setup and the
+ * session-list, session-resume, session-close and session-delete RFDs as merged into
+ * schema.json): new, load (replays history as `session/update`), resume (no replay),
+ * list, close (stop and free, keep history), delete (remove history).
+ */
+
+const cwd = z.string().describe('Working directory; must be an absolute path.');
+const additionalDirectories = z
+  .array(z.string())
+  .optional()
+  .describe('Extra absolute workspace roots (needs `sessionCapabilities.additionalDirectories`).');
+const mcpServers = z.array(McpServerSchema).describe('MCP servers to connect for this session (may be empty).');
+
+/** The state every session-opening answer carries. */
+const sessionState = {
+  modes: SessionModeStateSchema.nullish().describe('Modes (agents) and the current one.'),
+  configOptions: z.array(SessionConfigOptionSchema).nullish().describe('Settings such as the model.'),
+  _meta: MetaSchema,
+};
+
+/** `session/new` params. */
+export const NewSessionRequestSchema = z
+  .looseObject({ cwd, additionalDirectories, mcpServers, _meta: MetaSchema })
+  .describe('Params of `session/new`.');
+export type NewSessionRequest = z.infer<typeof NewSessionRequestSchema>;
+
+/** `session/new` result. */
+export const NewSessionResponseSchema = z
+  .looseObject({ sessionId: SessionIdSchema, ...sessionState })
+  .describe('Result of `session/new`.');
+export type NewSessionResponse = z.infer<typeof NewSessionResponseSchema>;
+
+/** `session/load` params. */
+export const LoadSessionRequestSchema = z
+  .looseObject({ sessionId: SessionIdSchema, cwd, additionalDirectories, mcpServers, _meta: MetaSchema })
+  .describe('Params of `session/load`.');
+export type LoadSessionRequest = z.infer<typeof LoadSessionRequestSchema>;
+
+/** `session/load` result, sent after the history replay. */
+export const LoadSessionResponseSchema = z.looseObject(sessionState).describe('Result of `session/load`.');
+export type LoadSessionResponse = z.infer<typeof LoadSessionResponseSchema>;
+
+/** `session/resume` params (`mcpServers` optional, unlike load). */
+export const ResumeSessionRequestSchema = z
+  .looseObject({ sessionId: SessionIdSchema, cwd, additionalDirectories, mcpServers: mcpServers.optional(), _meta: MetaSchema })
+  .describe('Params of `session/resume`.');
+export type ResumeSessionRequest = z.infer<typeof ResumeSessionRequestSchema>;
+
+/** `session/resume` result. */
+export const ResumeSessionResponseSchema = z.looseObject(sessionState).describe('Result of `session/resume`.');
+export type ResumeSessionResponse = z.infer<typeof ResumeSessionResponseSchema>;
+
+/** `session/list` params. */
+export const ListSessionsRequestSchema = z
+  .looseObject({
+    cwd: z.string().nullish().describe('Only sessions with this absolute working directory.'),
+    cursor: z.string().nullish().describe('`nextCursor` of the previous page.'),
+    _meta: MetaSchema,
+  })
+  .describe('Params of `session/list`.');
+export type ListSessionsRequest = z.infer<typeof ListSessionsRequestSchema>;
+
+/** One stored session. */
+export const SessionInfoSchema = z
+  .looseObject({
+    sessionId: SessionIdSchema,
+    cwd: z.string().describe('Absolute working directory.'),
+    additionalDirectories: z.array(z.string()).optional().describe('Extra absolute workspace roots.'),
+    title: z.string().nullish().describe('Title, usually from the first prompt.'),
+    updatedAt: z.string().nullish().describe('ISO 8601 time of the last activity.'),
+    _meta: MetaSchema,
+  })
+  .describe('A session as listed by `session/list`.');
+export type SessionInfo = z.infer<typeof SessionInfoSchema>;
+
+/** `session/list` result, newest first. */
+export const ListSessionsResponseSchema = z
+  .looseObject({
+    sessions: z.array(SessionInfoSchema).describe('One page of sessions, most recently updated first.'),
+    nextCursor: z.string().nullish().describe('Pass as `cursor` to get the next page; absent on the last page.'),
+    _meta: MetaSchema,
+  })
+  .describe('Result of `session/list`.');
+export type ListSessionsResponse = z.infer<typeof ListSessionsResponseSchema>;
+
+/** `session/close` params. */
+export const CloseSessionRequestSchema = z
+  .looseObject({ sessionId: SessionIdSchema, _meta: MetaSchema })
+  .describe('Params of `session/close`.');
+export type CloseSessionRequest = z.infer<typeof CloseSessionRequestSchema>;
+
+/** `session/close` result. */
+export const CloseSessionResponseSchema = z.looseObject({ _meta: MetaSchema }).describe('Result of `session/close`.');
+export type CloseSessionResponse = z.infer<typeof CloseSessionResponseSchema>;
+
+/** `session/delete` params. */
+export const DeleteSessionRequestSchema = z
+  .looseObject({ sessionId: SessionIdSchema, _meta: MetaSchema })
+  .describe('Params of `session/delete`.');
+export type DeleteSessionRequest = z.infer<typeof DeleteSessionRequestSchema>;
+
+/** `session/delete` result. */
+export const DeleteSessionResponseSchema = z.looseObject({ _meta: MetaSchema }).describe('Result of `session/delete`.');
+export type DeleteSessionResponse = z.infer<typeof DeleteSessionResponseSchema>;
+
+const exampleModes = {
+  currentModeId: 'build',
+  availableModes: [
+    { id: 'build', name: 'Build' },
+    { id: 'plan', name: 'Plan', description: 'Read-only: investigate and propose a plan.' },
+  ],
+};
+const lookup = [ErrorCodes.InvalidParams, ErrorCodes.ResourceNotFound] as const;
+
+export const newSessionMethod = defineMethod({
+  method: 'session/new',
+  clientMethod: 'newSession',
+  direction: 'client-to-daemon',
+  kind: 'request',
+  params: NewSessionRequestSchema,
+  result: NewSessionResponseSchema,
+  summary: 'Create a session in a working directory, optionally with MCP servers.',
+  acp: true,
+  feature: 'sessions',
+  errors: [ErrorCodes.InvalidParams, ErrorCodes.ProviderNotConfigured],
+  example: {
+    params: { cwd: '/home/ada/project', mcpServers: [] },
+    result: { sessionId: 'ses_01J9Z', modes: exampleModes },
+  },
+});
+
+export const loadSessionMethod = defineMethod({
+  method: 'session/load',
+  clientMethod: 'loadSession',
+  direction: 'client-to-daemon',
+  kind: 'request',
+  params: LoadSessionRequestSchema,
+  result: LoadSessionResponseSchema,
+  summary: 'Open a stored session; its history is replayed as `session/update` notifications before the answer.',
+  acp: true,
+  feature: 'sessions',
+  errors: lookup,
+  example: {
+    params: { sessionId: 'ses_01J9Z', cwd: '/home/ada/project', mcpServers: [] },
+    result: { modes: exampleModes },
+  },
+});
+
+export const resumeSessionMethod = defineMethod({
+  method: 'session/resume',
+  clientMethod: 'resumeSession',
+  direction: 'client-to-daemon',
+  kind: 'request',
+  params: ResumeSessionRequestSchema,
+  result: ResumeSessionResponseSchema,
+  summary: 'Reattach to a stored session without replaying its history.',
+  acp: true,
+  feature: 'sessions',
+  errors: lookup,
+  example: { params: { sessionId: 'ses_01J9Z', cwd: '/home/ada/project' }, result: { modes: exampleModes } },
+});
+
+export const listSessionsMethod = defineMethod({
+  method: 'session/list',
+  clientMethod: 'listSessions',
+  direction: 'client-to-daemon',
+  kind: 'request',
+  params: ListSessionsRequestSchema,
+  result: ListSessionsResponseSchema,
+  summary: 'List stored sessions, newest first, optionally for one working directory; paginated by cursor.',
+  acp: true,
+  feature: 'sessions',
+  errors: [ErrorCodes.InvalidParams],
+  example: {
+    params: { cwd: '/home/ada/project' },
+    result: {
+      sessions: [
+        { sessionId: 'ses_01J9Z', cwd: '/home/ada/project', title: 'Fix the flaky test', updatedAt: '2025-06-01T09:30:00Z' },
+      ],
+    },
+  },
+});
+
+export const closeSessionMethod = defineMethod({
+  method: 'session/close',
+  clientMethod: 'closeSession',
+  direction: 'client-to-daemon',
+  kind: 'request',
+  params: CloseSessionRequestSchema,
+  result: CloseSessionResponseSchema,
+  summary: 'Cancel any running turn and free the session\'s resources; its history stays stored.',
+  acp: true,
+  feature: 'sessions',
+  errors: lookup,
+  example: { params: { sessionId: 'ses_01J9Z' }, result: {} },
+});
+
+export const deleteSessionMethod = defineMethod({
+  method: 'session/delete',
+  clientMethod: 'deleteSession',
+  direction: 'client-to-daemon',
+  kind: 'request',
+  params: DeleteSessionRequestSchema,
+  result: DeleteSessionResponseSchema,
+  summary: 'Close the session and delete its stored history.',
+  acp: true,
+  feature: 'sessions',
+  errors: lookup,
+  example: { params: { sessionId: 'ses_01J9Z' }, result: {} },
+});

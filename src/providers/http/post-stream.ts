@@ -1,0 +1,168 @@
+import { request } from 'undici';
+import { ProviderError } from '../provider-error.js';
+import { getAgent } from './get-agent.js';
+import { createIdleWatchdog } from './idle-watchdog.js';
+import { networkError, type NetworkErrorContext } from './network-error.js';
+import { parseRetryAfter } from './parse-retry-after.js';
+
+/** Transport timeouts for one streamed request, in milliseconds. */
+export interface HttpTimeouts {
+  /** TCP + TLS connect. Default 30 000. */
+  connectMs?: number;
+  /** From sending the request to receiving the response headers. Default 300 000: local servers may process a long prompt before answering. */
+  firstByteMs?: number;
+  /** Longest silence between body chunks before the stream counts as stalled. Default 90 000. */
+  idleMs?: number;
+}
+
+export const defaultTimeouts: Required<HttpTimeouts> = { connectMs: 30_000, firstByteMs: 300_000, idleMs: 90_000 };
+
+export interface PostStreamOptions {
+  url: string;
+  /** Request headers; `content-type: application/json` is added when absent. */
+  headers: Record<string, string>;
+  /** Serialized with JSON.stringify. */
+  body: unknown;
+  /** Aborting tears the request down at once, in any state, surfacing kind `aborted`. */
+  signal: AbortSignal;
+  /** Provider and model ids, for error messages. */
+  provider: string;
+  model: string;
+  timeouts?: HttpTimeouts;
+  /** The protocol's classifier for non-2xx answers (status, body text, headers). */
+  classifyError: (status: number, bodyText: string, headers: Headers) => ProviderError;
+  /** Secrets (API keys) to blank out of any error message built from a response body. */
+  redact?: string[];
+}
+
+/** Error bodies beyond this are cut: a classifier needs the start, not a 10 MB HTML page. */
+const maxErrorBodyChars = 16_384;
+
+/**
+ * POST JSON and return the response body as a byte stream. Non-2xx answers are read
+ * and thrown as the classifier's ProviderError (with the vendor's retry-after filled in
+ * when the classifier left it out). Failures while reading the body, a stall longer
+ * than `idleMs` and aborts are thrown by the iterator as ProviderErrors too.
+ */
+export async function postStream(options: PostStreamOptions): Promise<AsyncIterable<Uint8Array>> {
+  const timeouts = { ...defaultTimeouts, ...definedOnly(options.timeouts) };
+  const url = new URL(options.url);
+  const context: NetworkErrorContext = {
+    provider: options.provider,
+    model: options.model,
+    url: options.url,
+    signal: options.signal,
+    connectMs: timeouts.connectMs,
+    firstByteMs: timeouts.firstByteMs,
+  };
+  const headers = { 'content-type': 'application/json', ...options.headers };
+  let response: Awaited<ReturnType<typeof request>>;
+  try {
+    response = await request(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(options.body),
+      signal: options.signal,
+      dispatcher: getAgent(url.origin, timeouts.connectMs),
+      headersTimeout: timeouts.firstByteMs,
+      // Silence in the body is the idle watchdog's job; undici's own body timeout is off.
+      bodyTimeout: 0,
+    });
+  } catch (error) {
+    throw networkError(error, context);
+  }
+
+  const responseHeaders = toHeaders(response.headers);
+  if (response.statusCode < 200 || response.statusCode > 299) {
+    let text: string;
+    try {
+      text = (await response.body.text()).slice(0, maxErrorBodyChars);
+    } catch (error) {
+      throw networkError(error, context);
+    }
+    throw withRetryAfter(redactError(options.classifyError(response.statusCode, text, responseHeaders), options.redact), responseHeaders);
+  }
+  return readBody(response.body, timeouts.idleMs, context);
+}
+
+async function* readBody(
+  body: AsyncIterable<Uint8Array> & { destroy(error?: Error): unknown },
+  idleMs: number,
+  context: NetworkErrorContext,
+): AsyncGenerator<Uint8Array> {
+  const watchdog = createIdleWatchdog(idleMs, () => {
+    body.destroy(
+      new ProviderError({
+        kind: 'timeout',
+        provider: context.provider,
+        model: context.model,
+        message: `${context.provider}: the response stream stalled (no bytes for ${idleMs} ms); raise timeouts.idleMs if the model pauses longer`,
+      }),
+    );
+  });
+  const iterator = body[Symbol.asyncIterator]();
+  let settled = false;
+  try {
+    while (true) {
+      watchdog.arm();
+      let result: IteratorResult<Uint8Array>;
+      try {
+        result = await iterator.next();
+      } catch (error) {
+        settled = true;
+        throw networkError(error, context);
+      } finally {
+        watchdog.disarm();
+      }
+      if (result.done === true) {
+        settled = true;
+        return;
+      }
+      yield result.value;
+    }
+  } finally {
+    watchdog.disarm();
+    // Early exit (the reader stopped): drop the socket rather than drain an unwanted body.
+    // A body read to its end is left alone so undici can reuse the keep-alive socket.
+    if (!settled) body.destroy();
+  }
+}
+
+function toHeaders(raw: Record<string, string | string[] | undefined>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  return headers;
+}
+
+function withRetryAfter(error: ProviderError, headers: Headers): ProviderError {
+  if (error.retryAfterMs !== undefined) return error;
+  const retryAfterMs = parseRetryAfter(headers);
+  if (retryAfterMs === undefined) return error;
+  return new ProviderError({
+    kind: error.kind,
+    message: error.message,
+    provider: error.provider,
+    model: error.model,
+    status: error.status,
+    retryAfterMs,
+    midStream: error.midStream,
+  });
+}
+
+function redactError(error: ProviderError, secrets: string[] | undefined): ProviderError {
+  for (const secret of secrets ?? []) {
+    if (secret.length >= 8 && error.message.includes(secret)) error.message = error.message.split(secret).join('[redacted]');
+  }
+  return error;
+}
+
+function definedOnly(timeouts: HttpTimeouts | undefined): HttpTimeouts {
+  const result: HttpTimeouts = {};
+  if (timeouts?.connectMs !== undefined) result.connectMs = timeouts.connectMs;
+  if (timeouts?.firstByteMs !== undefined) result.firstByteMs = timeouts.firstByteMs;
+  if (timeouts?.idleMs !== undefined) result.idleMs = timeouts.idleMs;
+  return result;
+}

@@ -1,0 +1,93 @@
+import type { ImagePart, ModelMessage, TextPart, ToolResultPart } from '../message.js';
+import type { SystemBlock } from '../request.js';
+import type { ChatContentPart, ChatMessage, ChatToolCall } from './openai-chat-api-types.js';
+
+/** How the conversion treats what differs between servers. */
+export interface ConvertOpenAIChatOptions {
+  /** Role of the system prompt: `system`, or `developer` for OpenAI reasoning models. */
+  systemRole: 'system' | 'developer';
+  /** Send thinking text back as `reasoning_content` on assistant messages (DeepSeek). */
+  replayReasoningContent: boolean;
+}
+
+/**
+ * Unified conversation → Chat Completions `messages`
+ * (https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages).
+ *
+ * - The system blocks become one leading system (or developer) message: several system
+ *   messages, or one not first, break the chat templates of many local servers.
+ * - User text-only content is sent as a plain string, the form every compatible server
+ *   accepts; with images it is a parts array with `image_url` data URLs.
+ * - Assistant tool calls carry their arguments re-serialized as a JSON string; thinking
+ *   is dropped unless `replayReasoningContent` (other protocols' signatures mean nothing here).
+ * - Each tool result is a `role: "tool"` message with its `tool_call_id`. Tool messages
+ *   take text only, so images from results follow in one user message.
+ */
+export function convertToOpenAIChatMessages(
+  system: readonly SystemBlock[],
+  messages: readonly ModelMessage[],
+  options: ConvertOpenAIChatOptions,
+): ChatMessage[] {
+  const result: ChatMessage[] = [];
+  const systemText = system.map((block) => block.text).filter((text) => text !== '').join('\n\n');
+  if (systemText !== '') result.push({ role: options.systemRole, content: systemText });
+
+  for (const message of messages) {
+    switch (message.role) {
+      case 'user':
+        result.push({ role: 'user', content: userContent(message.content) });
+        break;
+      case 'assistant': {
+        const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+        const reasoning = message.content.flatMap((part) => (part.type === 'thinking' ? [part.text] : [])).join('');
+        const toolCalls: ChatToolCall[] = message.content.flatMap((part) =>
+          part.type === 'tool_call'
+            ? [{ id: part.id, type: 'function' as const, function: { name: part.name, arguments: JSON.stringify(part.args) } }]
+            : [],
+        );
+        // An assistant turn with nothing to say (e.g. only foreign reasoning) is left out:
+        // several servers reject an assistant message with neither content nor tool calls.
+        if (text === '' && toolCalls.length === 0) break;
+        result.push({
+          role: 'assistant',
+          content: text === '' ? null : text,
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+          ...(options.replayReasoningContent && reasoning !== '' ? { reasoning_content: reasoning } : {}),
+        });
+        break;
+      }
+      case 'tool': {
+        const images: ImagePart[] = [];
+        for (const part of message.content) {
+          result.push({ role: 'tool', tool_call_id: part.toolCallId, content: toolResultText(part) });
+          images.push(...part.content.filter((item): item is ImagePart => item.type === 'image'));
+        }
+        if (images.length > 0) {
+          result.push({
+            role: 'user',
+            content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...images.map(imagePart)],
+          });
+        }
+        break;
+      }
+    }
+  }
+  return result;
+}
+
+function userContent(parts: ReadonlyArray<TextPart | ImagePart>): string | ChatContentPart[] {
+  if (parts.every((part) => part.type === 'text')) return parts.map((part) => (part as TextPart).text).join('');
+  return parts.map((part) => (part.type === 'text' ? { type: 'text' as const, text: part.text } : imagePart(part)));
+}
+
+function imagePart(part: ImagePart): ChatContentPart {
+  return { type: 'image_url', image_url: { url: `data:${part.mimeType};base64,${part.data}` } };
+}
+
+function toolResultText(part: ToolResultPart): string {
+  const text = part.content.flatMap((item) => (item.type === 'text' ? [item.text] : [])).join('\n');
+  const imageCount = part.content.length - part.content.filter((item) => item.type === 'text').length;
+  const body = imageCount > 0 && text === '' ? `(${imageCount} image(s), attached below)` : text;
+  // Chat Completions has no is_error flag on tool messages; say it in the content.
+  return part.isError === true ? `Error: ${body}` : body;
+}

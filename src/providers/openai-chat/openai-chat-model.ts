@@ -1,0 +1,123 @@
+import { postStream, type HttpTimeouts } from '../http/post-stream.js';
+import type { LanguageModel } from '../language-model.js';
+import { ProviderError } from '../provider-error.js';
+import type { ModelRequest } from '../request.js';
+import type { StreamEvent } from '../stream-event.js';
+import type { ChatRequestBody } from './openai-chat-api-types.js';
+import { buildOpenAIChatBody } from './build-openai-chat-body.js';
+import { classifyOpenAIChatError } from './openai-chat-error.js';
+import type { OpenAIChatQuirks } from './openai-chat-quirks.js';
+import { createOpenAIChatStreamParser } from './parse-openai-chat-stream.js';
+
+export const OPENAI_CHAT_PROTOCOL = 'openai-chat';
+
+/** How to reach one model over Chat Completions. */
+export interface OpenAIChatModelOptions {
+  /** Provider id from the registry or config (`deepseek`, `lmstudio`, `azure`, …). */
+  provider: string;
+  /** The vendor's model id. */
+  modelId: string;
+  /** API root including the version path, e.g. `http://127.0.0.1:1234/v1`; on Azure the resource endpoint. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer` (`api-key` on Azure); omitted when undefined (local servers). */
+  apiKey?: string;
+  /** Extra headers; they win over the defaults of the same name. */
+  headers?: Record<string, string>;
+  timeouts?: HttpTimeouts;
+  /** What this server accepts where servers differ. */
+  quirks?: OpenAIChatQuirks;
+  /**
+   * Azure OpenAI: POST `${baseUrl}/openai/deployments/${deployment}/chat/completions?api-version=…`
+   * with an `api-key` header (https://learn.microsoft.com/azure/ai-services/openai/reference#chat-completions).
+   */
+  azure?: { apiVersion: string; deployment: string };
+}
+
+/** A LanguageModel speaking OpenAI Chat Completions (POST /chat/completions, SSE). */
+export class OpenAIChatModel implements LanguageModel {
+  readonly provider: string;
+  readonly modelId: string;
+  readonly protocol = OPENAI_CHAT_PROTOCOL;
+  private readonly options: OpenAIChatModelOptions;
+
+  constructor(options: OpenAIChatModelOptions) {
+    if (options.baseUrl.trim() === '') {
+      throw new Error(`provider "${options.provider}": baseUrl is empty; set providers.${options.provider}.baseUrl (e.g. http://127.0.0.1:1234/v1)`);
+    }
+    this.provider = options.provider;
+    this.modelId = options.modelId;
+    this.options = options;
+  }
+
+  /** The endpoint this model posts to. */
+  url(): string {
+    const base = this.options.baseUrl.replace(/\/+$/, '');
+    const azure = this.options.azure;
+    if (azure === undefined) return `${base}/chat/completions`;
+    return `${base}/openai/deployments/${encodeURIComponent(azure.deployment)}/chat/completions?api-version=${encodeURIComponent(azure.apiVersion)}`;
+  }
+
+  /** The exact JSON body for a request (pure; exposed for request-shape tests). */
+  body(request: ModelRequest): ChatRequestBody {
+    return buildOpenAIChatBody({ ...request, model: request.model === '' ? this.modelId : request.model }, this.options.quirks ?? {});
+  }
+
+  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
+    const model = request.model === '' ? this.modelId : request.model;
+    const context = { provider: this.provider, model };
+    const parser = createOpenAIChatStreamParser(context);
+    let payload: ChatRequestBody;
+    try {
+      payload = this.body(request);
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      yield* parser.fail(new ProviderError({ ...context, kind: 'bad_request', message: `${this.provider}: could not build the request: ${detail}` }));
+      return;
+    }
+    let body: AsyncIterable<Uint8Array>;
+    try {
+      body = await postStream({
+        url: this.url(),
+        headers: this.headers(),
+        body: payload,
+        signal,
+        provider: this.provider,
+        model,
+        timeouts: this.options.timeouts,
+        classifyError: (status, text, headers) => classifyOpenAIChatError(context, status, text, headers),
+        redact: this.options.apiKey !== undefined ? [this.options.apiKey] : [],
+      });
+    } catch (error) {
+      yield* parser.fail(toProviderError(error, context, signal));
+      return;
+    }
+
+    // A streaming decoder keeps a UTF-8 sequence cut between two chunks intact.
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of body) {
+        yield* parser.push(decoder.decode(chunk, { stream: true }));
+        if (parser.finished) return;
+      }
+      yield* parser.push(decoder.decode());
+      yield* parser.end();
+    } catch (error) {
+      yield* parser.fail(toProviderError(error, context, signal));
+    }
+  }
+
+  private headers(): Record<string, string> {
+    const { apiKey, azure } = this.options;
+    const auth: Record<string, string> =
+      apiKey === undefined ? {} : azure !== undefined ? { 'api-key': apiKey } : { authorization: `Bearer ${apiKey}` };
+    return { 'content-type': 'application/json', accept: 'text/event-stream', ...auth, ...this.options.headers };
+  }
+}
+
+/** postStream throws ProviderErrors; anything else is a bug or an abort, never a throw out of stream(). */
+function toProviderError(error: unknown, context: { provider: string; model: string }, signal: AbortSignal): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (signal.aborted) return new ProviderError({ ...context, kind: 'aborted', message: `${context.provider}: the request was aborted` });
+  const detail = error instanceof Error ? error.message : String(error);
+  return new ProviderError({ ...context, kind: 'network', message: `${context.provider} (openai-chat): ${detail}` });
+}

@@ -1,0 +1,77 @@
+import type { ProviderType } from '../../config/provider-config-schema.js';
+import { AnthropicMessagesModel } from '../anthropic-messages/anthropic-messages-model.js';
+import { GeminiModel } from '../gemini/gemini-model.js';
+import type { HttpTimeouts } from '../http/post-stream.js';
+import type { LanguageModel } from '../language-model.js';
+import { OpenAIChatModel } from '../openai-chat/openai-chat-model.js';
+import type { OpenAIChatQuirks } from '../openai-chat/openai-chat-quirks.js';
+import { OpenAIResponsesModel } from '../openai-responses/openai-responses-model.js';
+
+/** Everything needed to build one model, already resolved from presets, config and environment. */
+export interface LanguageModelSpec {
+  protocol: ProviderType;
+  /** Provider id (`deepseek`, `local`, …). */
+  provider: string;
+  /** The vendor's model id. */
+  modelId: string;
+  /** API root in the form the protocol's model class expects. */
+  baseUrl: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+  timeouts?: HttpTimeouts;
+  /** openai-chat only. */
+  quirks?: OpenAIChatQuirks;
+  /** Azure OpenAI (openai-chat and openai-responses). */
+  azure?: { apiVersion: string; deployment: string };
+}
+
+type Factory = (spec: LanguageModelSpec) => LanguageModel;
+
+/** One constructor per wire protocol: the only place that knows the model classes. */
+const factories: Record<ProviderType, Factory> = {
+  'openai-chat': (spec) =>
+    new OpenAIChatModel({
+      provider: spec.provider,
+      modelId: spec.modelId,
+      baseUrl: spec.baseUrl,
+      apiKey: spec.apiKey,
+      headers: spec.headers,
+      timeouts: spec.timeouts,
+      quirks: spec.quirks,
+      azure: spec.azure,
+    }),
+  'openai-responses': (spec) =>
+    new OpenAIResponsesModel({
+      provider: spec.provider,
+      // On Azure the Responses API takes the deployment name as `model`.
+      modelId: spec.azure?.deployment ?? spec.modelId,
+      baseUrl: spec.baseUrl,
+      apiKey: spec.apiKey,
+      headers: spec.headers,
+      timeouts: spec.timeouts,
+      azure: spec.azure === undefined ? undefined : { apiVersion: spec.azure.apiVersion },
+    }),
+  'anthropic-messages': (spec) =>
+    new AnthropicMessagesModel({
+      provider: spec.provider,
+      modelId: spec.modelId,
+      baseUrl: spec.baseUrl,
+      apiKey: spec.apiKey,
+      headers: spec.headers,
+      timeouts: spec.timeouts,
+    }),
+  gemini: (spec) =>
+    new GeminiModel({
+      provider: spec.provider,
+      modelId: spec.modelId,
+      baseUrl: spec.baseUrl,
+      apiKey: spec.apiKey,
+      headers: spec.headers,
+      timeouts: spec.timeouts,
+    }),
+};
+
+/** Build the model for a resolved spec. */
+export function createLanguageModel(spec: LanguageModelSpec): LanguageModel {
+  return factories[spec.protocol](spec);
+}

@@ -1,0 +1,170 @@
+import type { ProviderConfig } from '../../config/provider-config-schema.js';
+import { apiKeyVariables, resolveApiKey } from '../../config/resolve-api-key.js';
+import { CircuitBreaker } from '../http/circuit-breaker.js';
+import { withResilience } from '../http/with-resilience.js';
+import type { LanguageModel } from '../language-model.js';
+import { createLanguageModel, type LanguageModelSpec } from './create-language-model.js';
+import { findPreset, providerPresets, type ProviderPreset } from './presets.js';
+
+export interface ProviderRegistryOptions {
+  /** The loaded config; only `providers` is read. */
+  config: { providers?: Record<string, ProviderConfig> };
+  /** Where API keys and `*_BASE_URL` variables come from (normally process.env). */
+  env: NodeJS.ProcessEnv;
+  /** Shared breaker; one per registry when absent, so every model of a provider shares its circuit. */
+  breaker?: CircuitBreaker;
+}
+
+export interface ResolveOptions {
+  /** `provider/model` taking over when the primary stays unavailable (config `fallbackModel`). */
+  fallback?: string;
+}
+
+export interface ProviderRegistry {
+  /**
+   * The model for `provider/model`, wrapped with retries and the circuit breaker
+   * (`maxRetries`, `maxRetryDelayMs` from the provider's config). Throws a clear error for
+   * an unknown provider, a missing base URL or a missing API key.
+   */
+  resolve(ref: string, options?: ResolveOptions): LanguageModel;
+  /** Every provider id that can be named: the presets and the configured ones, sorted. */
+  providerIds(): string[];
+  /** Whether `resolve` would succeed for this provider (known, reachable, key present when needed). */
+  isConfigured(id: string): boolean;
+}
+
+/** Azure's generally available data-plane version for chat completions (https://learn.microsoft.com/azure/ai-services/openai/api-version-deprecation). */
+const defaultAzureApiVersion = '2024-10-21';
+
+/** The host of OpenAI's own API: other hosts behind OPENAI_BASE_URL are OpenAI-compatible servers. */
+const openAIHost = 'api.openai.com';
+
+/**
+ * Build the registry that turns `provider/model` into a LanguageModel. A config entry
+ * with a preset's id inherits the preset and overrides it; an unknown id with `type`
+ * and `baseUrl` is a new provider needing only config. Base URL: config `baseUrl`, then
+ * the SDK-conventional variable (ANTHROPIC_BASE_URL, OPENAI_BASE_URL, GEMINI_BASE_URL,
+ * AZURE_OPENAI_ENDPOINT; OPENAI_BASE_URL also serves an openai-chat provider configured
+ * without one), then the preset. API key: environment first, then config (resolveApiKey).
+ */
+export function createProviderRegistry(options: ProviderRegistryOptions): ProviderRegistry {
+  const configs = options.config.providers ?? {};
+  const breaker = options.breaker ?? new CircuitBreaker();
+
+  function spec(id: string, modelId: string): LanguageModelSpec {
+    const preset = findPreset(id);
+    const config = configs[id];
+    if (preset === undefined && config === undefined) throw new Error(unknownProviderMessage(id, knownIds()));
+    const baseUrl = resolveBaseUrl(id, preset, config, options.env);
+    const protocol = config?.type ?? preset?.protocol;
+    if (protocol === undefined) {
+      throw new Error(
+        `provider "${id}" has no "type": set providers.${id}.type in config.json to the protocol its server speaks, usually "openai-chat" (one of openai-chat, openai-responses, anthropic-messages, gemini)`,
+      );
+    }
+    if (baseUrl === undefined) {
+      throw new Error(
+        `provider "${id}" has no base URL: set providers.${id}.baseUrl in config.json${preset?.baseUrlEnv !== undefined ? ` or the ${preset.baseUrlEnv} environment variable` : ''} (e.g. "http://127.0.0.1:8080/v1")`,
+      );
+    }
+    const apiKey = resolveApiKey(id, config, options.env) ?? presetKey(preset, config, options.env);
+    // A preset's key is required only at the preset's own endpoint: the same id pointed at a
+    // local or self-hosted server (OPENAI_BASE_URL=http://127.0.0.1:11434/v1) may need none.
+    if (apiKey === undefined && preset?.apiKeyEnv !== undefined && baseUrl === preset.baseUrl) {
+      const variables = [...new Set([...apiKeyVariables(id, config), preset.apiKeyEnv])];
+      throw new Error(
+        `provider "${id}" needs an API key: set the ${variables.join(' or ')} environment variable, or providers.${id}.apiKey (or providers.${id}.apiKeyEnv) in config.json`,
+      );
+    }
+    const azure = preset?.azure === true || config?.azure !== undefined;
+    return {
+      // openai defaults to Responses, but a compatible server behind OPENAI_BASE_URL speaks Chat Completions.
+      protocol: id === 'openai' && config?.type === undefined && new URL(baseUrl).hostname !== openAIHost ? 'openai-chat' : protocol,
+      provider: id,
+      modelId,
+      baseUrl,
+      apiKey,
+      headers: config?.headers,
+      timeouts: config?.timeouts,
+      quirks: preset?.quirks,
+      azure: azure
+        ? {
+            apiVersion: config?.azure?.apiVersion ?? nonEmpty(options.env['OPENAI_API_VERSION']) ?? defaultAzureApiVersion,
+            deployment: config?.azure?.deployment ?? modelId,
+          }
+        : undefined,
+    };
+  }
+
+  function knownIds(): string[] {
+    return [...new Set([...providerPresets.map((preset) => preset.id), ...Object.keys(configs)])].sort();
+  }
+
+  function create(ref: string, fallback?: LanguageModel): LanguageModel {
+    const { provider, model } = splitRef(ref);
+    const config = configs[provider];
+    return withResilience(createLanguageModel(spec(provider, model)), {
+      breaker,
+      maxRetries: config?.maxRetries,
+      maxRetryDelayMs: config?.maxRetryDelayMs,
+      fallback,
+    });
+  }
+
+  return {
+    resolve(ref, resolveOptions) {
+      // The fallback is resilient on its own (its provider's retry settings and circuit).
+      const fallback = resolveOptions?.fallback === undefined ? undefined : create(resolveOptions.fallback);
+      return create(ref, fallback);
+    },
+    providerIds: knownIds,
+    isConfigured(id) {
+      try {
+        spec(id, 'probe');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+function resolveBaseUrl(id: string, preset: ProviderPreset | undefined, config: ProviderConfig | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  if (config?.baseUrl !== undefined) return config.baseUrl;
+  const variable = preset?.baseUrlEnv ?? (preset === undefined && config?.type === 'openai-chat' ? 'OPENAI_BASE_URL' : undefined);
+  const fromEnv = variable === undefined ? undefined : nonEmpty(env[variable]);
+  if (fromEnv !== undefined) {
+    if (!/^https?:\/\//i.test(fromEnv)) {
+      throw new Error(`provider "${id}": ${variable}="${fromEnv}" is not an http(s) URL; set it like "http://127.0.0.1:8080/v1" or unset it`);
+    }
+    return fromEnv;
+  }
+  return preset?.baseUrl === '' ? undefined : preset?.baseUrl;
+}
+
+/** The preset's key variable, when config names none and resolveApiKey's table did not cover it. */
+function presetKey(preset: ProviderPreset | undefined, config: ProviderConfig | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  if (preset?.apiKeyEnv === undefined || config?.apiKeyEnv !== undefined) return undefined;
+  return nonEmpty(env[preset.apiKeyEnv]);
+}
+
+function splitRef(ref: string): { provider: string; model: string } {
+  const slash = ref.indexOf('/');
+  if (slash <= 0 || slash === ref.length - 1) {
+    throw new Error(`model "${ref}" must be "provider/model", e.g. "anthropic/claude-sonnet-4-5", "deepseek/deepseek-chat" or "ollama/qwen3:8b"`);
+  }
+  return { provider: ref.slice(0, slash), model: ref.slice(slash + 1) };
+}
+
+function unknownProviderMessage(id: string, known: string[]): string {
+  return [
+    `unknown provider "${id}". Known providers: ${known.join(', ')}.`,
+    `To add an OpenAI-compatible server as "${id}", add to config.json:`,
+    `  { "providers": { "${id}": { "type": "openai-chat", "baseUrl": "http://127.0.0.1:8080/v1" } } }`,
+  ].join('\n');
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}

@@ -1,0 +1,206 @@
+import { createInterface } from 'node:readline';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  AgentdClient,
+  AgentdClientError,
+  AgentdConnectionClosedError,
+} from '../../clients/typescript/src/index.js';
+import { ErrorCodes, methodsByName, type AgentdEventNotification, type SessionNotification } from '../../protocol/index.js';
+
+type Message = Record<string, unknown> & { id?: string | number; method?: string; params?: unknown };
+
+/**
+ * A tiny daemon stand-in on the far end of two PassThrough streams: it validates params
+ * with the real protocol schemas, answers a few methods, and can send its own requests.
+ */
+class FakeDaemon {
+  readonly received: Message[] = [];
+  private readonly waiters: Array<{ match: (m: Message) => boolean; resolve: (m: Message) => void }> = [];
+
+  constructor(
+    input: PassThrough,
+    private readonly output: PassThrough,
+  ) {
+    createInterface({ input }).on('line', (line) => this.onMessage(JSON.parse(line) as Message));
+  }
+
+  send(message: Message): void {
+    this.output.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  }
+
+  /** The first message (already received or future) that matches. */
+  next(match: (m: Message) => boolean): Promise<Message> {
+    const seen = this.received.find(match);
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve) => this.waiters.push({ match, resolve }));
+  }
+
+  /** Send a request to the client and wait for its answer. */
+  async ask(id: string, method: string, params: unknown): Promise<Message> {
+    this.send({ id, method, params });
+    return this.next((m) => m.id === id && m.method === undefined);
+  }
+
+  private onMessage(message: Message): void {
+    this.received.push(message);
+    for (const waiter of [...this.waiters]) {
+      if (waiter.match(message)) {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        waiter.resolve(message);
+      }
+    }
+    if (message.method !== undefined && message.id !== undefined) void this.answer(message.id, message.method, message.params);
+  }
+
+  private async answer(id: string | number, method: string, params: unknown): Promise<void> {
+    const parsed = methodsByName.get(method)?.params.safeParse(params);
+    if (parsed?.success === false) {
+      const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+      this.send({ id, error: { code: ErrorCodes.InvalidParams, message: `invalid params for ${method}`, data: { issues } } });
+      return;
+    }
+    const p = params as { sessionId?: string };
+    switch (method) {
+      case 'session/new':
+        this.send({ id, result: { sessionId: 'ses_test' } });
+        return;
+      case 'session/prompt': {
+        if (p.sessionId !== 'ses_test') {
+          this.send({ id, error: { code: ErrorCodes.ResourceNotFound, message: `unknown session ${p.sessionId}` } });
+          return;
+        }
+        this.send({ method: 'session/update', params: { sessionId: 'ses_test', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' } } } });
+        this.send({ method: 'agentd/event', params: { sessionId: 'ses_test', event: { type: 'turn_start', turnId: 't1' } } });
+        const tool = await this.ask('d1', 'tools/call', { sessionId: 'ses_test', toolCallId: 'c1', name: 'open_in_editor', arguments: { path: 'a.ts' } });
+        this.send({ id, result: { stopReason: 'end_turn', _meta: { toolAnswer: tool.result } } });
+        return;
+      }
+      case 'session/compact': {
+        await this.next((m) => m.method === '$/cancel_request' && (m.params as { requestId?: unknown }).requestId === id);
+        this.send({ id, error: { code: ErrorCodes.RequestCancelled, message: 'compaction cancelled' } });
+        return;
+      }
+      default:
+        return; // left unanswered on purpose (used by the close test)
+    }
+  }
+}
+
+describe('AgentdClient over NDJSON', () => {
+  let toDaemon: PassThrough;
+  let toClient: PassThrough;
+  let daemon: FakeDaemon;
+  let client: AgentdClient;
+  let protocolErrors: Error[];
+
+  beforeEach(() => {
+    toDaemon = new PassThrough();
+    toClient = new PassThrough();
+    daemon = new FakeDaemon(toDaemon, toClient);
+    protocolErrors = [];
+    client = new AgentdClient(toClient, toDaemon, { onProtocolError: (error) => protocolErrors.push(error) });
+  });
+
+  afterEach(() => {
+    client.close();
+    toClient.end();
+  });
+
+  it('runs a typed prompt turn with notifications and a daemon → client tools/call', async () => {
+    const updates: SessionNotification[] = [];
+    const events: AgentdEventNotification[] = [];
+    client.onNotification('session/update', (params) => updates.push(params));
+    client.onNotification('agentd/event', (params) => events.push(params));
+    client.onRequest('tools/call', (params) => ({ content: [{ type: 'text', text: `opened ${String(params.arguments.path)}` }] }));
+
+    const { sessionId } = await client.newSession({ cwd: '/tmp/project', mcpServers: [] });
+    expect(sessionId).toBe('ses_test');
+    const result = await client.prompt({ sessionId, prompt: [{ type: 'text', text: 'hello' }] });
+
+    expect(result).toEqual({
+      stopReason: 'end_turn',
+      _meta: { toolAnswer: { content: [{ type: 'text', text: 'opened a.ts' }] } },
+    });
+    expect(updates).toEqual([
+      { sessionId: 'ses_test', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' } } },
+    ]);
+    expect(events).toEqual([{ sessionId: 'ses_test', event: { type: 'turn_start', turnId: 't1' } }]);
+    expect(daemon.received.map((m) => m.method ?? `answer ${String(m.id)}`)).toEqual([
+      'session/new',
+      'session/prompt',
+      'answer d1',
+    ]);
+  });
+
+  it('rejects an error answer with AgentdClientError carrying code, message and data', async () => {
+    const unknown = client.prompt({ sessionId: 'nope', prompt: [] });
+    await expect(unknown).rejects.toMatchObject({ name: 'AgentdClientError', code: ErrorCodes.ResourceNotFound, message: 'unknown session nope' });
+
+    const invalid = await client.steer({ sessionId: 's', prompt: [{ type: 'txt' } as never] }).catch((error: unknown) => error);
+    expect(invalid).toBeInstanceOf(AgentdClientError);
+    expect(invalid).toMatchObject({ code: ErrorCodes.InvalidParams, codeName: 'InvalidParams', data: { issues: [expect.stringContaining('prompt.0.type')] } });
+  });
+
+  it('sends notifications without an id', async () => {
+    client.cancel({ sessionId: 'ses_test' });
+    const message = await daemon.next((m) => m.method === 'session/cancel');
+    expect(message).toEqual({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 'ses_test' } });
+  });
+
+  it('sends $/cancel_request when the signal aborts and still settles with the answer', async () => {
+    const controller = new AbortController();
+    const compaction = client.compact({ sessionId: 'ses_test' }, { signal: controller.signal });
+    const request = await daemon.next((m) => m.method === 'session/compact');
+    controller.abort();
+    await expect(compaction).rejects.toMatchObject({ code: ErrorCodes.RequestCancelled });
+    expect(daemon.received).toContainEqual({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: request.id } });
+  });
+
+  it('answers daemon requests: handler errors keep their code, missing handlers get MethodNotFound', async () => {
+    client.onRequest('tools/call', () => {
+      throw new AgentdClientError(ErrorCodes.ToolError, 'editor is not running');
+    });
+    expect(await daemon.ask('d2', 'tools/call', { sessionId: 's', toolCallId: 'c', name: 'x', arguments: {} })).toEqual({
+      jsonrpc: '2.0',
+      id: 'd2',
+      error: { code: ErrorCodes.ToolError, message: 'editor is not running' },
+    });
+    const missing = await daemon.ask('d3', 'hooks/beforeToolCall', { sessionId: 's', toolCallId: 'c', name: 'bash', arguments: {} });
+    expect(missing.error).toMatchObject({ code: ErrorCodes.MethodNotFound, message: expect.stringContaining("onRequest('hooks/beforeToolCall'") });
+  });
+
+  it('aborts a handler\'s signal when the daemon cancels its request', async () => {
+    client.onRequest('session/request_permission', (_params, { signal }) => {
+      return new Promise((resolve) => signal.addEventListener('abort', () => resolve({ outcome: { outcome: 'cancelled' } })));
+    });
+    const answer = daemon.ask('d4', 'session/request_permission', {
+      sessionId: 's',
+      toolCall: { toolCallId: 'c', title: 'Run ls' },
+      options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }],
+    });
+    // Lines are handled in order, so the cancel arrives after the request is in flight.
+    daemon.send({ method: '$/cancel_request', params: { requestId: 'd4' } });
+    expect(await answer).toEqual({ jsonrpc: '2.0', id: 'd4', result: { outcome: { outcome: 'cancelled' } } });
+  });
+
+  it('reports malformed lines and keeps working', async () => {
+    toClient.write('this is not json\n');
+    toClient.write('{"jsonrpc":"2.0","id":999,"result":{}}\n');
+    const { sessionId } = await client.newSession({ cwd: '/tmp/p', mcpServers: [] });
+    expect(sessionId).toBe('ses_test');
+    expect(protocolErrors.map((error) => error.message)).toEqual([
+      expect.stringContaining('not JSON'),
+      expect.stringContaining('unknown request id 999'),
+    ]);
+  });
+
+  it('rejects pending requests when the connection closes', async () => {
+    const pending = client.listTools({});
+    await daemon.next((m) => m.method === 'tools/list');
+    toClient.end();
+    await expect(pending).rejects.toBeInstanceOf(AgentdConnectionClosedError);
+    await client.closed;
+    await expect(client.listSessions({})).rejects.toBeInstanceOf(AgentdConnectionClosedError);
+  });
+});

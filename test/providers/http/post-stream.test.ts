@@ -1,0 +1,165 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postStream, type PostStreamOptions } from '../../../src/providers/http/post-stream.js';
+import { ProviderError } from '../../../src/providers/provider-error.js';
+import { startReplayServer, type ReplayServer } from '../../support/replay-server.js';
+import { startHangingServer, type HangingServer } from '../../support/hangs-before-headers.js';
+
+let server: ReplayServer;
+let hanging: HangingServer;
+beforeAll(async () => {
+  server = await startReplayServer();
+  hanging = await startHangingServer();
+});
+afterAll(async () => {
+  await server.close();
+  await hanging.close();
+});
+
+function options(overrides: Partial<PostStreamOptions> = {}): PostStreamOptions {
+  return {
+    url: `${server.url}/v1/chat/completions`,
+    headers: { authorization: 'Bearer secret-key-123456' },
+    body: { hello: 'wörld' },
+    signal: new AbortController().signal,
+    provider: 'test',
+    model: 'm1',
+    classifyError: (status, bodyText) =>
+      new ProviderError({ kind: status === 429 ? 'rate_limit' : 'bad_request', status, message: `classified ${status}: ${bodyText}`, provider: 'test' }),
+    ...overrides,
+  };
+}
+
+async function readAll(body: AsyncIterable<Uint8Array>): Promise<string> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of body) parts.push(chunk);
+  return Buffer.concat(parts).toString('utf8');
+}
+
+async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ProviderError) return error;
+    throw error;
+  }
+  throw new Error('expected a ProviderError, but the call succeeded');
+}
+
+describe('postStream', () => {
+  it('POSTs JSON with the given headers and streams the body bytes back', async () => {
+    server.enqueue({ body: 'data: é\n\n', chunking: 'bytewise' });
+    const body = await postStream(options());
+    expect(await readAll(body)).toBe('data: é\n\n');
+    const sent = server.requests.at(-1);
+    expect(sent?.method).toBe('POST');
+    expect(sent?.path).toBe('/v1/chat/completions');
+    expect(sent?.headers['content-type']).toBe('application/json');
+    expect(sent?.headers['authorization']).toBe('Bearer secret-key-123456');
+    expect(sent?.body).toEqual({ hello: 'wörld' });
+  });
+
+  it('throws the classifier error for non-2xx, with retry-after filled in and secrets redacted', async () => {
+    server.enqueue({ status: 429, headers: { 'retry-after': '7' }, body: 'slow down, secret-key-123456' });
+    const error = await failure(postStream(options({ redact: ['secret-key-123456'] })));
+    expect(error.kind).toBe('rate_limit');
+    expect(error.status).toBe(429);
+    expect(error.retryAfterMs).toBe(7000);
+    expect(error.message).toBe('classified 429: slow down, [redacted]');
+  });
+
+  it('reports a refused connection as a network error', async () => {
+    const closed = await startReplayServer();
+    const url = `${closed.url}/v1`;
+    await closed.close();
+    const error = await failure(postStream(options({ url })));
+    expect(error.kind).toBe('network');
+    expect(error.message).toContain('ECONNREFUSED');
+  });
+
+  it('reports a reset mid-body as a network error after the bytes that did arrive', async () => {
+    server.enqueue({ body: 'abcdefgh', resetAfterBytes: 4 });
+    const body = await postStream(options());
+    const received: string[] = [];
+    const error = await failure(
+      (async () => {
+        for await (const chunk of body) received.push(Buffer.from(chunk).toString());
+      })(),
+    );
+    expect(received.join('')).toBe('abcd');
+    expect(error.kind).toBe('network');
+  });
+
+  it('aborts a stalled body with a timeout error after idleMs', async () => {
+    server.enqueue({ body: 'abcdefgh', stallAfterBytes: 2 });
+    const body = await postStream(options({ timeouts: { idleMs: 150 } }));
+    const error = await failure(readAll(body));
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toContain('stalled (no bytes for 150 ms)');
+  });
+
+  it('times out when no response headers arrive within firstByteMs', async () => {
+    const error = await failure(postStream(options({ url: hanging.url, timeouts: { firstByteMs: 150 } })));
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toContain('no response from');
+  });
+
+  it('aborts before the response arrives, at once', async () => {
+    const controller = new AbortController();
+    const pending = failure(postStream(options({ url: hanging.url, signal: controller.signal })));
+    setTimeout(() => controller.abort(), 50);
+    const error = await pending;
+    expect(error.kind).toBe('aborted');
+  });
+
+  it('aborts with an already-aborted signal', async () => {
+    const error = await failure(postStream(options({ signal: AbortSignal.abort() })));
+    expect(error.kind).toBe('aborted');
+  });
+
+  it('aborts mid-body, at once', async () => {
+    server.enqueue({ body: 'abcdefgh', stallAfterBytes: 3 });
+    const controller = new AbortController();
+    const body = await postStream(options({ signal: controller.signal }));
+    const iterator = body[Symbol.asyncIterator]();
+    expect(Buffer.from((await iterator.next()).value as Uint8Array).toString()).toBe('abc');
+    const next = failure(iterator.next());
+    controller.abort();
+    expect((await next).kind).toBe('aborted');
+  });
+
+  it('releases the connection when the reader stops early', async () => {
+    server.enqueue({ body: 'abcdefgh', stallAfterBytes: 3 });
+    const body = await postStream(options());
+    for await (const chunk of body) {
+      expect(Buffer.from(chunk).toString()).toBe('abc');
+      break;
+    }
+    server.enqueue({ body: 'after' });
+    expect(await readAll(await postStream(options()))).toBe('after');
+  });
+});
+
+describe('postStream keep-alive', () => {
+  it('reuses connections for successive requests to the same origin', async () => {
+    const sockets = new Set<unknown>();
+    const plain = http.createServer((req, res) => {
+      sockets.add(req.socket);
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(plain.address() as AddressInfo).port}/v1`;
+    try {
+      for (let i = 0; i < 5; i += 1) expect(await readAll(await postStream(options({ url })))).toBe('ok');
+      // undici may open a second socket while the first is still being marked idle; never one per request.
+      expect(sockets.size).toBeLessThanOrEqual(2);
+    } finally {
+      await new Promise<void>((resolve) => {
+        plain.close(() => resolve());
+        plain.closeAllConnections();
+      });
+    }
+  });
+});

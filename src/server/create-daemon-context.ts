@@ -3,8 +3,6 @@ import type { AgentdConfig } from '../config/config-schema.js';
 import { describeProviderSetup } from '../config/describe-provider-setup.js';
 import { createModelCatalog } from '../providers/catalog/model-catalog.js';
 import { priceUsage } from '../providers/catalog/price-usage.js';
-import { createCircuitBreaker } from '../providers/http/circuit-breaker.js';
-import { withResilience } from '../providers/http/with-resilience.js';
 import { createProviderRegistry } from '../providers/registry/create-provider-registry.js';
 import { pickDefaultModel } from '../session/pick-default-model.js';
 import { createSessionServices } from '../session/create-session-services.js';
@@ -28,12 +26,6 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
   const { config, env, log } = options;
   const registry = createProviderRegistry({ config, env });
   const catalog = createModelCatalog(config.providers);
-  const breakers = new Map<string, ReturnType<typeof createCircuitBreaker>>();
-  const breakerFor = (provider: string): ReturnType<typeof createCircuitBreaker> => {
-    let breaker = breakers.get(provider);
-    if (!breaker) breakers.set(provider, (breaker = createCircuitBreaker({ provider })));
-    return breaker;
-  };
   const warned = new Set<string>();
   const services = createSessionServices({
     defaultModel: options.model ?? pickDefaultModel(config, env),
@@ -41,15 +33,9 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
     maxTurns: config.maxTurns ?? 50,
     log,
     createModel(ref) {
-      const primary = registry.resolve(ref);
-      const fallbackRef = config.fallbackModel && config.fallbackModel !== ref ? config.fallbackModel : undefined;
-      const providerConfig = config.providers?.[primary.provider];
-      return withResilience(primary, {
-        breaker: breakerFor(primary.provider),
-        ...(providerConfig?.maxRetries !== undefined ? { maxRetries: providerConfig.maxRetries } : {}),
-        ...(providerConfig?.maxRetryDelayMs !== undefined ? { maxRetryDelayMs: providerConfig.maxRetryDelayMs } : {}),
-        ...(fallbackRef ? { fallback: registry.resolve(fallbackRef) } : {}),
-      });
+      // Retries, the shared circuit breaker and the fallback come wrapped by the registry.
+      const fallback = config.fallbackModel && config.fallbackModel !== ref ? config.fallbackModel : undefined;
+      return registry.resolve(ref, fallback ? { fallback } : {});
     },
     modelFacts(ref) {
       const info = catalog.lookup(ref);

@@ -12,6 +12,7 @@ import { checkTcpToken } from './check-tcp-token.js';
  * handler runs. Notifications go through the same table and never answer.
  */
 export function createDispatcher(table: HandlerTable, client: ClientConnection, daemon: DaemonContext): InboundHandler {
+  const servedMethods: ReadonlySet<string> = new Set(Object.keys(table));
   const lookup = (method: string): { handler: RequestHandler<never>; params: (raw: unknown) => unknown } => {
     const descriptor = methodsByName.get(method);
     if (!descriptor || descriptor.direction !== 'client-to-daemon') {
@@ -33,7 +34,7 @@ export function createDispatcher(table: HandlerTable, client: ClientConnection, 
     async request(method, rawParams, signal) {
       if (!client.authenticated) checkTcpToken(method, rawParams, client, daemon);
       const { handler, params } = lookup(method);
-      return handler(params(rawParams) as never, { client, daemon, signal });
+      return handler(params(rawParams) as never, { client, daemon, signal, servedMethods });
     },
     notification(method, rawParams) {
       if (!client.authenticated) {
@@ -44,7 +45,7 @@ export function createDispatcher(table: HandlerTable, client: ClientConnection, 
       try {
         entry = lookup(method);
         const params = entry.params(rawParams);
-        void Promise.resolve(entry.handler(params as never, { client, daemon, signal: new AbortController().signal })).catch(
+        void Promise.resolve(entry.handler(params as never, { client, daemon, signal: new AbortController().signal, servedMethods })).catch(
           (error: Error) => daemon.log(`${client.id}: notification ${method} failed: ${error.message}`),
         );
       } catch (error) {

@@ -8,6 +8,8 @@ export interface HandlerContext {
   daemon: DaemonContext;
   /** Fires when the request is cancelled or the connection closes. */
   signal: AbortSignal;
+  /** The methods this daemon serves (the handler table's keys). */
+  servedMethods: ReadonlySet<string>;
 }
 
 export type RequestHandler<M extends MethodName> = (

@@ -64,7 +64,13 @@ describe('an unmodified ACP client (the official SDK)', () => {
           received.push(chunk);
           controller.enqueue(new Uint8Array(chunk));
         });
-        child.stdout.on('end', () => controller.close());
+        child.stdout.once('end', () => {
+          try {
+            controller.close();
+          } catch {
+            // The SDK cancelled the stream when the connection closed.
+          }
+        });
       },
     });
 
@@ -75,7 +81,7 @@ describe('an unmodified ACP client (the official SDK)', () => {
     try {
       await acp
         .client({ name: 'acp-sdk-test' })
-        .onNotification('session/update', (params: acp.SessionNotification) => {
+        .onNotification('session/update', ({ params }) => {
           updates.push(params);
         })
         .connectWith(acp.ndJsonStream(toDaemon, fromDaemon), async (ctx) => {

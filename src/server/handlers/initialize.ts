@@ -1,12 +1,20 @@
+import { ACP_PROTOCOL_VERSION, AGENTD_PROTOCOL_VERSION, methodTable } from '../../../protocol/index.js';
 import type { RequestHandler } from '../handler-table.js';
 
-/** ACP protocol version this daemon speaks. */
-export const ACP_PROTOCOL_VERSION = 1;
-/** Version of agentd's own extensions (`_meta.agentd`, extra methods). */
-export const AGENTD_PROTOCOL_VERSION = 1;
+/**
+ * Extension features actually served: those with a handled agentd method, plus the
+ * daemon-side ones (events, cancellation) that need no handler.
+ */
+function servedFeatures(servedMethods: ReadonlySet<string>): string[] {
+  const served = new Set<string>(['events', 'cancellation']);
+  for (const d of methodTable) {
+    if (!d.acp && d.direction === 'client-to-daemon' && servedMethods.has(d.method)) served.add(d.feature);
+  }
+  return [...served].sort();
+}
 
 /** Negotiates capabilities both ways; agentd's own ride in `_meta.agentd`. */
-export const initialize: RequestHandler<'initialize'> = (params, { client, daemon }) => {
+export const initialize: RequestHandler<'initialize'> = (params, { client, daemon, servedMethods }) => {
   client.initialized = true;
   client.clientCapabilities = (params.clientCapabilities ?? {}) as Record<string, unknown>;
   const agentdMeta = (params._meta as { agentd?: { events?: unknown } } | null | undefined)?.agentd;
@@ -26,7 +34,7 @@ export const initialize: RequestHandler<'initialize'> = (params, { client, daemo
         version: daemon.version,
         protocolVersion: AGENTD_PROTOCOL_VERSION,
         ...(daemon.socketPath ? { socket: daemon.socketPath } : {}),
-        features: ['prompt.delivery', 'session.abort', 'events', 'content-length-framing'],
+        features: servedFeatures(servedMethods),
       },
     },
   };

@@ -1,0 +1,87 @@
+import { readFile, stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { applyEdits, type TextEdit } from '../apply-edits.js';
+import { atomicWrite } from '../atomic-write.js';
+import { displayPath } from '../display-path.js';
+import { normaliseText, restoreText, toLf } from '../line-endings.js';
+import { argLocation, resolveConfinedPath } from '../path-confinement.js';
+import { recordWrittenFile } from '../record-written-file.js';
+import { requireFreshRead } from '../require-fresh-read.js';
+import type { Tool } from '../tool.js';
+import { errorResult, textResult, ToolError } from '../tool-error.js';
+import { unifiedDiff } from '../unified-diff.js';
+
+const editEntry = z
+  .object({
+    old: z.string().describe('Exact text to replace, including whitespace; must occur once unless replaceAll.'),
+    new: z.string().describe('Replacement text.'),
+    replaceAll: z.boolean().optional().describe('Replace every occurrence.'),
+  })
+  .strict();
+
+// One flat object (not a union) so every vendor accepts the schema: either `edits`, or
+// the single-edit shorthand `old`/`new`/`replaceAll`.
+export const editSchema = z
+  .object({
+    path: z.string().describe('File to edit, relative to the working directory or absolute.'),
+    edits: z.array(editEntry).min(1).optional().describe('Replacements applied in order; all succeed or none is written.'),
+    old: z.string().optional().describe('Single-edit form: exact text to replace.'),
+    new: z.string().optional().describe('Single-edit form: replacement text.'),
+    replaceAll: z.boolean().optional().describe('Single-edit form: replace every occurrence.'),
+  })
+  .strict();
+
+export type EditArgs = z.infer<typeof editSchema>;
+
+/** The edits of a call, from either form. */
+export function editsOf(args: EditArgs): TextEdit[] {
+  const single = args.old !== undefined || args.new !== undefined;
+  if (args.edits && single) throw new ToolError('Pass either edits or old/new, not both.');
+  if (args.edits) return args.edits;
+  if (args.old === undefined || args.new === undefined) {
+    throw new ToolError('Nothing to edit: pass edits: [{old, new}] or both old and new.');
+  }
+  return [{ old: args.old, new: args.new, replaceAll: args.replaceAll }];
+}
+
+export const editTool: Tool<EditArgs> = {
+  name: 'edit',
+  description:
+    'Replace exact text in a file. Each old text must occur exactly once (or set replaceAll). Several edits in one ' +
+    'call are applied in order and written together: all or none. Read the file first. Line endings and BOM are kept.',
+  inputSchema: editSchema,
+  kind: 'edit',
+  access: 'write',
+  sequential: true,
+  title: (args) => `Edit ${args.path}`,
+  locations: (args, ctx) => argLocation(args.path, ctx.cwd),
+  async execute(args, ctx) {
+    try {
+      const edits = editsOf(args);
+      const file = await resolveConfinedPath(ctx, args.path, { tool: 'edit', access: 'write', args });
+      const shown = displayPath(file, ctx.cwd);
+      const info = await stat(file).catch(() => undefined);
+      if (!info) throw new ToolError(`${shown} does not exist; use write to create it.`);
+      if (!info.isFile()) throw new ToolError(`${shown} is not a regular file; give the path of a file to edit.`);
+      await requireFreshRead(ctx.fileState, file, shown);
+
+      const raw = await readFile(file, 'utf8');
+      const normal = normaliseText(raw);
+      const matchLf = normal.crlf || !normal.text.includes('\r\n');
+      const prepared = matchLf ? edits.map((e) => ({ ...e, old: toLf(e.old), new: toLf(e.new) })) : edits;
+      const edited = applyEdits(normal.text, prepared, shown);
+      const newRaw = restoreText(edited, normal);
+      const data = Buffer.from(newRaw, 'utf8');
+      await atomicWrite(file, data);
+      await recordWrittenFile(ctx.fileState, file, data);
+      const oldText = raw.replace(/^\uFEFF/, '');
+      const newText = newRaw.replace(/^\uFEFF/, '');
+      const count = edits.length === 1 ? '1 edit' : `${edits.length} edits`;
+      return textResult(`Applied ${count} to ${shown}.\n\n${unifiedDiff(file, ctx.cwd, normal.text, edited)}`, {
+        diff: [{ path: file, oldText, newText }],
+      });
+    } catch (error) {
+      return errorResult(error);
+    }
+  },
+};

@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { displayPath } from '../display-path.js';
+import { pathMatchesGlob } from '../glob-to-regex.js';
+import { resolveConfinedPath } from '../path-confinement.js';
+import { plural } from '../plural.js';
+import { runRipgrep } from '../run-ripgrep.js';
+import type { Tool } from '../tool.js';
+import { errorResult, textResult, ToolError } from '../tool-error.js';
+
+/** Most paths returned by one call. */
+export const GLOB_MAX_RESULTS = 100;
+
+export const globSchema = z
+  .object({
+    pattern: z.string().min(1).describe('Glob such as "**/*.ts" or "src/*.json" (gitignore-style: "*.ts" matches at any depth).'),
+    path: z.string().optional().describe('Directory to search in (default: the working directory).'),
+  })
+  .strict();
+
+export type GlobArgs = z.infer<typeof globSchema>;
+
+export const globTool: Tool<GlobArgs> = {
+  name: 'glob',
+  description:
+    `Find files by name pattern, newest first, at most ${GLOB_MAX_RESULTS} paths (the total is reported). ` +
+    'Files ignored by .gitignore are skipped.',
+  inputSchema: globSchema,
+  kind: 'search',
+  access: 'search',
+  title: (args) => `Find ${args.pattern}${args.path ? ` in ${args.path}` : ''}`,
+  async execute(args, ctx) {
+    try {
+      const dir = await resolveConfinedPath(ctx, args.path ?? '.', { tool: 'glob', access: 'search', args });
+      const info = await stat(dir).catch(() => undefined);
+      if (!info?.isDirectory()) throw new ToolError(`${displayPath(dir, ctx.cwd)} is not a directory; give a directory to search in.`);
+      const found: string[] = [];
+      let total = 0;
+      // rg lists the files it would search (honouring .gitignore and skipping hidden files)
+      // newest first (`--sortr modified`); the glob is applied here, because rg's own
+      // `--glob` overrides ignore rules for whatever it matches (`**/*` would list build/).
+      const exit = await runRipgrep(
+        ['--files', '--sortr', 'modified'],
+        { cwd: dir, signal: ctx.signal, env: ctx.env },
+        (line) => {
+          if (!pathMatchesGlob(line, args.pattern)) return;
+          total += 1;
+          if (found.length < GLOB_MAX_RESULTS) found.push(displayPath(path.join(dir, line), ctx.cwd));
+        },
+      );
+      if (exit.exitCode === 2 && total === 0) throw new ToolError(`glob failed: ${exit.stderr}`);
+      if (total === 0) return textResult(`No files match ${args.pattern} in ${displayPath(dir, ctx.cwd)}.`);
+      if (total <= found.length) return textResult(`${found.join('\n')}\n\n[${plural(total, 'file')}, newest first]`);
+      return textResult(
+        `${found.join('\n')}\n\n[Showing ${found.length} of ${total} files, newest first; narrow the pattern to see the rest.]`,
+        { truncated: true },
+      );
+    } catch (error) {
+      return errorResult(error);
+    }
+  },
+};

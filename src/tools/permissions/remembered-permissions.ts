@@ -1,0 +1,94 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { atomicWrite } from '../atomic-write.js';
+import { displayPath } from '../display-path.js';
+import { parsePermissionRule } from './parse-permission-rule.js';
+import type { PermissionRuleSet } from './match-permission-rules.js';
+import { permissionTarget } from './permission-target.js';
+
+/** The ACP permission answers that are remembered (`allow_once` / `reject_once` are not). */
+export type RememberedOutcome = 'allow_always' | 'reject_always';
+
+/** Where a project's remembered answers live. */
+export function rememberedPermissionsFile(cwd: string): string {
+  return path.join(cwd, '.agentd', 'permissions.json');
+}
+
+/** A project's remembered answers as a rule source (`{}` when there are none). */
+export async function loadRememberedPermissions(cwd: string): Promise<PermissionRuleSet> {
+  const file = rememberedPermissionsFile(cwd);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file} is not valid JSON (${(error as Error).message}); fix it or delete it to forget the remembered answers.`);
+  }
+  const set: PermissionRuleSet = {};
+  for (const key of ['allow', 'deny'] as const) {
+    const value = (data as Record<string, unknown> | null)?.[key];
+    if (value === undefined) continue;
+    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
+      throw new Error(`${file}: "${key}" must be an array of rule strings; fix it or delete the file.`);
+    }
+    for (const rule of value) parsePermissionRule(rule);
+    set[key] = value;
+  }
+  return set;
+}
+
+/** Escapes the characters patterns treat specially, so the rule matches this value only. */
+function literal(value: string, special: RegExp): string {
+  return value.replace(special, '\\$&');
+}
+
+/**
+ * The rule an "always" answer stands for: this exact command for bash, this exact path
+ * (relative to cwd) for file tools, this host for web_fetch, and the whole tool otherwise.
+ */
+export function ruleForCall(tool: string, args: Record<string, unknown>, cwd: string): string {
+  const target = permissionTarget(tool, args);
+  if (!target) return tool;
+  switch (target.kind) {
+    case 'command':
+      return `${tool}(${literal(target.value.trim(), /\*/g)})`;
+    case 'path': {
+      const shown = displayPath(path.resolve(cwd, target.value), cwd);
+      return `${tool}(${literal(shown, /[*?[\]{}\\]/g)})`;
+    }
+    case 'url': {
+      try {
+        return `${tool}(domain:${literal(new URL(target.value).hostname, /[*?[\]{}\\]/g)})`;
+      } catch {
+        return tool;
+      }
+    }
+    case 'name':
+      return `${tool}(${literal(target.value, /[*?[\]{}\\]/g)})`;
+  }
+}
+
+/** Records an "always" answer in `<cwd>/.agentd/permissions.json`; returns the rule added. */
+export async function rememberPermission(
+  cwd: string,
+  call: { tool: string; args: Record<string, unknown>; outcome: RememberedOutcome },
+): Promise<string> {
+  const rule = ruleForCall(call.tool, call.args, cwd);
+  const current = await loadRememberedPermissions(cwd);
+  const add = call.outcome === 'allow_always' ? 'allow' : 'deny';
+  const remove = add === 'allow' ? 'deny' : 'allow';
+  const next: PermissionRuleSet = {
+    allow: (current.allow ?? []).filter((r) => r !== rule),
+    deny: (current.deny ?? []).filter((r) => r !== rule),
+  };
+  next[add] = [...(next[add] ?? []), rule];
+  next[remove] = next[remove] ?? [];
+  await atomicWrite(rememberedPermissionsFile(cwd), `${JSON.stringify(next, null, 2)}\n`);
+  return rule;
+}

@@ -1,0 +1,134 @@
+import type { z } from 'zod';
+import type { ImagePart, TextPart } from '../providers/message.js';
+import type { FileStateTracker } from './file-state-tracker.js';
+import type { Access, PermissionGate } from './permission-gate.js';
+import type { SandboxInfo } from './sandbox/detect-sandbox.js';
+
+export type { Access } from './permission-gate.js';
+
+/**
+ * ACP `ToolKind`: how a client should present the call (icon, grouping).
+ * https://agentclientprotocol.com/protocol/tool-calls#tool-kinds
+ */
+export type ToolKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'fetch' | 'think' | 'other';
+
+/** A file a tool call touches, for "follow along" in the editor (ACP `ToolCallLocation`). */
+export interface ToolLocation {
+  /** Absolute path. */
+  path: string;
+  /** 1-based line, when the call is about one place in the file. */
+  line?: number;
+}
+
+/** One entry of the agent's plan (ACP `PlanEntry`). */
+export interface PlanEntry {
+  /** What the step does, in a short sentence. */
+  content: string;
+  /** How important the step is. */
+  priority: 'high' | 'medium' | 'low';
+  /** Where the step stands. */
+  status: 'pending' | 'in_progress' | 'completed';
+}
+
+/** A resource block in a tool result (ACP embedded resource). */
+export interface ResourcePart {
+  type: 'resource';
+  /** e.g. `file:///abs/path` or the fetched URL. */
+  uri: string;
+  /** The resource's text, when it is text. */
+  text?: string;
+  /** e.g. `text/markdown`. */
+  mimeType?: string;
+}
+
+/** A change one call made to one file, for the client's diff view (ACP `diff` content). */
+export interface FileDiff {
+  /** Absolute path. */
+  path: string;
+  /** Content before the change; `null` when the file was created. */
+  oldText: string | null;
+  /** Content after the change. */
+  newText: string;
+}
+
+/** What a tool hands back to the loop (and, through the session, to the client). */
+export interface ToolResult {
+  /** What the model sees, in order. */
+  content: Array<TextPart | ImagePart | ResourcePart>;
+  /** True when the call failed; the model sees the content as an error. */
+  isError?: boolean;
+  /** Structured extras for the client and the session; never sent to the model. */
+  details?: {
+    /** File changes, one per file. */
+    diff?: FileDiff[];
+    /** Exit code of a process (bash). */
+    exitCode?: number;
+    /** True when the output shown was cut. */
+    truncated?: boolean;
+    /** Where the full, uncut output was saved. */
+    fullOutputPath?: string;
+    /** The plan, replaced as a whole (todo); the session sends it as an ACP `plan` update. */
+    plan?: PlanEntry[];
+  };
+}
+
+/** Partial output streamed while a tool runs (e.g. bash), throttled by the tool. */
+export interface ToolProgress {
+  /** Output produced since the previous progress update. */
+  delta: string;
+  /** The output so far as the model would see it now (head and tail when long). */
+  output: string;
+}
+
+/** Everything a tool may use while it runs; built by the loop for each call. */
+export interface ToolContext {
+  /** The session's working directory (absolute); relative paths resolve against it. */
+  cwd: string;
+  /** Further directories the session may use as freely as cwd (absolute). */
+  additionalDirectories: string[];
+  /** The session the call belongs to. */
+  sessionId: string;
+  /** The call's id, as the model sent it. */
+  toolCallId: string;
+  /** Aborted when the user cancels the turn; tools stop work and clean up. */
+  signal: AbortSignal;
+  /** Receives streamed partial output (e.g. bash); may be called many times. */
+  onProgress(update: ToolProgress): void;
+  /** Asks for consent (paths outside the workspace, unsandboxed bash). */
+  permission: PermissionGate;
+  /** Per-session read tracking, so write and edit refuse stale or unseen files. */
+  fileState: FileStateTracker;
+  /** The daemon's data directory; bash saves full outputs under `<dataDir>/tool-output/`. */
+  dataDir: string;
+  /** Whether bash runs inside bubblewrap. */
+  sandbox: SandboxInfo;
+  /** Base environment for processes; `process.env` when absent. Secrets are scrubbed anyway. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A tool the model can call. */
+export interface Tool<Args = Record<string, unknown>> {
+  /** Unique name the model calls it by (`[A-Za-z0-9_-]`, at most 64 chars, as vendors require). */
+  name: string;
+  /** What it does and when to use it; sent to the model. */
+  description: string;
+  /** zod 4 schema of the arguments; the model gets `z.toJSONSchema` of it. */
+  inputSchema: z.ZodType<Args>;
+  /**
+   * JSON Schema sent to the model and used for validation instead of one derived from
+   * `inputSchema`; set by client-registered and MCP tools, whose schema arrives as JSON.
+   */
+  jsonSchema?: Record<string, unknown>;
+  /** How the client should present it. */
+  kind: ToolKind;
+  /** What it does to the world; the default permission decision depends on it. */
+  access: Access;
+  /** True when the call must not run in parallel with other calls (writes, commands). */
+  sequential?: boolean;
+  /** Human title for the client, e.g. "Read src/a.ts". */
+  title(args: Args): string;
+  /** Files the call touches, for the client's follow-along. */
+  locations?(args: Args, ctx: Pick<ToolContext, 'cwd'>): ToolLocation[];
+  /** Runs the call. Failures come back as `isError` results, not rejections. */
+  execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
+}

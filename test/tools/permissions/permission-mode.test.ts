@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { Access } from '../../../src/tools/permission-gate.js';
+import { decidePermission, parsePermissionMode, type PermissionMode } from '../../../src/tools/permissions/permission-mode.js';
+
+const cwd = '/work/project';
+
+type Row = [PermissionMode, string, Access, Record<string, unknown>, 'allow' | 'ask' | 'deny'];
+
+describe('decidePermission defaults', () => {
+  it.each<Row>([
+    ['ask', 'read', 'read', { path: 'src/a.ts' }, 'allow'],
+    ['ask', 'read', 'read', { path: '/etc/passwd' }, 'ask'],
+    ['ask', 'read', 'read', { path: '../sibling/x' }, 'ask'],
+    ['ask', 'grep', 'search', { pattern: 'x' }, 'allow'],
+    ['ask', 'todo', 'read', { todos: [] }, 'allow'],
+    ['ask', 'write', 'write', { path: 'a.ts' }, 'ask'],
+    ['ask', 'bash', 'execute', { command: 'ls' }, 'ask'],
+    ['ask', 'web_fetch', 'network', { url: 'https://a.com' }, 'ask'],
+    ['acceptEdits', 'write', 'write', { path: 'a.ts' }, 'allow'],
+    ['acceptEdits', 'edit', 'write', { path: 'src/../b.ts' }, 'allow'],
+    ['acceptEdits', 'write', 'write', { path: '/tmp/x' }, 'ask'],
+    ['acceptEdits', 'bash', 'execute', { command: 'ls' }, 'ask'],
+    ['bypass', 'bash', 'execute', { command: 'rm -rf build' }, 'allow'],
+    ['bypass', 'write', 'write', { path: '/etc/hosts' }, 'allow'],
+    ['deny', 'bash', 'execute', { command: 'ls' }, 'deny'],
+    ['deny', 'write', 'write', { path: 'a.ts' }, 'deny'],
+    ['deny', 'read', 'read', { path: 'a.ts' }, 'allow'],
+    ['deny', 'read', 'read', { path: '/etc/passwd' }, 'deny'],
+  ])('%s mode: %s %s %j → %s', (mode, tool, access, args, expected) => {
+    expect(decidePermission({ rules: [], mode, tool, access, args, cwd })).toBe(expected);
+  });
+
+  it('counts additional directories as workspace', () => {
+    const q = { rules: [], mode: 'acceptEdits' as const, tool: 'write', access: 'write' as const, args: { path: '/data/x' }, cwd };
+    expect(decidePermission(q)).toBe('ask');
+    expect(decidePermission({ ...q, additionalDirectories: ['/data'] })).toBe('allow');
+  });
+});
+
+describe('decidePermission with rules', () => {
+  const base = { cwd, tool: 'bash', access: 'execute' as const };
+  it('lets allow rules skip the question, and deny rules refuse even in bypass', () => {
+    expect(decidePermission({ ...base, mode: 'ask', rules: [{ allow: ['bash(npm test*)'] }], args: { command: 'npm test' } })).toBe('allow');
+    expect(decidePermission({ ...base, mode: 'deny', rules: [{ allow: ['bash(npm test*)'] }], args: { command: 'npm test' } })).toBe('allow');
+    expect(decidePermission({ ...base, mode: 'bypass', rules: [{ deny: ['bash(rm *)'] }], args: { command: 'rm -rf /' } })).toBe('deny');
+  });
+
+  it('keeps ask rules asking in acceptEdits, allowing in bypass and refusing in deny', () => {
+    const rules = [{ ask: ['edit(package.json)'] }];
+    const q = { cwd, tool: 'edit', access: 'write' as const, rules, args: { path: 'package.json' } };
+    expect(decidePermission({ ...q, mode: 'acceptEdits' })).toBe('ask');
+    expect(decidePermission({ ...q, mode: 'bypass' })).toBe('allow');
+    expect(decidePermission({ ...q, mode: 'deny' })).toBe('deny');
+  });
+
+  it('lets a rule allow reading outside the workspace', () => {
+    const q = { cwd, tool: 'read', access: 'read' as const, mode: 'ask' as const, args: { path: '/usr/share/doc/x' } };
+    expect(decidePermission({ ...q, rules: [] })).toBe('ask');
+    expect(decidePermission({ ...q, rules: [{ allow: ['read(/usr/share/**)'] }] })).toBe('allow');
+  });
+});
+
+describe('parsePermissionMode', () => {
+  it('accepts the four modes and rejects others with the list', () => {
+    expect(parsePermissionMode('acceptEdits')).toBe('acceptEdits');
+    expect(() => parsePermissionMode('yolo')).toThrow('Unknown permission mode "yolo"; use one of: ask, acceptEdits, bypass, deny.');
+  });
+});

@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { benchHome, spawnStdioDaemon } from './support/daemon-client.js';
+import { chatFrames, startSseServer } from './support/sse-server.js';
+
+/**
+ * A 5,000-chunk chat-completions stream relayed from a loopback server through the
+ * daemon to a stdio client: chunks per second, and bytes on the wire per chunk at the
+ * start and the end of the stream (equal when a chunk costs only its own size).
+ */
+export async function benchRelayThroughput(chunks = 5000): Promise<{
+  chunks: number;
+  seconds: number;
+  chunksPerSecond: number;
+  bytesPerChunkFirst100: number;
+  bytesPerChunkLast100: number;
+}> {
+  const pieces = Array.from({ length: chunks }, (_, i) => `tok${String(i).padStart(5, '0')} `);
+  const server = await startSseServer(chatFrames(pieces));
+  const { home, cleanup } = benchHome({ model: 'local/bench', providers: { local: { type: 'openai-chat', baseUrl: `${server.url}/v1` } } });
+  const workspace = mkdtempSync(join(tmpdir(), 'agentd-bench-ws-'));
+  const daemon = spawnStdioDaemon(home);
+  const chunkLineBytes: number[] = [];
+  let started = 0;
+  let finished = 0;
+  try {
+    const answers = new Map<number, (result: any) => void>();
+    daemon.onLine((line) => {
+      const message = JSON.parse(line) as { id?: number; method?: string; params?: any; result?: any };
+      if (message.method === 'session/update' && message.params.update.sessionUpdate === 'agent_message_chunk') {
+        chunkLineBytes.push(Buffer.byteLength(line) + 1);
+      } else if (message.id !== undefined) {
+        answers.get(message.id)?.(message.result);
+      }
+    });
+    let nextId = 1;
+    const call = (method: string, params: unknown): Promise<any> =>
+      new Promise((resolve) => {
+        const id = nextId++;
+        answers.set(id, resolve);
+        daemon.send({ jsonrpc: '2.0', id, method, params });
+      });
+    await call('initialize', { protocolVersion: 1 });
+    const { sessionId } = await call('session/new', { cwd: workspace, mcpServers: [] });
+    started = performance.now();
+    const result = await call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+    finished = performance.now();
+    if (result.stopReason !== 'end_turn' || chunkLineBytes.length !== chunks) {
+      throw new Error(`relay run broken: ${JSON.stringify(result)} after ${chunkLineBytes.length} chunks`);
+    }
+  } finally {
+    daemon.child.kill('SIGKILL');
+    await server.close();
+    cleanup();
+    rmSync(workspace, { recursive: true, force: true });
+  }
+  const seconds = (finished - started) / 1000;
+  const avg = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return {
+    chunks,
+    seconds,
+    chunksPerSecond: chunks / seconds,
+    bytesPerChunkFirst100: avg(chunkLineBytes.slice(0, 100)),
+    bytesPerChunkLast100: avg(chunkLineBytes.slice(-100)),
+  };
+}

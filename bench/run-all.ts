@@ -1,0 +1,16 @@
+import { benchColdStart } from './cold-start.js';
+import { benchRelayThroughput } from './relay-throughput.js';
+
+/** Runs every benchmark and prints the figures as JSON lines (copied into RESULTS.md). */
+async function main(): Promise<void> {
+  const only = process.argv[2];
+  if (!only || only === 'cold-start') console.log(JSON.stringify({ bench: 'cold-start', ...(await benchColdStart()) }));
+  if (!only || only === 'relay') {
+    for (let run = 0; run < 3; run++) console.log(JSON.stringify({ bench: 'relay-throughput', run, ...(await benchRelayThroughput()) }));
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

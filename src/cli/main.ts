@@ -10,13 +10,15 @@ const USAGE = `agentd ${packageVersion()} — an agent runtime for editors and s
 
 Usage:
   agentd                               serve one client on stdio (same as: agentd serve --stdio)
-  agentd serve [--stdio] [--socket [PATH]] [--listen HOST:PORT] [--config FILE]
+  agentd serve [--stdio] [--socket [PATH]] [--listen HOST:PORT] [--config FILE] [--permission-mode MODE]
   agentd acp [--socket PATH] [--config FILE]
                                        stdio bridge to the shared daemon (starts it when none runs)
-  agentd run [--model P/M] [--cwd DIR] [--json] [--config FILE] "PROMPT" | -
+  agentd run [--model P/M] [--cwd DIR] [--json] [--config FILE] [--permission-mode MODE] "PROMPT" | -
                                        run one prompt headless and stream the answer to stdout
   agentd sessions [--cwd DIR] [--json] list stored sessions
-  agentd --version | --help`;
+  agentd --version | --help
+
+MODE is ask (default), acceptEdits, bypass or deny: what happens to tool calls that would ask.`;
 
 const commands: Record<string, (args: string[]) => Promise<number>> = {
   serve: serveCommand,

@@ -1,6 +1,7 @@
 import type { AssistantMessage, ModelMessage } from '../providers/message.js';
 import type { ProviderError } from '../providers/provider-error.js';
 import type { Usage } from '../providers/usage.js';
+import type { ToolCallContent } from './tool-result-content.js';
 
 /** Why a turn ended; the ACP StopReason values. */
 export type TurnStopReason = 'end_turn' | 'max_tokens' | 'max_turn_requests' | 'refusal' | 'cancelled';
@@ -30,6 +31,26 @@ export type LoopEvent =
   | { type: 'fallback'; from: string; to: string; error: ProviderError }
   /** A provider's circuit breaker changed state. */
   | { type: 'breaker'; provider: string; state: 'open' | 'half_open' | 'closed' }
+  /** A tool call arrived from the model (ACP `tool_call`, status pending). */
+  | {
+      type: 'tool_call';
+      toolCallId: string;
+      name: string;
+      title: string;
+      kind: string;
+      rawInput: Record<string, unknown>;
+      locations: Array<{ path: string; line?: number }>;
+    }
+  /** A tool call progressed or finished (ACP `tool_call_update`). */
+  | {
+      type: 'tool_call_update';
+      toolCallId: string;
+      status: 'in_progress' | 'completed' | 'failed';
+      content?: ToolCallContent[];
+      rawOutput?: unknown;
+    }
+  /** The agent's plan, replaced as a whole (ACP `plan`). */
+  | { type: 'plan'; entries: Array<{ content: string; priority: 'high' | 'medium' | 'low'; status: 'pending' | 'in_progress' | 'completed' }> }
   /** Something the user should know that is not part of the answer (e.g. a provider failure). */
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string };
 

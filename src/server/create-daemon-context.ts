@@ -8,6 +8,12 @@ import { pickDefaultModel } from '../session/pick-default-model.js';
 import { createSessionServices } from '../session/create-session-services.js';
 import { SessionManager } from '../session/session-manager.js';
 import type { Store } from '../store/store.js';
+import type { PermissionAsker } from '../session/permission-asker.js';
+import type { PermissionMode } from '../tools/permissions/permission-mode.js';
+import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
+import { createBuiltinTools, ToolRegistry } from '../tools/tool-registry.js';
+import { createClientAsker } from './ask-client-permission.js';
+import type { ClientConnection } from './client-connection.js';
 import type { DaemonContext } from './daemon-context.js';
 
 export interface DaemonOptions {
@@ -19,6 +25,12 @@ export interface DaemonOptions {
   log(line: string): void;
   /** Overrides the configured default model (`--model`). */
   model?: string;
+  /** Whether bash runs in bubblewrap (detected once at start-up). */
+  sandbox: SandboxInfo;
+  /** Overrides config `permissions.mode` (`--permission-mode`). */
+  permissionMode?: PermissionMode;
+  /** Who answers permission questions; clients of this daemon when absent. */
+  asker?: PermissionAsker;
 }
 
 /** Builds the daemon's shared state: sessions backed by the store, models from config. */
@@ -27,7 +39,22 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
   const registry = createProviderRegistry({ config, env });
   const catalog = createModelCatalog(config.providers);
   const warned = new Set<string>();
+  const tools = new ToolRegistry();
+  for (const tool of createBuiltinTools({ bash: { allowNetwork: config.sandbox?.network ?? false } })) tools.register(tool, { origin: 'builtin' });
+  const clients = new Set<ClientConnection>();
+  let sessions: SessionManager | undefined;
+  const asker = options.asker ?? createClientAsker(clients, (id) => sessions?.get(id)?.promptOrigin);
+  const { mode: configMode, ...rules } = config.permissions ?? {};
   const services = createSessionServices({
+    tools: {
+      registry: tools,
+      rules: [rules],
+      mode: options.permissionMode ?? configMode ?? 'ask',
+      sandbox: options.sandbox,
+      dataDir: options.paths.dataDir,
+      asker,
+      refusal: () => undefined,
+    },
     defaultModel: options.model ?? pickDefaultModel(config, env),
     setupHelp: describeProviderSetup(options.paths),
     maxTurns: config.maxTurns ?? 50,
@@ -50,8 +77,11 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
       };
     },
   });
+  sessions = new SessionManager(options.store, services);
   return {
-    sessions: new SessionManager(options.store, services),
+    sessions,
+    tools,
+    clients,
     config,
     version: options.version,
     log,

@@ -78,6 +78,30 @@ export function mapSessionEvent(sessionId: string, event: SessionEvent, to: Even
           : []),
         ...rich({ type: 'notice', level: event.level, message: event.message }),
       ];
+    case 'tool_call':
+      return [
+        update({
+          sessionUpdate: 'tool_call',
+          toolCallId: event.toolCallId,
+          title: event.title,
+          kind: event.kind,
+          status: 'pending',
+          rawInput: event.rawInput,
+          locations: event.locations,
+        }),
+      ];
+    case 'tool_call_update':
+      return [
+        update({
+          sessionUpdate: 'tool_call_update',
+          toolCallId: event.toolCallId,
+          status: event.status,
+          ...(event.content ? { content: event.content } : {}),
+          ...(event.rawOutput !== undefined ? { rawOutput: event.rawOutput } : {}),
+        }),
+      ];
+    case 'plan':
+      return [update({ sessionUpdate: 'plan', entries: event.entries })];
     case 'message_committed':
       return [];
   }

@@ -24,6 +24,8 @@ export function serveConnection(
   });
   const client = new ClientConnection(rpc, label, { requireToken: options.requireToken ?? false });
   rpc.setHandler(createDispatcher(handlers, client, daemon));
+  daemon.clients.add(client);
+  rpc.onClose(() => daemon.clients.delete(client));
   const closed = new Promise<void>((resolve) => rpc.onClose(resolve));
   return { client, closed };
 }

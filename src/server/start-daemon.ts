@@ -4,6 +4,9 @@ import { loadConfig } from '../config/load-config.js';
 import { collectSecrets, redactSecrets } from '../config/redact-secrets.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
+import type { PermissionAsker } from '../session/permission-asker.js';
+import type { PermissionMode } from '../tools/permissions/permission-mode.js';
+import { describeSandbox, detectSandbox } from '../tools/sandbox/detect-sandbox.js';
 import { createDaemonContext } from './create-daemon-context.js';
 import type { DaemonContext } from './daemon-context.js';
 
@@ -18,6 +21,10 @@ export interface StartOptions {
   model?: string;
   /** Where log lines go; stderr by default, never stdout. */
   write?: (line: string) => void;
+  /** `--permission-mode`. */
+  permissionMode?: PermissionMode;
+  /** Who answers permission questions (headless runs: nobody). */
+  asker?: PermissionAsker;
 }
 
 export interface StartedDaemon {
@@ -34,7 +41,7 @@ export interface StartedDaemon {
  * the store (turns cut short by a crash are marked interrupted) and the sessions.
  * Throws ConfigError with file, JSON path and fix for a bad config.
  */
-export function startDaemon(options: StartOptions): StartedDaemon {
+export async function startDaemon(options: StartOptions): Promise<StartedDaemon> {
   const paths = resolveAgentdPaths(options.env);
   const { config } = loadConfig({ cwd: options.cwd, paths, ...(options.configFile ? { configFile: options.configFile } : {}) });
   const secrets = collectSecrets(config, options.env);
@@ -43,7 +50,12 @@ export function startDaemon(options: StartOptions): StartedDaemon {
   const store = openStore(paths.databaseFile);
   const recovered = store.recoverInterruptedTurns();
   if (recovered.length > 0) log(`marked ${recovered.length} turn(s) interrupted by an earlier stop`);
+  const sandbox = await detectSandbox();
+  if (sandbox.mode === 'none') log(`bash runs without a sandbox (${describeSandbox(sandbox)}); each command asks permission`);
   const daemon = createDaemonContext({
+    sandbox,
+    ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
+    ...(options.asker ? { asker: options.asker } : {}),
     config,
     paths,
     store,

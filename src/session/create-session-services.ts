@@ -1,8 +1,8 @@
 import { buildSystemPrompt, BUILD_ROLE_PROMPT } from '../loop/build-system-prompt.js';
 import type { LanguageModel } from '../providers/language-model.js';
-import type { ToolMessage } from '../providers/message.js';
 import type { Usage } from '../providers/usage.js';
 import { ModelNotConfiguredError } from './model-not-configured-error.js';
+import { runSessionTools, type ToolRuntimeOptions } from './run-session-tools.js';
 import type { SessionServices } from './session-services.js';
 
 /** What the daemon knows about a model, for context and cost accounting. */
@@ -22,6 +22,8 @@ export interface SessionServicesOptions {
   setupHelp: string;
   maxTurns: number;
   log(line: string): void;
+  /** Tools, permissions and hooks for every session. */
+  tools: ToolRuntimeOptions;
 }
 
 /** Wires config, providers and the model catalog into what sessions need. */
@@ -50,21 +52,11 @@ export function createSessionServices(options: SessionServicesOptions): SessionS
     buildSystemPrompt(record) {
       return buildSystemPrompt({ rolePrompt: BUILD_ROLE_PROMPT, cwd: record.cwd });
     },
-    toolSpecs() {
-      return [];
+    toolSpecs(record) {
+      return options.tools.registry.specs({ sessionId: record.id });
     },
-    async runTools(_session, calls): Promise<ToolMessage> {
-      // No tools are registered yet: every call is answered as unknown, never run.
-      return {
-        role: 'tool',
-        content: calls.map((call) => ({
-          type: 'tool_result',
-          toolCallId: call.id,
-          toolName: call.name,
-          content: [{ type: 'text', text: `Unknown tool "${call.name}": no tools are available in this session.` }],
-          isError: true,
-        })),
-      };
+    runTools(session, calls, _message, signal) {
+      return runSessionTools(session, calls, signal, options.tools);
     },
   };
 }

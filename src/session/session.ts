@@ -7,6 +7,7 @@ import type { ModelMessage, UserMessage } from '../providers/message.js';
 import type { ProviderError } from '../providers/provider-error.js';
 import type { Usage } from '../providers/usage.js';
 import type { SessionRecord, Store } from '../store/store.js';
+import { FileStateTracker } from '../tools/file-state-tracker.js';
 import { convertPrompt } from './convert-prompt.js';
 import type { SessionEvent } from './session-event.js';
 import type { SessionServices } from './session-services.js';
@@ -46,6 +47,7 @@ export class Session {
   private controller: AbortController | undefined;
   private running: Promise<TurnStopReason> | undefined;
   private turnId: string | undefined;
+  private origin: string | undefined;
   private consumed: QueuedPrompt[] = [];
 
   constructor(
@@ -88,6 +90,7 @@ export class Session {
     const model = this.services.resolveModel(this.record.model);
     const turnId = randomUUID();
     this.turnId = turnId;
+    this.origin = origin;
     this.controller = new AbortController();
     this.store.startTurn(this.id, turnId);
     this.emit({ type: 'turn_start', turnId });
@@ -138,6 +141,11 @@ export class Session {
     if (running) await running.catch(() => undefined);
   }
 
+  /** The connection that sent the running prompt, if any. */
+  get promptOrigin(): string | undefined {
+    return this.running ? this.origin : undefined;
+  }
+
   /** The id of the turn in progress, if any. */
   get currentTurnId(): string | undefined {
     return this.running ? this.turnId : undefined;
@@ -180,6 +188,19 @@ export class Session {
       this.emit({ type: 'user_message', messageId: record.id, content: user.blocks, ...(user.origin ? { origin: user.origin } : {}) });
     }
     this.emit({ type: 'message_committed', message, status: meta.status });
+  }
+
+  /** Per-session read tracking, so write and edit refuse stale or unseen files. */
+  readonly fileState = new FileStateTracker();
+
+  /** True while a steering message waits for the next safe point. */
+  hasSteering(): boolean {
+    return this.steering.length > 0;
+  }
+
+  /** Sends an event to every subscriber (used by the tool runtime). */
+  publish(event: SessionEvent): void {
+    this.emit(event);
   }
 
   private emit(event: SessionEvent): void {

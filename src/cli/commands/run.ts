@@ -4,6 +4,8 @@ import { detectLocalServers } from '../../providers/detect-local-servers.js';
 import { ModelNotConfiguredError } from '../../session/model-not-configured-error.js';
 import { TurnFailedError } from '../../session/session.js';
 import { startDaemon } from '../../server/start-daemon.js';
+import { noClientAsker } from '../../session/permission-asker.js';
+import { parsePermissionMode } from '../../tools/permissions/permission-mode.js';
 import { packageVersion } from '../package-version.js';
 import { readStdin } from '../read-stdin.js';
 
@@ -20,6 +22,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       cwd: { type: 'string' },
       json: { type: 'boolean' },
       config: { type: 'string' },
+      'permission-mode': { type: 'string' },
     },
     allowPositionals: true,
     strict: true,
@@ -29,12 +32,15 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (text.trim() === '') throw new Error('the prompt is empty');
   const cwd = resolve(values.cwd ?? process.cwd());
 
-  const started = startDaemon({
+  const started = await startDaemon({
     cwd,
     env: process.env,
     version: packageVersion(),
     ...(values.config ? { configFile: values.config } : {}),
     ...(values.model ? { model: values.model } : {}),
+    ...(values['permission-mode'] ? { permissionMode: parsePermissionMode(values['permission-mode']) } : {}),
+    // Headless: nobody to ask, so whatever would ask follows the permission mode's refusal.
+    asker: noClientAsker,
   });
   const session = started.daemon.sessions.create({ cwd });
   const write = (s: string): boolean => process.stdout.write(s);

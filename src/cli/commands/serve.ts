@@ -4,6 +4,7 @@ import { serveStdio } from '../../server/transports/stdio-transport.js';
 import { parseListenAddress, serveTcp } from '../../server/transports/tcp-transport.js';
 import { serveUnixSocket } from '../../server/transports/unix-socket-transport.js';
 import { startDaemon } from '../../server/start-daemon.js';
+import { parsePermissionMode } from '../../tools/permissions/permission-mode.js';
 import { packageVersion } from '../package-version.js';
 
 /** `agentd serve`: stdio by default; `--socket` and `--listen` serve many clients until SIGINT/SIGTERM. */
@@ -18,14 +19,16 @@ export async function serveCommand(argv: string[]): Promise<number> {
       'default-socket': { type: 'boolean' },
       listen: { type: 'string' },
       config: { type: 'string' },
+      'permission-mode': { type: 'string' },
     },
     strict: true,
   });
-  const started = startDaemon({
+  const started = await startDaemon({
     cwd: process.cwd(),
     env: process.env,
     version: packageVersion(),
     ...(values.config ? { configFile: values.config } : {}),
+    ...(values['permission-mode'] ? { permissionMode: parsePermissionMode(values['permission-mode']) } : {}),
   });
   const { daemon, paths } = started;
   const servers = [];

@@ -1,0 +1,154 @@
+import type { ToolMessage, ToolResultPart } from '../providers/message.js';
+import type { Tool, ToolContext, ToolResult } from '../tools/tool.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { ToolCallRequest } from './loop-context.js';
+import type { LoopEvent } from './loop-event.js';
+import { runWithLimit } from './run-with-limit.js';
+import { toolResultToParts, toToolCallContent } from './tool-result-content.js';
+
+/** What a before-hook decided about a call. */
+export type BeforeHookDecision = { decision: 'allow' } | { decision: 'block'; reason: string } | { decision: 'rewrite'; args: Record<string, unknown> };
+
+/** Hooks around every tool call (client-registered or config commands). */
+export interface ToolHooks {
+  before(call: ToolCallRequest, sessionId: string): Promise<BeforeHookDecision>;
+  /** May replace the result; returns it unchanged otherwise. */
+  after(call: ToolCallRequest, result: ToolResult, sessionId: string): Promise<ToolResult>;
+}
+
+/** Everything tool dispatch needs from the session. */
+export interface ToolDispatchContext {
+  registry: ToolRegistry;
+  sessionId: string;
+  /** The session's working directory, for the client's follow-along locations. */
+  cwd: string;
+  /** Why the current agent may not use a tool, or undefined when it may. */
+  refusal(tool: Tool): string | undefined;
+  /** The permission decision for one call: rules, mode, and the client when it must ask. */
+  permit(tool: Tool, args: Record<string, unknown>, call: { id: string; title: string }): Promise<PermitDecision>;
+  /** The context a tool runs with, per call. */
+  toolContext(call: ToolCallRequest, signal: AbortSignal, onProgress: ToolContext['onProgress']): ToolContext;
+  hooks?: ToolHooks;
+  emit(event: LoopEvent): void;
+  /** Parallel calls at most (default 8). */
+  concurrency?: number;
+  /** Per-call time limit (default 120 s). */
+  timeoutMs?: number;
+  /** True once a steering message is waiting: calls not yet started are skipped. */
+  steeringPending(): boolean;
+}
+
+/** A permission outcome; a refusal says why, in words the model can act on. */
+export type PermitDecision = { allowed: true } | { allowed: false; reason: string };
+
+export const SKIPPED_FOR_STEERING = 'Skipped: the user sent a new message before this tool call started.';
+
+/**
+ * Runs one assistant message's tool calls and answers every one of them, in call
+ * order: unknown tools, bad arguments, refusals, denials, hook blocks, timeouts and
+ * crashes all become error results the model can read, never a failed turn. Calls run
+ * in parallel up to the limit; a tool marked sequential runs alone.
+ */
+export async function dispatchToolCalls(
+  calls: ToolCallRequest[],
+  ctx: ToolDispatchContext,
+  signal: AbortSignal,
+): Promise<ToolMessage> {
+  for (const call of calls) announce(call, ctx);
+  const results = await runWithLimit(
+    calls.map((call) => ({
+      sequential: ctx.registry.get(call.name, ctx.sessionId)?.sequential === true,
+      run: () => runOne(call, ctx, signal),
+    })),
+    ctx.concurrency ?? 8,
+  );
+  return { role: 'tool', content: results };
+}
+
+function announce(call: ToolCallRequest, ctx: ToolDispatchContext): void {
+  const tool = ctx.registry.get(call.name, ctx.sessionId);
+  let title = call.name;
+  let locations: Array<{ path: string; line?: number }> = [];
+  if (tool) {
+    title = safeTitle(tool, call.args);
+    try {
+      locations = tool.locations?.(call.args as never, { cwd: ctx.cwd }) ?? [];
+    } catch {
+      // Arguments too broken for locations; the call fails validation below.
+    }
+  }
+  ctx.emit({ type: 'tool_call', toolCallId: call.id, name: call.name, title, kind: tool?.kind ?? 'other', rawInput: call.args, locations });
+}
+
+async function runOne(call: ToolCallRequest, ctx: ToolDispatchContext, turnSignal: AbortSignal): Promise<ToolResultPart> {
+  const fail = (text: string): ToolResultPart => finish(call, ctx, { content: [{ type: 'text', text }], isError: true });
+  if (turnSignal.aborted) return fail('Cancelled: the turn was stopped before this tool call started.');
+  if (ctx.steeringPending()) return fail(SKIPPED_FOR_STEERING);
+
+  const tool = ctx.registry.get(call.name, ctx.sessionId);
+  if (!tool) {
+    const known = ctx.registry.list(ctx.sessionId).map((t) => t.tool.name).join(', ');
+    return fail(`Unknown tool "${call.name}". Available tools: ${known || 'none'}.`);
+  }
+  if (call.argsError) return fail(`The arguments for ${call.name} were not valid JSON (${call.argsError}); send the call again with complete arguments.`);
+  const refusal = ctx.refusal(tool);
+  if (refusal) return fail(refusal);
+  let validation = ctx.registry.validateArgs(call.name, call.args, ctx.sessionId);
+  if (!validation.ok) return fail(`Invalid arguments for ${call.name}: ${validation.error}`);
+
+  if (ctx.hooks) {
+    const hook = await ctx.hooks.before({ ...call, args: validation.args }, ctx.sessionId);
+    if (hook.decision === 'block') return fail(`Blocked by a hook: ${hook.reason}`);
+    if (hook.decision === 'rewrite') {
+      validation = ctx.registry.validateArgs(call.name, hook.args, ctx.sessionId);
+      if (!validation.ok) return fail(`A hook rewrote the arguments of ${call.name} into invalid ones: ${validation.error}`);
+    }
+  }
+  const args = validation.args;
+  const permit = await ctx.permit(tool, args, { id: call.id, title: safeTitle(tool, args) });
+  if (!permit.allowed) return fail(permit.reason);
+
+  const timeoutMs = ctx.timeoutMs ?? 120_000;
+  const controller = new AbortController();
+  const onTurnAbort = (): void => controller.abort(turnSignal.reason);
+  turnSignal.addEventListener('abort', onTurnAbort, { once: true });
+  const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs);
+  ctx.emit({ type: 'tool_call_update', toolCallId: call.id, status: 'in_progress' });
+  try {
+    const onProgress: ToolContext['onProgress'] = (update) =>
+      ctx.emit({ type: 'tool_call_update', toolCallId: call.id, status: 'in_progress', content: [{ type: 'content', content: { type: 'text', text: update.output } }] });
+    let result = await Promise.race([
+      tool.execute(args as never, ctx.toolContext({ ...call, args }, controller.signal, onProgress)),
+      new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true })),
+    ]).catch((error: unknown): ToolResult => {
+      if (turnSignal.aborted) return { content: [{ type: 'text', text: 'Cancelled: the turn was stopped while this tool ran.' }], isError: true };
+      if (controller.signal.aborted) return { content: [{ type: 'text', text: `Timed out after ${timeoutMs} ms; the tool was stopped.` }], isError: true };
+      return { content: [{ type: 'text', text: `The tool crashed: ${(error as Error).message ?? String(error)}` }], isError: true };
+    });
+    if (ctx.hooks) result = await ctx.hooks.after({ ...call, args }, result, ctx.sessionId);
+    if (result.details?.plan) ctx.emit({ type: 'plan', entries: result.details.plan });
+    return finish(call, ctx, result);
+  } finally {
+    clearTimeout(timer);
+    turnSignal.removeEventListener('abort', onTurnAbort);
+  }
+}
+
+function safeTitle(tool: Tool, args: Record<string, unknown>): string {
+  try {
+    return tool.title(args as never);
+  } catch {
+    return tool.name;
+  }
+}
+
+function finish(call: ToolCallRequest, ctx: ToolDispatchContext, result: ToolResult): ToolResultPart {
+  ctx.emit({
+    type: 'tool_call_update',
+    toolCallId: call.id,
+    status: result.isError ? 'failed' : 'completed',
+    content: toToolCallContent(result),
+    rawOutput: result.details ?? null,
+  });
+  return { type: 'tool_result', toolCallId: call.id, toolName: call.name, content: toolResultToParts(result), ...(result.isError ? { isError: true } : {}) };
+}

@@ -1,0 +1,19 @@
+/** A user's answer to a permission question, as ACP option kinds, or why there was none. */
+export type PermissionAnswer = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always' | 'cancelled' | 'no_client';
+
+/** The question put to a client (maps to ACP `session/request_permission`). */
+export interface PermissionQuestionForClient {
+  sessionId: string;
+  toolCallId: string;
+  title: string;
+  kind: string;
+  rawInput: Record<string, unknown>;
+  /** Why the question is asked, when it is not the plain tool call (e.g. a path outside the workspace). */
+  reason?: string;
+}
+
+/** Asks a human through some attached client; `no_client` when none can answer. */
+export type PermissionAsker = (question: PermissionQuestionForClient, signal: AbortSignal) => Promise<PermissionAnswer>;
+
+/** The asker of a daemon with no interactive client (headless runs). */
+export const noClientAsker: PermissionAsker = () => Promise.resolve('no_client');

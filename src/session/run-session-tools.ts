@@ -1,0 +1,122 @@
+import { dispatchToolCalls, type PermitDecision, type ToolDispatchContext, type ToolHooks } from '../loop/dispatch-tool-calls.js';
+import type { ToolCallRequest } from '../loop/loop-context.js';
+import type { ToolMessage } from '../providers/message.js';
+import type { PermissionGate } from '../tools/permission-gate.js';
+import type { PermissionRuleSet } from '../tools/permissions/match-permission-rules.js';
+import { decidePermission, type PermissionMode } from '../tools/permissions/permission-mode.js';
+import { loadRememberedPermissions, rememberPermission } from '../tools/permissions/remembered-permissions.js';
+import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
+import type { Tool } from '../tools/tool.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { PermissionAnswer, PermissionAsker } from './permission-asker.js';
+import type { Session } from './session.js';
+
+export interface ToolRuntimeOptions {
+  registry: ToolRegistry;
+  /** Rules from config (user, then project). */
+  rules: PermissionRuleSet[];
+  mode: PermissionMode;
+  sandbox: SandboxInfo;
+  dataDir: string;
+  asker: PermissionAsker;
+  hooks?: ToolHooks;
+  /** Why the session's agent may not use a tool, if it may not. */
+  refusal(session: Session, tool: Tool): string | undefined;
+}
+
+/** Runs one assistant message's tool calls for a session, with its permissions and hooks. */
+export async function runSessionTools(
+  session: Session,
+  calls: ToolCallRequest[],
+  signal: AbortSignal,
+  options: ToolRuntimeOptions,
+): Promise<ToolMessage> {
+  const { record } = session;
+  const ask = (question: { toolCallId: string; title: string; kind: string; rawInput: Record<string, unknown>; reason?: string }): Promise<PermissionAnswer> =>
+    options.asker({ sessionId: session.id, ...question }, signal);
+
+  const ctx: ToolDispatchContext = {
+    registry: options.registry,
+    sessionId: session.id,
+    cwd: record.cwd,
+    refusal: (tool) => options.refusal(session, tool),
+    permit: async (tool, args, call) => {
+      const remembered = await loadRememberedPermissions(record.cwd);
+      const decision = decidePermission({
+        rules: [...options.rules, remembered],
+        mode: options.mode,
+        tool: tool.name,
+        access: tool.access,
+        args,
+        cwd: record.cwd,
+        additionalDirectories: record.additionalDirectories,
+      });
+      if (decision === 'allow') return { allowed: true };
+      if (decision === 'deny') return denied(`Permission denied by the configured rules or permission mode for ${tool.name}.`);
+      const answer = await ask({ toolCallId: call.id, title: call.title, kind: tool.kind, rawInput: args });
+      return settle(answer, tool.name, async (outcome) => {
+        await rememberPermission(record.cwd, { tool: tool.name, args, outcome });
+      });
+    },
+    toolContext: (call, callSignal, onProgress) => {
+      const gate: PermissionGate = {
+        check: async (request) => {
+          const answer = await ask({
+            toolCallId: call.id,
+            title: request.reason ?? `${request.tool} needs permission`,
+            kind: options.registry.get(request.tool, session.id)?.kind ?? 'other',
+            rawInput: request.args,
+            ...(request.reason ? { reason: request.reason } : {}),
+          });
+          return answer === 'allow_once' || answer === 'allow_always' ? 'allow' : 'deny';
+        },
+      };
+      return {
+        cwd: record.cwd,
+        additionalDirectories: record.additionalDirectories,
+        sessionId: session.id,
+        toolCallId: call.id,
+        signal: callSignal,
+        onProgress,
+        permission: gate,
+        fileState: session.fileState,
+        dataDir: options.dataDir,
+        sandbox: options.sandbox,
+      };
+    },
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+    emit: (event) => session.publish(event),
+    steeringPending: () => session.hasSteering(),
+  };
+  return dispatchToolCalls(calls, ctx, signal);
+}
+
+function denied(reason: string): PermitDecision {
+  return { allowed: false, reason: `${reason} Do not retry the same call; ask the user or choose another approach.` };
+}
+
+async function settle(
+  answer: PermissionAnswer,
+  tool: string,
+  remember: (outcome: 'allow_always' | 'reject_always') => Promise<void>,
+): Promise<PermitDecision> {
+  switch (answer) {
+    case 'allow_always':
+      await remember('allow_always');
+      return { allowed: true };
+    case 'allow_once':
+      return { allowed: true };
+    case 'reject_always':
+      await remember('reject_always');
+      return denied(`Permission denied: the user rejected ${tool} for this project.`);
+    case 'reject_once':
+      return denied(`Permission denied: the user rejected this ${tool} call.`);
+    case 'cancelled':
+      return denied(`Permission request for ${tool} was cancelled.`);
+    case 'no_client':
+      return denied(
+        `Permission for ${tool} is required but no client can be asked (headless run or a client without permission support); ` +
+          'allow it with a permissions rule in config.json or --permission-mode.',
+      );
+  }
+}

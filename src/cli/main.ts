@@ -1,9 +1,5 @@
 #!/usr/bin/env node
 import { ConfigError } from '../config/config-error.js';
-import { acpCommand } from './commands/acp.js';
-import { runCommand } from './commands/run.js';
-import { serveCommand } from './commands/serve.js';
-import { sessionsCommand } from './commands/sessions.js';
 import { packageVersion } from './package-version.js';
 
 const USAGE = `agentd ${packageVersion()} — an agent runtime for editors and scripts
@@ -20,11 +16,14 @@ Usage:
 
 MODE is ask (default), acceptEdits, bypass or deny: what happens to tool calls that would ask.`;
 
-const commands: Record<string, (args: string[]) => Promise<number>> = {
-  serve: serveCommand,
-  acp: acpCommand,
-  run: runCommand,
-  sessions: sessionsCommand,
+type Command = (args: string[]) => Promise<number>;
+
+/** Each command is loaded only when run, so `agentd acp` never pays for the daemon's modules. */
+const commands: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./commands/serve.js')).serveCommand,
+  acp: async () => (await import('./commands/acp.js')).acpCommand,
+  run: async () => (await import('./commands/run.js')).runCommand,
+  sessions: async () => (await import('./commands/sessions.js')).sessionsCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -37,13 +36,13 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  if (first === undefined || first.startsWith('-')) return serveCommand(argv);
-  const command = commands[first];
-  if (!command) {
+  if (first === undefined || first.startsWith('-')) return (await commands.serve!())(argv);
+  const load = commands[first];
+  if (!load) {
     process.stderr.write(`agentd: unknown command "${first}"\n\n${USAGE}\n`);
     return 2;
   }
-  return command(rest);
+  return (await load())(rest);
 }
 
 main(process.argv.slice(2)).then(

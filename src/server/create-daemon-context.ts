@@ -25,8 +25,8 @@ export interface DaemonOptions {
   log(line: string): void;
   /** Overrides the configured default model (`--model`). */
   model?: string;
-  /** Whether bash runs in bubblewrap (detected once at start-up). */
-  sandbox: SandboxInfo;
+  /** Whether bash runs in bubblewrap (probed once at start-up, in the background). */
+  sandbox: Promise<SandboxInfo>;
   /** Overrides config `permissions.mode` (`--permission-mode`). */
   permissionMode?: PermissionMode;
   /** Who answers permission questions; clients of this daemon when absent. */

@@ -50,8 +50,11 @@ export async function startDaemon(options: StartOptions): Promise<StartedDaemon>
   const store = openStore(paths.databaseFile);
   const recovered = store.recoverInterruptedTurns();
   if (recovered.length > 0) log(`marked ${recovered.length} turn(s) interrupted by an earlier stop`);
-  const sandbox = await detectSandbox();
-  if (sandbox.mode === 'none') log(`bash runs without a sandbox (${describeSandbox(sandbox)}); each command asks permission`);
+  // Probed in the background so the first client is not kept waiting; bash awaits it.
+  const sandbox = detectSandbox();
+  void sandbox.then((info) => {
+    if (info.mode === 'none') log(`bash runs without a sandbox (${describeSandbox(info)}); each command asks permission`);
+  });
   const daemon = createDaemonContext({
     sandbox,
     ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),

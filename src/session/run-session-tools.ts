@@ -16,7 +16,8 @@ export interface ToolRuntimeOptions {
   /** Rules from config (user, then project). */
   rules: PermissionRuleSet[];
   mode: PermissionMode;
-  sandbox: SandboxInfo;
+  /** Resolves once the start-up probe has run. */
+  sandbox: Promise<SandboxInfo>;
   dataDir: string;
   asker: PermissionAsker;
   hooks?: ToolHooks;
@@ -32,6 +33,7 @@ export async function runSessionTools(
   options: ToolRuntimeOptions,
 ): Promise<ToolMessage> {
   const { record } = session;
+  const sandbox = await options.sandbox;
   const ask = (question: { toolCallId: string; title: string; kind: string; rawInput: Record<string, unknown>; reason?: string }): Promise<PermissionAnswer> =>
     options.asker({ sessionId: session.id, ...question }, signal);
 
@@ -81,7 +83,7 @@ export async function runSessionTools(
         permission: gate,
         fileState: session.fileState,
         dataDir: options.dataDir,
-        sandbox: options.sandbox,
+        sandbox,
       };
     },
     ...(options.hooks ? { hooks: options.hooks } : {}),

@@ -1,14 +1,18 @@
-import TurndownService from 'turndown';
+import type TurndownService from 'turndown';
 
 /** Elements with no readable text, dropped before conversion. */
 const DROPPED = ['script', 'style', 'noscript', 'iframe', 'template', 'svg', 'canvas', 'head'] as const;
 
 let service: TurndownService | undefined;
 
-/** HTML to Markdown with turndown (ATX headings, fenced code), scripts and styles removed. */
-export function htmlToMarkdown(html: string): string {
+/**
+ * HTML to Markdown with turndown (ATX headings, fenced code), scripts and styles removed.
+ * turndown is loaded on first use: it costs start-up time every daemon would pay otherwise.
+ */
+export async function htmlToMarkdown(html: string): Promise<string> {
   if (!service) {
-    service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+    const { default: Turndown } = await import('turndown');
+    service = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
     service.remove([...DROPPED] as unknown as TurndownService.Filter);
   }
   return service

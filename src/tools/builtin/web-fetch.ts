@@ -59,7 +59,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<WebFetch
           maxBytes: args.maxBytes ?? WEB_FETCH_DEFAULT_MAX_BYTES,
           signal: AbortSignal.any([ctx.signal, timeout]),
         });
-        return toResult(response);
+        return await toResult(response);
       } catch (error) {
         if (timeout.aborted && !ctx.signal.aborted) {
           return errorResult(new ToolError(`Fetching ${args.url} timed out after ${timeoutMs / 1000} s.`));
@@ -70,7 +70,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<WebFetch
   };
 }
 
-function toResult(response: Awaited<ReturnType<typeof guardedFetch>>): ToolResult {
+async function toResult(response: Awaited<ReturnType<typeof guardedFetch>>): Promise<ToolResult> {
   const contentType = String(response.headers['content-type'] ?? '').toLowerCase();
   const notes: string[] = [];
   if (response.truncated) notes.push(`[The response was cut at ${response.body.length} bytes.]`);
@@ -88,7 +88,7 @@ function toResult(response: Awaited<ReturnType<typeof guardedFetch>>): ToolResul
   }
   const text = decode(response.body, contentType);
   const isHtml = contentType.includes('html') || (!contentType && /^\s*<(!doctype html|html)/i.test(text));
-  let shown = isHtml ? htmlToMarkdown(text) : text;
+  let shown = isHtml ? await htmlToMarkdown(text) : text;
   if (shown.length > WEB_FETCH_MAX_CHARS) {
     notes.push(`[Output cut at ${WEB_FETCH_MAX_CHARS} of ${shown.length} characters.]`);
     shown = shown.slice(0, WEB_FETCH_MAX_CHARS);

@@ -69,8 +69,9 @@ export function isValidCut(history: readonly ModelMessage[], cut: number): boole
 function completesToolExchange(history: readonly ModelMessage[], end: number): boolean {
   const answered = new Set<string>();
   let i = end;
-  for (let message = history[i]; message?.role === 'tool'; message = history[--i]) {
-    for (const result of (message as ToolMessage).content) answered.add(result.toolCallId);
+  while (i >= 0 && history[i]!.role === 'tool') {
+    for (const result of (history[i] as ToolMessage).content) answered.add(result.toolCallId);
+    i--;
   }
   if (i === end) return false;
   const caller = history[i];

@@ -1,0 +1,70 @@
+import type { ModelMessage, ToolMessage, ToolResultPart } from '../providers/message.js';
+
+/** Characters of tool-result text a request carries by default. */
+export const DEFAULT_TOOL_RESULT_BUDGET_CHARS = 50_000;
+
+/** What the model sees instead of an old tool result that no longer fits the budget. */
+export function omittedToolResultText(chars: number): string {
+  return `[tool result of ${chars} characters omitted to save context; re-run the tool if you need it]`;
+}
+
+/**
+ * Shrinks old tool results for one request. Walking from the newest tool result to the
+ * oldest, results are kept while their text fits in `maxChars`; from the first one that
+ * does not fit, every older result is replaced by a short marker (its toolCallId,
+ * toolName and isError stay, so the transcript remains valid). The newest tool message
+ * is always kept whole, since the model has not seen it yet. Results shorter than the
+ * marker are left alone: replacing them would save nothing.
+ *
+ * Returns a new array and never changes the input: the store keeps every result whole,
+ * and untouched messages are shared by reference.
+ */
+export function budgetToolResults(history: readonly ModelMessage[], maxChars = DEFAULT_TOOL_RESULT_BUDGET_CHARS): ModelMessage[] {
+  if (!Number.isFinite(maxChars) || maxChars < 0) {
+    throw new RangeError(`budgetToolResults: maxChars must be a number >= 0, got ${maxChars}`);
+  }
+  const out = [...history];
+  let total = 0;
+  let exceeded = false;
+  let newest = true;
+  for (let i = out.length - 1; i >= 0; i--) {
+    const message = out[i]!;
+    if (message.role !== 'tool') continue;
+    if (newest) {
+      newest = false;
+      total += message.content.reduce((sum, result) => sum + textChars(result), 0);
+      exceeded = total > maxChars;
+      continue;
+    }
+    // Results of one message are counted newest last-part first, matching the walk order.
+    const content = [...message.content];
+    let changed = false;
+    for (let j = content.length - 1; j >= 0; j--) {
+      const result = content[j]!;
+      const chars = textChars(result);
+      if (!exceeded) {
+        total += chars;
+        exceeded = total > maxChars;
+        if (!exceeded) continue;
+      }
+      const marker = omittedToolResultText(chars);
+      if (chars <= marker.length) continue;
+      content[j] = {
+        type: 'tool_result',
+        toolCallId: result.toolCallId,
+        toolName: result.toolName,
+        content: [{ type: 'text', text: marker }],
+        ...(result.isError !== undefined ? { isError: result.isError } : {}),
+      };
+      changed = true;
+    }
+    if (changed) out[i] = { role: 'tool', content } satisfies ToolMessage;
+  }
+  return out;
+}
+
+function textChars(result: ToolResultPart): number {
+  let chars = 0;
+  for (const part of result.content) if (part.type === 'text') chars += part.text.length;
+  return chars;
+}

@@ -1,0 +1,45 @@
+import type { AgentDefinition } from './agent-definition.js';
+import { BUILD_ROLE_PROMPT } from './build-system-prompt.js';
+
+/** Role of the read-only `plan` agent. */
+export const PLAN_ROLE_PROMPT =
+  "You are agentd in plan mode, a coding agent that plans changes to the user's project without making them. " +
+  'You may read files, search the code and fetch web pages; you never write, edit or delete files and never run commands. ' +
+  'Study the code, then answer with a concrete plan: the files to change, what to change in each and in what order, ' +
+  'and the risks or open questions. If the user asks you to make a change, explain that plan mode does not change ' +
+  'files and give the plan instead.';
+
+/** Role of the search-only `explore` agent. */
+export const EXPLORE_ROLE_PROMPT =
+  "You are agentd in explore mode, a fast agent that finds things in the user's project. " +
+  'You may only read files and search (file names and contents); you do not change anything and do not run commands. ' +
+  'Find what was asked and report it: file paths with line numbers, the relevant code in short excerpts, and a brief ' +
+  'answer. Say plainly when something cannot be found.';
+
+/**
+ * The agents every session has (ACP session modes), before config and agent files
+ * change or add to them.
+ */
+export const BUILTIN_AGENTS: readonly AgentDefinition[] = Object.freeze([
+  {
+    name: 'build',
+    description: 'Default agent: reads, edits and runs commands to do the work.',
+    prompt: BUILD_ROLE_PROMPT,
+    access: 'full',
+    source: 'builtin',
+  },
+  {
+    name: 'plan',
+    description: 'Read-only: studies the code and proposes a plan without changing files.',
+    prompt: PLAN_ROLE_PROMPT,
+    access: 'read',
+    source: 'builtin',
+  },
+  {
+    name: 'explore',
+    description: 'Search-only: finds files and code and reports what it found.',
+    prompt: EXPLORE_ROLE_PROMPT,
+    access: 'search',
+    source: 'builtin',
+  },
+] satisfies AgentDefinition[]);

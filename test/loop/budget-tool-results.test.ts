@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import type { ModelMessage, ToolMessage } from '../../src/providers/message.js';
+import { budgetToolResults, omittedToolResultText } from '../../src/loop/budget-tool-results.js';
+
+const call = (id: string): ModelMessage => ({ role: 'assistant', content: [{ type: 'tool_call', id, name: 'bash', args: { command: 'ls' } }] });
+const result = (id: string, chars: number, isError?: boolean): ToolMessage => ({
+  role: 'tool',
+  content: [
+    {
+      type: 'tool_result',
+      toolCallId: id,
+      toolName: 'bash',
+      content: [{ type: 'text', text: id.repeat(Math.ceil(chars / id.length)).slice(0, chars) }],
+      ...(isError !== undefined ? { isError } : {}),
+    },
+  ],
+});
+
+function exchange(id: string, chars: number, isError?: boolean): ModelMessage[] {
+  return [call(id), result(id, chars, isError)];
+}
+
+describe('budgetToolResults', () => {
+  it('keeps everything while the total fits', () => {
+    const history: ModelMessage[] = [{ role: 'user', content: [{ type: 'text', text: 'go' }] }, ...exchange('a', 10_000), ...exchange('b', 10_000)];
+    const out = budgetToolResults(history, 50_000);
+    expect(out).toEqual(history);
+    expect(out).not.toBe(history);
+    out.forEach((message, i) => expect(message).toBe(history[i]));
+  });
+
+  it('replaces older results once the total passes the budget, newest kept, ids and names kept', () => {
+    const history: ModelMessage[] = [...exchange('a', 30_000, true), ...exchange('b', 30_000), ...exchange('c', 20_000), ...exchange('d', 20_000)];
+    const frozen = structuredClone(history);
+    const out = budgetToolResults(history, 50_000);
+    // d (20k) + c (20k) = 40k fit; b would make 70k: b and everything older is omitted.
+    expect(out[7]).toBe(history[7]);
+    expect(out[5]).toBe(history[5]);
+    expect(out[3]).toEqual({
+      role: 'tool',
+      content: [{ type: 'tool_result', toolCallId: 'b', toolName: 'bash', content: [{ type: 'text', text: omittedToolResultText(30_000) }] }],
+    });
+    expect(out[1]).toEqual({
+      role: 'tool',
+      content: [{ type: 'tool_result', toolCallId: 'a', toolName: 'bash', isError: true, content: [{ type: 'text', text: omittedToolResultText(30_000) }] }],
+    });
+    expect(omittedToolResultText(30_000)).toBe('[tool result of 30000 characters omitted to save context; re-run the tool if you need it]');
+    expect(history).toEqual(frozen);
+  });
+
+  it('always keeps the newest tool message whole, even over the budget', () => {
+    const history: ModelMessage[] = [...exchange('a', 2_000), ...exchange('b', 80_000)];
+    const out = budgetToolResults(history, 50_000);
+    expect(out[3]).toBe(history[3]);
+    expect((out[1] as ToolMessage).content[0]!.content).toEqual([{ type: 'text', text: omittedToolResultText(2_000) }]);
+  });
+
+  it('leaves results shorter than the marker alone', () => {
+    const history: ModelMessage[] = [...exchange('a', 40), ...exchange('b', 60_000)];
+    const out = budgetToolResults(history, 50_000);
+    expect(out[1]).toBe(history[1]);
+  });
+
+  it('budgets each result of a multi-result tool message separately', () => {
+    const multi: ToolMessage = {
+      role: 'tool',
+      content: [result('x', 30_000).content[0]!, result('y', 15_000).content[0]!],
+    };
+    const history: ModelMessage[] = [
+      { role: 'assistant', content: [{ type: 'tool_call', id: 'x', name: 'bash', args: {} }, { type: 'tool_call', id: 'y', name: 'bash', args: {} }] },
+      multi,
+      ...exchange('z', 10_000),
+    ];
+    const out = budgetToolResults(history, 30_000);
+    const kept = out[1] as ToolMessage;
+    // z (10k) + y (15k) = 25k fit; x would make 55k.
+    expect(kept.content[1]).toBe(multi.content[1]);
+    expect(kept.content[0]!.content).toEqual([{ type: 'text', text: omittedToolResultText(30_000) }]);
+  });
+
+  it('rejects a negative budget', () => {
+    expect(() => budgetToolResults([], -1)).toThrow('maxChars must be a number >= 0, got -1');
+  });
+});

@@ -35,6 +35,8 @@ export interface ProviderRegistry {
 
 /** Azure's generally available data-plane version for chat completions (https://learn.microsoft.com/azure/ai-services/openai/api-version-deprecation). */
 const defaultAzureApiVersion = '2024-10-21';
+/** The Responses API on Azure is served on the versionless `v1` path (same page, "v1 API"). */
+const defaultAzureResponsesApiVersion = 'v1';
 
 /** The host of OpenAI's own API: other hosts behind OPENAI_BASE_URL are OpenAI-compatible servers. */
 const openAIHost = 'api.openai.com';
@@ -77,9 +79,10 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
       );
     }
     const azure = preset?.azure === true || config?.azure !== undefined;
+    // openai defaults to Responses, but a compatible server behind OPENAI_BASE_URL speaks Chat Completions.
+    const chosen = id === 'openai' && config?.type === undefined && new URL(baseUrl).hostname !== openAIHost ? 'openai-chat' : protocol;
     return {
-      // openai defaults to Responses, but a compatible server behind OPENAI_BASE_URL speaks Chat Completions.
-      protocol: id === 'openai' && config?.type === undefined && new URL(baseUrl).hostname !== openAIHost ? 'openai-chat' : protocol,
+      protocol: chosen,
       provider: id,
       modelId,
       baseUrl,
@@ -89,7 +92,10 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
       quirks: preset?.quirks,
       azure: azure
         ? {
-            apiVersion: config?.azure?.apiVersion ?? nonEmpty(options.env['OPENAI_API_VERSION']) ?? defaultAzureApiVersion,
+            apiVersion:
+              config?.azure?.apiVersion ??
+              nonEmpty(options.env['OPENAI_API_VERSION']) ??
+              (chosen === 'openai-responses' ? defaultAzureResponsesApiVersion : defaultAzureApiVersion),
             deployment: config?.azure?.deployment ?? modelId,
           }
         : undefined,

@@ -12,6 +12,9 @@ Usage:
   agentd run [--model P/M] [--cwd DIR] [--json] [--config FILE] [--permission-mode MODE] "PROMPT" | -
                                        run one prompt headless and stream the answer to stdout
   agentd sessions [--cwd DIR] [--json] list stored sessions
+  agentd models [--provider ID] [--configured] [--json]
+                                       the model catalog and configured models, with prices
+  agentd doctor [--json]               check config, store, sandbox, ripgrep and providers
   agentd --version | --help
 
 MODE is ask (default), acceptEdits, bypass or deny: what happens to tool calls that would ask.`;
@@ -24,6 +27,8 @@ const commands: Record<string, () => Promise<Command>> = {
   acp: async () => (await import('./commands/acp.js')).acpCommand,
   run: async () => (await import('./commands/run.js')).runCommand,
   sessions: async () => (await import('./commands/sessions.js')).sessionsCommand,
+  models: async () => (await import('./commands/models.js')).modelsCommand,
+  doctor: async () => (await import('./commands/doctor.js')).doctorCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -110,6 +110,21 @@ export const AgentdConfigSchema = z.strictObject({
   budgetUsd: z.number().positive().optional(),
   /** Most model requests in one turn. */
   maxTurns: z.int().min(1).optional(),
+  /** Sub-agents started by the `agent` tool, and the manager mode that only delegates. */
+  subagents: z
+    .strictObject({
+      /** Sub-agents running at once per session (default 4). */
+      maxConcurrent: z.int().min(1).max(16).optional(),
+      /** `provider/model` for sub-agents; the session's model when unset. */
+      executorModel: ModelReferenceSchema.optional(),
+      /** Manager mode: the top-level agent plans and delegates only (the `manager` agent). */
+      manager: z.boolean().optional(),
+      /** `provider/model` of the manager agent; the session's model when unset. */
+      managerModel: ModelReferenceSchema.optional(),
+      /** The most all sub-agents of one parent session may spend together, USD. */
+      budgetUsd: z.number().positive().optional(),
+    })
+    .optional(),
   /** Default reasoning effort for models that think. */
   thinking: z.enum(['off', 'minimal', 'low', 'medium', 'high']).optional(),
   /** MCP servers keyed by name; their tools appear as `mcp__<name>__<tool>`. */

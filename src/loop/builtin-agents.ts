@@ -43,3 +43,23 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = Object.freeze([
     source: 'builtin',
   },
 ] satisfies AgentDefinition[]);
+
+/** Role of the `manager` agent (manager mode): it plans and delegates, never works itself. */
+export const MANAGER_ROLE_PROMPT =
+  'You are agentd in manager mode. You do not read, edit or run anything yourself: you plan the work, keep the plan ' +
+  'up to date with the todo tool, and delegate each self-contained step to a sub-agent with the agent tool (several ' +
+  'independent steps in one message run in parallel). Give each sub-agent the complete task and every fact it needs, ' +
+  'check its answer, and finish with a short report of what was done.';
+
+/** The manager agent, offered only when config `subagents.manager` is on. */
+export function managerAgent(model: string | undefined): AgentDefinition {
+  return {
+    name: 'manager',
+    description: 'Plans and delegates every step to sub-agents (manager mode).',
+    prompt: MANAGER_ROLE_PROMPT,
+    access: 'full',
+    tools: ['agent', 'todo'],
+    ...(model ? { model } : {}),
+    source: 'builtin',
+  };
+}

@@ -2,7 +2,10 @@ import type { LanguageModel } from '../providers/language-model.js';
 import type { AssistantMessage, ModelMessage, ToolMessage, UserMessage } from '../providers/message.js';
 import type { SystemBlock, ToolSpec } from '../providers/request.js';
 import type { Usage } from '../providers/usage.js';
+import type { CompactionResult } from './compact-context.js';
+import type { CompactionTracker } from './compaction-tracker.js';
 import type { LoopEvent } from './loop-event.js';
+import type { CostTracker } from './track-cost.js';
 
 /** A tool call the loop asks its host to run. */
 export interface ToolCallRequest {
@@ -10,6 +13,15 @@ export interface ToolCallRequest {
   name: string;
   args: Record<string, unknown>;
   argsError?: string;
+}
+
+/** How a committed message is stored. */
+export interface CommitMeta {
+  status: 'complete' | 'interrupted';
+  usage?: Usage;
+  costUsd?: number;
+  /** Extra data kept with the message (e.g. a compaction marker). */
+  meta?: Record<string, unknown>;
 }
 
 /** Everything runLoop needs from the session that hosts it. */
@@ -21,24 +33,36 @@ export interface LoopContext {
   tools: ToolSpec[];
   /** The conversation so far; the loop appends to it as messages are committed. */
   history: ModelMessage[];
+  /** Model requests allowed in one turn (ACP `max_turn_requests` beyond it). */
   maxTurns: number;
   maxTokens?: number;
   temperature?: number;
-  /** Fires on session/cancel or session/abort. */
+  /** The session's spending limit in USD; none when undefined. */
+  budgetUsd?: number;
+  /** Context window of the model, and the output it may use. */
+  contextWindow: number;
+  maxOutputTokens: number;
+  /** Characters of older tool results kept in a request (the store keeps all). */
+  toolResultBudget: number;
+  /** Fires on session/cancel or session/abort: the whole turn stops. */
   signal: AbortSignal;
+  /** A signal for one model request: it fires with the turn's, or alone when a steer interrupts the stream. */
+  requestSignal(): AbortSignal;
   emit(event: LoopEvent): void;
   /** Persists one message (one transaction) before the loop goes on. */
-  commit(message: ModelMessage, meta: { status: 'complete' | 'interrupted'; usage?: Usage; costUsd?: number }): void;
+  commit(message: ModelMessage, meta: CommitMeta): void;
   /** Prices one response's usage; returns USD. */
   price(usage: Usage): number;
-  /** Context window of the model, for usage updates. */
-  contextWindow: number;
+  cost: CostTracker;
+  compaction: {
+    tracker: CompactionTracker;
+    /** Replaces the in-memory history with a compacted one and records the marker in the store. */
+    apply(result: CompactionResult): void;
+  };
   /** Runs the tool calls of one assistant message and returns their results in call order. */
   runTools(calls: ToolCallRequest[], message: AssistantMessage, signal: AbortSignal): Promise<ToolMessage>;
-  /** Running cost of the session so far, USD. */
-  sessionCostUsd(): number;
-  /** Steering messages queued since the last provider call; delivered before the next one. */
+  /** Steering messages to deliver before the next model request. */
   takeSteering(): UserMessage[];
-  /** The next follow-up, taken only when the model would otherwise stop. */
-  takeFollowUp(): UserMessage | undefined;
+  /** Follow-ups, taken only when the model would otherwise stop. */
+  takeFollowUp(): UserMessage[];
 }

@@ -14,13 +14,15 @@ export type LoopEvent =
   | { type: 'thinking_delta'; messageId: string; text: string }
   /** A message was written to the store (never a delta). */
   | { type: 'message_committed'; message: ModelMessage; status: 'complete' | 'interrupted' }
-  /** Tokens and cost of one provider response, and the session's running totals. */
+  /** Tokens and cost of one provider response, and the running totals. */
   | {
       type: 'usage';
       usage: Usage;
       model: string;
       costUsd: number;
+      turnCostUsd: number;
       sessionCostUsd: number;
+      daemonCostUsd: number;
       /** Tokens now in the context window, and its size. */
       contextTokens: number;
       contextWindow: number;
@@ -51,12 +53,23 @@ export type LoopEvent =
     }
   /** The agent's plan, replaced as a whole (ACP `plan`). */
   | { type: 'plan'; entries: Array<{ content: string; priority: 'high' | 'medium' | 'low'; status: 'pending' | 'in_progress' | 'completed' }> }
+  /** Context compaction started, finished or failed. */
+  | {
+      type: 'compaction';
+      compactionId: string;
+      status: 'started' | 'completed' | 'failed';
+      tokensBefore?: number;
+      tokensAfter?: number;
+      error?: string;
+    }
   /** Something the user should know that is not part of the answer (e.g. a provider failure). */
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string };
 
 /** The outcome of runLoop. */
 export interface LoopResult {
   stopReason: TurnStopReason;
+  /** Set when the budget ended the turn (stopReason is then end_turn), with the message shown. */
+  budgetExceeded?: string;
   /** The last assistant message, when one was produced. */
   lastMessage: AssistantMessage | undefined;
   /** Set when the turn ended because of a provider failure. */

@@ -1,27 +1,36 @@
 import { randomUUID } from 'node:crypto';
-import { contextTokens } from '../providers/usage.js';
+import type { ModelMessage } from '../providers/message.js';
 import { ResponseAccumulator, type AccumulatedResponse } from './accumulate-response.js';
 import type { LoopContext } from './loop-context.js';
 
+/** One response, and how it ended when it did not end by itself. */
+export interface TurnResponse extends AccumulatedResponse {
+  /** The user cancelled the whole turn. */
+  aborted: boolean;
+  /** A steer with `interrupt` cut this response short; the turn goes on. */
+  interrupted: boolean;
+}
+
 /**
  * One provider request and its streamed response: forwards deltas as events and
- * returns the accumulated message. It never throws: failures and aborts are in the
- * result, with whatever content arrived before them.
+ * returns the accumulated message. It never throws: failures, aborts and interrupts
+ * are in the result, with whatever content arrived before them.
  */
-export async function runTurn(ctx: LoopContext): Promise<AccumulatedResponse & { aborted: boolean }> {
+export async function runTurn(ctx: LoopContext, messages: ModelMessage[]): Promise<TurnResponse> {
   const messageId = randomUUID();
   const accumulator = new ResponseAccumulator();
+  const signal = ctx.requestSignal();
   const stream = ctx.model.stream(
     {
       model: ctx.model.modelId,
       system: ctx.system,
-      messages: ctx.history,
+      messages,
       tools: ctx.tools,
       ...(ctx.maxTokens !== undefined ? { maxTokens: ctx.maxTokens } : {}),
       ...(ctx.temperature !== undefined ? { temperature: ctx.temperature } : {}),
       cacheMessages: true,
     },
-    ctx.signal,
+    signal,
   );
   for await (const event of stream) {
     accumulator.push(event);
@@ -46,18 +55,7 @@ export async function runTurn(ctx: LoopContext): Promise<AccumulatedResponse & {
     }
   }
   const result = accumulator.result(ctx.model.protocol);
-  if (result.usage) {
-    const costUsd = ctx.price(result.usage);
-    ctx.emit({
-      type: 'usage',
-      usage: result.usage,
-      model: ctx.modelRef,
-      costUsd,
-      sessionCostUsd: ctx.sessionCostUsd() + costUsd,
-      contextTokens: contextTokens(result.usage),
-      contextWindow: ctx.contextWindow,
-    });
-  }
-  const aborted = ctx.signal.aborted || result.error?.kind === 'aborted';
-  return { ...result, aborted };
+  const aborted = ctx.signal.aborted;
+  const interrupted = !aborted && signal.aborted;
+  return { ...result, aborted, interrupted };
 }

@@ -14,11 +14,16 @@ const OPTIONS = [
  * to answer (gone, or no such method) is skipped; with none left the answer is
  * `no_client` and the caller falls back to the permission mode.
  */
-export function createClientAsker(clients: ReadonlySet<ClientConnection>, promptOrigin: (sessionId: string) => string | undefined): PermissionAsker {
+export function createClientAsker(
+  clients: ReadonlySet<ClientConnection>,
+  promptOrigin: (sessionId: string) => string | undefined,
+  rootOf: (sessionId: string) => string = (id) => id,
+): PermissionAsker {
   return async (question, signal) => {
-    const origin = promptOrigin(question.sessionId);
+    const root = rootOf(question.sessionId);
+    const origin = promptOrigin(root);
     const candidates = [...clients]
-      .filter((c) => c.initialized && !c.rpc.closed && c.attached.has(question.sessionId))
+      .filter((c) => c.initialized && !c.rpc.closed && c.attached.has(root))
       .sort((a, b) => Number(b.id === origin) - Number(a.id === origin));
     for (const client of candidates) {
       if (signal.aborted) return 'cancelled';
@@ -26,7 +31,7 @@ export function createClientAsker(clients: ReadonlySet<ClientConnection>, prompt
         const response = (await client.rpc.request(
           'session/request_permission',
           {
-            sessionId: question.sessionId,
+            sessionId: root,
             toolCall: {
               toolCallId: question.toolCallId,
               title: question.title,

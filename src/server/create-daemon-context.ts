@@ -4,12 +4,21 @@ import { describeProviderSetup } from '../config/describe-provider-setup.js';
 import { createModelCatalog } from '../providers/catalog/model-catalog.js';
 import { priceUsage } from '../providers/catalog/price-usage.js';
 import { createProviderRegistry } from '../providers/registry/create-provider-registry.js';
+import { loadAgents } from '../config/load-agents.js';
+import { BUILTIN_AGENTS, managerAgent } from '../loop/builtin-agents.js';
+import { createAgentTool } from '../session/agent-tool.js';
+import { DaemonCostTotals } from '../loop/track-cost.js';
+import { skillDirs } from '../tools/builtin/skill.js';
+import { discoverSkills } from '../tools/discover-skills.js';
 import { pickDefaultModel } from '../session/pick-default-model.js';
 import { createSessionServices } from '../session/create-session-services.js';
 import { SessionManager } from '../session/session-manager.js';
 import type { Store } from '../store/store.js';
 import type { PermissionAsker } from '../session/permission-asker.js';
+import { HookRunner } from '../tools/hooks/hook-runner.js';
+import { McpManager } from '../tools/mcp/mcp-manager.js';
 import type { PermissionMode } from '../tools/permissions/permission-mode.js';
+import { ClientTools } from '../tools/remote/client-tools.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import { createBuiltinTools, ToolRegistry } from '../tools/tool-registry.js';
 import { createClientAsker } from './ask-client-permission.js';
@@ -43,8 +52,23 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
   for (const tool of createBuiltinTools({ bash: { allowNetwork: config.sandbox?.network ?? false } })) tools.register(tool, { origin: 'builtin' });
   const clients = new Set<ClientConnection>();
   let sessions: SessionManager | undefined;
-  const asker = options.asker ?? createClientAsker(clients, (id) => sessions?.get(id)?.promptOrigin);
+  // A sub-agent's questions go to the clients of the session that started it.
+  const asker = options.asker ?? createClientAsker(clients, (id) => sessions?.get(id)?.promptOrigin, (id) => sessions?.rootOf(id) ?? id);
+  const subagents = config.subagents ?? {};
+  tools.register(
+    createAgentTool({
+      sessions: () => sessions!,
+      maxConcurrent: subagents.maxConcurrent ?? 4,
+      executorModel: subagents.executorModel,
+      budgetUsd: subagents.budgetUsd,
+    }),
+    { origin: 'builtin' },
+  );
+  const builtins = subagents.manager ? [...BUILTIN_AGENTS, managerAgent(subagents.managerModel)] : BUILTIN_AGENTS;
   const { mode: configMode, ...rules } = config.permissions ?? {};
+  const clientTools = new ClientTools(tools, { ...(config.server?.requestTimeoutMs ? { defaultTimeoutMs: config.server.requestTimeoutMs } : {}) });
+  const mcp = new McpManager({ registry: tools, log, clientVersion: options.version });
+  const hooks = new HookRunner({ config: config.hooks, cwdOf: (id) => sessions!.record(id).cwd, log, env });
   const services = createSessionServices({
     tools: {
       registry: tools,
@@ -53,8 +77,18 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
       sandbox: options.sandbox,
       dataDir: options.paths.dataDir,
       asker,
-      refusal: () => undefined,
+      hooks,
     },
+    loadAgents: (cwd) => {
+      const loaded = loadAgents({ cwd, userConfigDir: options.paths.configDir, config, builtins });
+      for (const error of loaded.errors) if (!warned.has(error)) (warned.add(error), log(error));
+      return loaded.agents;
+    },
+    skills: (cwd) => discoverSkills(skillDirs(cwd, { userConfigDir: options.paths.configDir })).map(({ name, description }) => ({ name, description })),
+    userConfigDir: options.paths.configDir,
+    budgetUsd: config.budgetUsd,
+    toolResultBudget: 50_000,
+    costTotals: new DaemonCostTotals(),
     defaultModel: options.model ?? pickDefaultModel(config, env),
     setupHelp: describeProviderSetup(options.paths),
     maxTurns: config.maxTurns ?? 50,
@@ -77,10 +111,22 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
       };
     },
   });
-  sessions = new SessionManager(options.store, services);
+  sessions = new SessionManager(options.store, services, subagents.manager ? 'manager' : 'build');
+  const defaultModel = options.model ?? pickDefaultModel(config, env);
   return {
     sessions,
+    models: {
+      defaultModel: () => defaultModel,
+      choices: () =>
+        catalog
+          .list()
+          .filter((m) => registry.isConfigured(m.ref.split('/')[0]!))
+          .map((m) => ({ value: m.ref, name: m.ref })),
+    },
     tools,
+    clientTools,
+    mcp,
+    hooks,
     clients,
     config,
     version: options.version,

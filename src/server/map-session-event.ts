@@ -13,6 +13,8 @@ export interface EventAudience {
   wantsEvents: boolean;
   /** Declared `session.notices` in its ACP client capabilities. */
   acceptsNotices: boolean;
+  /** Declared `session.compaction` in its ACP client capabilities. */
+  acceptsCompaction: boolean;
 }
 
 /**
@@ -48,10 +50,10 @@ export function mapSessionEvent(sessionId: string, event: SessionEvent, to: Even
         }),
         ...rich({
           type: 'cost',
-          turnUsd: event.costUsd,
+          turnUsd: event.turnCostUsd,
           sessionUsd: event.sessionCostUsd,
+          daemonUsd: event.daemonCostUsd,
           usage: event.usage,
-          model: event.model,
         }),
       ];
     case 'turn_start':
@@ -102,6 +104,25 @@ export function mapSessionEvent(sessionId: string, event: SessionEvent, to: Even
       ];
     case 'plan':
       return [update({ sessionUpdate: 'plan', entries: event.entries })];
+    case 'queue':
+      return rich({ type: 'queue', steering: event.steering, followUp: event.followUp, items: event.items });
+    case 'mode_changed':
+      return [update({ sessionUpdate: 'current_mode_update', currentModeId: event.modeId })];
+    case 'compaction': {
+      const status = event.status === 'started' ? 'in_progress' : event.status;
+      return [
+        ...(to.acceptsCompaction
+          ? [update({ sessionUpdate: 'compaction_update', compactionId: event.compactionId, status, ...(event.error ? { error: event.error } : {}) })]
+          : []),
+        ...rich({
+          type: 'compaction',
+          status: event.status,
+          ...(event.tokensBefore !== undefined ? { tokensBefore: event.tokensBefore } : {}),
+          ...(event.tokensAfter !== undefined ? { tokensAfter: event.tokensAfter } : {}),
+          ...(event.error ? { error: event.error } : {}),
+        }),
+      ];
+    }
     case 'message_committed':
       return [];
   }

@@ -1,3 +1,4 @@
+import { isCompactionRecord } from '../session/compaction-marker.js';
 import type { MessageRecord, TurnRecord } from '../store/store.js';
 import type { ClientConnection } from './client-connection.js';
 
@@ -13,6 +14,8 @@ export function replayHistory(client: ClientConnection, sessionId: string, messa
   const send = (update: Record<string, unknown>): void => client.rpc.notify('session/update', { sessionId, update });
 
   for (const message of messages) {
+    // Compaction summaries are the daemon's bookkeeping, not part of the conversation shown.
+    if (isCompactionRecord(message)) continue;
     const interrupted = message.status === 'interrupted' || interruptedTurns.has(message.turnId);
     const meta = { _meta: { agentd: { turnId: message.turnId, ...(interrupted ? { interrupted: true } : {}) } } };
     if (message.role === 'user') {

@@ -67,6 +67,8 @@ export async function startDaemon(options: StartOptions): Promise<StartedDaemon>
     log,
     ...(options.model ? { model: options.model } : {}),
   });
+  // In the background, like the sandbox probe; session handlers wait for it (mcp.configuredStarted).
+  void daemon.mcp.startConfigured(config.mcpServers);
   return {
     daemon,
     paths,
@@ -74,6 +76,7 @@ export async function startDaemon(options: StartOptions): Promise<StartedDaemon>
     store,
     async shutdown() {
       await daemon.sessions.shutdown();
+      await daemon.mcp.stopAll();
       store.close();
     },
   };

@@ -1,6 +1,12 @@
-import { buildSystemPrompt, BUILD_ROLE_PROMPT } from '../loop/build-system-prompt.js';
+import type { AgentDefinition } from '../config/agent-definition.js';
+import { agentAllowsTool } from '../loop/agent-allows-tool.js';
+import { buildSystemPrompt } from '../loop/build-system-prompt.js';
+import { findAgentsFiles } from '../loop/find-agents-files.js';
+import { gitFacts } from '../loop/git-facts.js';
+import type { DaemonCostTotals } from '../loop/track-cost.js';
 import type { LanguageModel } from '../providers/language-model.js';
 import type { Usage } from '../providers/usage.js';
+import type { Tool } from '../tools/tool.js';
 import { ModelNotConfiguredError } from './model-not-configured-error.js';
 import { runSessionTools, type ToolRuntimeOptions } from './run-session-tools.js';
 import type { SessionServices } from './session-services.js';
@@ -8,7 +14,7 @@ import type { SessionServices } from './session-services.js';
 /** What the daemon knows about a model, for context and cost accounting. */
 export interface ModelFacts {
   contextWindow: number;
-  maxOutputTokens?: number;
+  maxOutputTokens: number;
   price(usage: Usage): number;
 }
 
@@ -20,16 +26,35 @@ export interface SessionServicesOptions {
   modelFacts(ref: string): ModelFacts;
   /** Explains how to configure a provider, for the error when none is. */
   setupHelp: string;
+  /** The agents of a project directory (built-ins, config, agent files). */
+  loadAgents(cwd: string): AgentDefinition[];
+  /** Skills listed in the system prompt, for a project directory. */
+  skills(cwd: string): Array<{ name: string; description: string }>;
+  /** The user's config directory (global AGENTS.md). */
+  userConfigDir: string;
   maxTurns: number;
+  budgetUsd: number | undefined;
+  toolResultBudget: number;
+  costTotals: DaemonCostTotals;
   log(line: string): void;
-  /** Tools, permissions and hooks for every session. */
-  tools: ToolRuntimeOptions;
+  /** Tools, permissions and hooks for every session (the agent refusal is added here). */
+  tools: Omit<ToolRuntimeOptions, 'refusal'>;
 }
 
-/** Wires config, providers and the model catalog into what sessions need. */
+/** Wires config, providers, agents, tools and the model catalog into what sessions need. */
 export function createSessionServices(options: SessionServicesOptions): SessionServices {
+  const agentFor = (agents: AgentDefinition[], mode: string): AgentDefinition =>
+    agents.find((a) => a.name === mode) ?? agents.find((a) => a.name === 'build') ?? agents[0]!;
+  const refusal = (agent: AgentDefinition, tool: Tool): string | undefined =>
+    agentAllowsTool(agent, tool)
+      ? undefined
+      : `The ${agent.name} agent (${agent.access} access) may not use ${tool.name}. Switch to an agent that may (session/set_mode), or do without it.`;
+
   return {
     maxTurns: options.maxTurns,
+    budgetUsd: options.budgetUsd,
+    toolResultBudget: options.toolResultBudget,
+    costTotals: options.costTotals,
     log: options.log,
     resolveModel(sessionModel) {
       const ref = sessionModel ?? options.defaultModel;
@@ -41,22 +66,29 @@ export function createSessionServices(options: SessionServicesOptions): SessionS
         throw new ModelNotConfiguredError(`model ${ref} cannot be used: ${(error as Error).message}`);
       }
       const facts = options.modelFacts(ref);
-      return {
-        ref,
-        model,
-        contextWindow: facts.contextWindow,
-        ...(facts.maxOutputTokens !== undefined ? { maxTokens: facts.maxOutputTokens } : {}),
-        price: facts.price,
-      };
+      return { ref, model, contextWindow: facts.contextWindow, maxOutputTokens: facts.maxOutputTokens, price: facts.price };
     },
-    buildSystemPrompt(record) {
-      return buildSystemPrompt({ rolePrompt: BUILD_ROLE_PROMPT, cwd: record.cwd });
+    agents: (record) => options.loadAgents(record.cwd),
+    agent: (record) => agentFor(options.loadAgents(record.cwd), record.mode),
+    async systemPrompt(record, agent) {
+      const [agentsFiles, git] = await Promise.all([findAgentsFiles(record.cwd, options.userConfigDir), gitFacts(record.cwd)]);
+      return buildSystemPrompt({
+        rolePrompt: agent.prompt,
+        agentsFiles,
+        skills: options.skills(record.cwd),
+        cwd: record.cwd,
+        ...(git ? { git } : {}),
+      });
     },
-    toolSpecs(record) {
-      return options.tools.registry.specs({ sessionId: record.id });
+    toolSpecs(record, agent) {
+      const allowed = options.tools.registry
+        .list(record.id)
+        .filter((entry) => agentAllowsTool(agent, entry.tool))
+        .map((entry) => entry.tool.name);
+      return options.tools.registry.specs({ sessionId: record.id, names: allowed });
     },
-    runTools(session, calls, _message, signal) {
-      return runSessionTools(session, calls, signal, options.tools);
+    runTools(session, agent, calls, _message, signal) {
+      return runSessionTools(session, calls, signal, { ...options.tools, refusal: (_s, tool) => refusal(agent, tool) });
     },
   };
 }

@@ -12,5 +12,9 @@ export type SessionEvent =
   | { type: 'user_message'; messageId: string; content: ContentBlock[]; origin?: string }
   /** The loop started working on a prompt. */
   | { type: 'turn_start'; turnId: string }
+  /** The steering or follow-up queue changed. */
+  | { type: 'queue'; steering: number; followUp: number; items: Array<{ queue: 'steering' | 'followUp'; preview: string }> }
+  /** The session's mode (agent) changed. */
+  | { type: 'mode_changed'; modeId: string }
   /** The loop finished a prompt. */
   | { type: 'turn_end'; turnId: string; stopReason: TurnStopReason; error?: string };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { repairTranscript } from '../loop/repair-transcript.js';
-import type { ModelMessage } from '../providers/message.js';
+import { historyFromRecords } from './compaction-marker.js';
 import type { ListSessionsQuery, MessageRecord, SessionRecord, Store, TurnRecord } from '../store/store.js';
 import { Session } from './session.js';
 import type { SessionServices } from './session-services.js';
@@ -23,6 +23,8 @@ export class SessionManager {
   constructor(
     readonly store: Store,
     private readonly services: SessionServices,
+    /** The agent new sessions start with (`manager` in manager mode). */
+    private readonly defaultMode = 'build',
   ) {}
 
   create(input: { cwd: string; additionalDirectories?: string[]; meta?: Record<string, unknown> }): Session {
@@ -30,6 +32,7 @@ export class SessionManager {
       id: randomUUID(),
       cwd: input.cwd,
       additionalDirectories: input.additionalDirectories ?? [],
+      mode: this.defaultMode,
       meta: input.meta ?? {},
     });
     const session = new Session(record, [], this.store, this.services);
@@ -43,9 +46,7 @@ export class SessionManager {
     if (existing) return existing;
     const record = this.store.getSession(id);
     if (!record) throw new SessionNotFoundError(id);
-    const history = repairTranscript(
-      this.store.listMessages(id).map((m) => ({ role: m.role, content: m.content }) as ModelMessage),
-    );
+    const history = repairTranscript(historyFromRecords(this.store.listMessages(id)));
     const session = new Session(record, history, this.store, this.services);
     this.live.set(id, session);
     return session;
@@ -89,6 +90,17 @@ export class SessionManager {
     this.live.delete(id);
     if (session) await session.abort();
     this.store.deleteSession(id);
+  }
+
+  /** The top-level session a sub-agent session belongs to (itself when it is not one). */
+  rootOf(id: string): string {
+    let current = id;
+    for (let depth = 0; depth < 16; depth++) {
+      const parent = this.store.getSession(current)?.meta.parentSessionId;
+      if (typeof parent !== 'string') return current;
+      current = parent;
+    }
+    return current;
   }
 
   /** Stops every running turn (daemon shutdown). */

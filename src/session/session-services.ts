@@ -1,4 +1,6 @@
+import type { AgentDefinition } from '../config/agent-definition.js';
 import type { ToolCallRequest } from '../loop/loop-context.js';
+import type { DaemonCostTotals } from '../loop/track-cost.js';
 import type { LanguageModel } from '../providers/language-model.js';
 import type { AssistantMessage, ToolMessage } from '../providers/message.js';
 import type { SystemBlock, ToolSpec } from '../providers/request.js';
@@ -12,19 +14,32 @@ export interface ResolvedModel {
   ref: string;
   model: LanguageModel;
   contextWindow: number;
-  /** Output cap to request; the vendor default when undefined. */
-  maxTokens?: number;
+  /** The model's output limit, requested as max tokens and reserved when compacting. */
+  maxOutputTokens: number;
   /** USD for one response's usage. */
   price(usage: Usage): number;
 }
 
 /** What the SessionManager provides to every session. */
 export interface SessionServices {
-  /** The model for a session (its own choice, else the configured default); throws a clear error when none is configured. */
+  /** The model for a ref (else the configured default); throws ModelNotConfiguredError when none can be used. */
   resolveModel(ref: string | null): ResolvedModel;
-  buildSystemPrompt(record: SessionRecord): SystemBlock[];
-  toolSpecs(record: SessionRecord): ToolSpec[];
-  runTools(session: Session, calls: ToolCallRequest[], message: AssistantMessage, signal: AbortSignal): Promise<ToolMessage>;
+  /** Every agent (mode) available in a session's project. */
+  agents(record: SessionRecord): AgentDefinition[];
+  /** The agent of the session's current mode (`build` when the mode is unknown). */
+  agent(record: SessionRecord): AgentDefinition;
+  /** Role prompt, guidance, skills, AGENTS.md, then session facts. */
+  systemPrompt(record: SessionRecord, agent: AgentDefinition): Promise<SystemBlock[]>;
+  /** The tools the agent may use, as sent to the model. */
+  toolSpecs(record: SessionRecord, agent: AgentDefinition): ToolSpec[];
+  runTools(session: Session, agent: AgentDefinition, calls: ToolCallRequest[], message: AssistantMessage, signal: AbortSignal): Promise<ToolMessage>;
+  /** `maxTurns` from config (an agent may override it). */
   maxTurns: number;
+  /** `budgetUsd` from config: the most a session may spend. */
+  budgetUsd: number | undefined;
+  /** Characters of older tool results kept in each request. */
+  toolResultBudget: number;
+  /** Spending of every session of this daemon. */
+  costTotals: DaemonCostTotals;
   log(line: string): void;
 }

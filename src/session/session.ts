@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock } from '../../protocol/index.js';
-import type { LoopContext } from '../loop/loop-context.js';
 import type { TurnStopReason } from '../loop/loop-event.js';
+import { compactIfNeeded } from '../loop/compact-if-needed.js';
+import { newLoopState } from '../loop/loop-state.js';
 import { runLoop } from '../loop/run-loop.js';
+import { CompactionTracker } from '../loop/compaction-tracker.js';
 import type { ModelMessage, UserMessage } from '../providers/message.js';
 import type { ProviderError } from '../providers/provider-error.js';
-import type { Usage } from '../providers/usage.js';
 import type { SessionRecord, Store } from '../store/store.js';
 import { FileStateTracker } from '../tools/file-state-tracker.js';
+import { buildLoopContext } from './build-loop-context.js';
 import { convertPrompt } from './convert-prompt.js';
+import { PromptQueues, type QueueName } from './prompt-queues.js';
 import type { SessionEvent } from './session-event.js';
 import type { SessionServices } from './session-services.js';
+import { SessionWriter } from './session-writer.js';
 
-/** How a prompt sent while a turn runs is delivered. */
+/** How a prompt sent while a turn runs is delivered (`_meta.agentd.delivery`). */
 export type PromptDelivery = 'steer' | 'followUp';
 
 /** Thrown when a prompt arrives for a running session without a delivery mode. */
@@ -29,40 +33,58 @@ export class TurnFailedError extends Error {
   }
 }
 
-interface QueuedPrompt {
-  message: UserMessage;
-  blocks: ContentBlock[];
-  done: { resolve(reason: TurnStopReason): void; reject(error: Error): void };
+/** A mode or option value the session does not offer. */
+export class UnknownChoiceError extends Error {}
+
+/** What a prompt resolves with. */
+export interface PromptOutcome {
+  stopReason: TurnStopReason;
+  /** Set when the session's budget ended the turn. */
+  budgetExceeded?: string;
 }
 
 /**
- * One conversation: its history, its state (idle or running one turn) and its event
- * stream. Every committed message goes to the store before its event goes out.
+ * One conversation: its history, its state (idle or running one turn), its queues and
+ * its event stream. Every committed message goes to the store before its event goes out.
  */
 export class Session {
   private readonly listeners = new Set<(event: SessionEvent) => void>();
-  private readonly steering: QueuedPrompt[] = [];
-  private readonly followUps: QueuedPrompt[] = [];
-  private readonly acpBlocks = new WeakMap<UserMessage, { blocks: ContentBlock[]; origin: string | undefined }>();
-  private controller: AbortController | undefined;
-  private running: Promise<TurnStopReason> | undefined;
-  private turnId: string | undefined;
-  private origin: string | undefined;
-  private consumed: QueuedPrompt[] = [];
+  readonly queues = new PromptQueues((snapshot) => this.emit({ type: 'queue', ...snapshot }));
+  /** Per-session read tracking, so write and edit refuse stale or unseen files. */
+  readonly fileState = new FileStateTracker();
+  readonly compaction = new CompactionTracker();
+  readonly writer: SessionWriter;
+  private turn: { id: string; origin: string | undefined; controller: AbortController; request: AbortController; done: Promise<PromptOutcome> } | undefined;
 
   constructor(
-    public record: SessionRecord,
+    record: SessionRecord,
     readonly history: ModelMessage[],
-    private readonly store: Store,
-    private readonly services: SessionServices,
-  ) {}
+    store: Store,
+    readonly services: SessionServices,
+  ) {
+    this.writer = new SessionWriter(record, store, (event) => this.emit(event));
+  }
 
   get id(): string {
-    return this.record.id;
+    return this.writer.record.id;
+  }
+
+  get record(): SessionRecord {
+    return this.writer.record;
   }
 
   get state(): 'idle' | 'running' {
-    return this.running ? 'running' : 'idle';
+    return this.turn ? 'running' : 'idle';
+  }
+
+  /** The connection that sent the running prompt, if any. */
+  get promptOrigin(): string | undefined {
+    return this.turn?.origin;
+  }
+
+  /** The id of the turn in progress, if any. */
+  get currentTurnId(): string | undefined {
+    return this.turn?.id;
   }
 
   /** Receives every event from now on; returns the unsubscribe function. */
@@ -72,135 +94,131 @@ export class Session {
   }
 
   /**
-   * Runs a turn for the prompt and resolves with its stop reason. While a turn runs, a
-   * prompt with a delivery mode joins it (steer: before the next model call; followUp:
-   * when the model would stop) and resolves when that turn ends.
+   * Runs a turn for the prompt and resolves when it ends. While a turn runs, a prompt
+   * with a delivery joins it (steer: before the next model request; followUp: when the
+   * model would stop) and resolves when that turn ends; without one it is refused.
    */
-  prompt(blocks: ContentBlock[], options: { delivery?: PromptDelivery; origin?: string } = {}): Promise<TurnStopReason> {
-    const { delivery, origin } = options;
+  async prompt(blocks: ContentBlock[], options: { delivery?: PromptDelivery; origin?: string } = {}): Promise<PromptOutcome> {
     const message: UserMessage = { role: 'user', content: convertPrompt(blocks) };
-    this.acpBlocks.set(message, { blocks, origin });
-    if (this.running) {
-      if (!delivery) return Promise.reject(new SessionBusyError(this.id));
-      return new Promise((resolve, reject) => {
-        (delivery === 'steer' ? this.steering : this.followUps).push({ message, blocks, done: { resolve, reject } });
-      });
+    if (this.turn) {
+      if (!options.delivery) throw new SessionBusyError(this.id);
+      const queue: QueueName = options.delivery === 'steer' ? 'steering' : 'followUp';
+      const reason = await this.enqueue(queue, message, blocks, options.origin);
+      return { stopReason: reason };
     }
-    // Resolve the model before anything is stored, so a misconfiguration loses nothing.
-    const model = this.services.resolveModel(this.record.model);
-    const turnId = randomUUID();
-    this.turnId = turnId;
-    this.origin = origin;
-    this.controller = new AbortController();
-    this.store.startTurn(this.id, turnId);
-    this.emit({ type: 'turn_start', turnId });
-    this.history.push(message);
-    this.commit(message, { status: 'complete' });
+    return this.startTurn(message, blocks, options.origin);
+  }
 
-    const run = async (): Promise<TurnStopReason> => {
-      const ctx: LoopContext = {
-        model: model.model,
-        modelRef: model.ref,
-        system: this.services.buildSystemPrompt(this.record),
-        tools: this.services.toolSpecs(this.record),
-        history: this.history,
-        maxTurns: this.services.maxTurns,
-        signal: this.controller!.signal,
-        contextWindow: model.contextWindow,
-        emit: (event) => this.emit(event),
-        commit: (msg, meta) => this.commit(msg, meta, model.ref),
-        price: model.price,
-        runTools: (calls, assistant, signal) => this.services.runTools(this, calls, assistant, signal),
-        sessionCostUsd: () => this.record.totalCostUsd,
-        takeSteering: () => this.take(this.steering.splice(0)),
-        takeFollowUp: () => this.take(this.followUps.splice(0, 1))[0],
-      };
-      if (model.maxTokens !== undefined) ctx.maxTokens = model.maxTokens;
-      const result = await runLoop(ctx).catch((error: Error) => ({ stopReason: 'end_turn' as const, internal: error }));
-      const failure = 'internal' in result ? result.internal : result.error ? new TurnFailedError(result.error) : undefined;
-      this.store.endTurn(turnId, failure ? 'error' : result.stopReason, failure?.message ?? null);
-      this.emit({ type: 'turn_end', turnId, stopReason: result.stopReason, ...(failure ? { error: failure.message } : {}) });
-      this.finishTurn(result.stopReason, failure);
-      if (failure) throw failure;
-      return result.stopReason;
-    };
-    const running = run();
-    this.running = running;
-    return running;
+  /**
+   * `session/steer` and `session/followUp`: queued when a turn runs (answered at once with
+   * the queue length), a new turn otherwise. `interrupt` ends the stream in flight.
+   */
+  deliver(queue: QueueName, blocks: ContentBlock[], options: { interrupt?: boolean; origin?: string } = {}): number {
+    const message: UserMessage = { role: 'user', content: convertPrompt(blocks) };
+    if (!this.turn) {
+      void this.startTurn(message, blocks, options.origin).catch((error: Error) => this.services.log(`session ${this.id}: ${error.message}`));
+      return 0;
+    }
+    const waiting = this.enqueue(queue, message, blocks, options.origin);
+    void waiting.catch(() => undefined);
+    if (options.interrupt && queue === 'steering') this.turn.request.abort(new Error('interrupted by a steer'));
+    return this.queues.snapshot()[queue];
+  }
+
+  /** True while a steering message waits for the next safe point. */
+  hasSteering(): boolean {
+    return this.queues.has('steering');
   }
 
   /** Stops the running turn (ACP session/cancel); the prompt answers `cancelled`. */
   cancel(): void {
-    this.controller?.abort();
+    this.turn?.controller.abort(new Error('cancelled'));
   }
 
-  /** Stops the running turn and resolves once it has fully stopped. */
-  async abort(): Promise<void> {
-    const running = this.running;
+  /** Stops the running turn and resolves once it has fully stopped; queues are cleared unless kept. */
+  async abort(options: { keepQueues?: boolean } = {}): Promise<void> {
+    const turn = this.turn;
+    if (!options.keepQueues) this.queues.clear();
     this.cancel();
-    if (running) await running.catch(() => undefined);
+    if (turn) await turn.done.catch(() => undefined);
   }
 
-  /** The connection that sent the running prompt, if any. */
-  get promptOrigin(): string | undefined {
-    return this.running ? this.origin : undefined;
-  }
-
-  /** The id of the turn in progress, if any. */
-  get currentTurnId(): string | undefined {
-    return this.running ? this.turnId : undefined;
-  }
-
-  private take(items: QueuedPrompt[]): UserMessage[] {
-    this.consumed.push(...items);
-    return items.map((item) => item.message);
-  }
-
-  private finishTurn(reason: TurnStopReason, failure: Error | undefined): void {
-    const waiting = [...this.consumed.splice(0), ...this.steering.splice(0), ...this.followUps.splice(0)];
-    this.running = undefined;
-    this.controller = undefined;
-    for (const item of waiting) {
-      if (failure) item.done.reject(failure);
-      else item.done.resolve(reason);
+  /** Switches the agent; takes effect at the next turn. Throws for an unknown mode. */
+  setMode(modeId: string): void {
+    const agents = this.services.agents(this.record);
+    if (!agents.some((a) => a.name === modeId)) {
+      throw new UnknownChoiceError(`unknown mode "${modeId}"; available: ${agents.map((a) => a.name).join(', ')}`);
     }
+    this.writer.update({ mode: modeId });
+    this.emit({ type: 'mode_changed', modeId });
   }
 
-  private commit(
-    message: ModelMessage,
-    meta: { status: 'complete' | 'interrupted'; usage?: Usage; costUsd?: number },
-    modelRef?: string,
-  ): void {
-    const user = message.role === 'user' ? this.acpBlocks.get(message) : undefined;
-    const record = this.store.appendMessage({
-      sessionId: this.id,
-      turnId: this.turnId ?? 'none',
-      role: message.role,
-      content: message.content,
-      status: meta.status,
-      model: message.role === 'assistant' ? (modelRef ?? null) : null,
-      usage: meta.usage ?? null,
-      costUsd: meta.costUsd ?? null,
-      meta: user ? { acp: user.blocks } : null,
-    });
-    this.record = { ...this.record, totalCostUsd: this.record.totalCostUsd + (meta.costUsd ?? 0), updatedAt: record.createdAt };
-    if (user) {
-      this.emit({ type: 'user_message', messageId: record.id, content: user.blocks, ...(user.origin ? { origin: user.origin } : {}) });
-    }
-    this.emit({ type: 'message_committed', message, status: meta.status });
+  /** Chooses the session's model (`provider/model`); checked by resolving it now. */
+  setModel(ref: string): void {
+    this.services.resolveModel(ref);
+    this.writer.update({ model: ref });
   }
 
-  /** Per-session read tracking, so write and edit refuse stale or unseen files. */
-  readonly fileState = new FileStateTracker();
-
-  /** True while a steering message waits for the next safe point. */
-  hasSteering(): boolean {
-    return this.steering.length > 0;
+  /** Compacts the conversation now (session/compact); only while idle. */
+  async compactNow(): Promise<boolean> {
+    if (this.turn) throw new SessionBusyError(this.id);
+    const agent = this.services.agent(this.record);
+    const model = this.services.resolveModel(agent.model ?? this.record.model);
+    const controller = new AbortController();
+    const ctx = await buildLoopContext(this, agent, model, { signal: controller.signal, requestSignal: () => controller.signal });
+    return compactIfNeeded(ctx, newLoopState(), true);
   }
 
   /** Sends an event to every subscriber (used by the tool runtime). */
   publish(event: SessionEvent): void {
     this.emit(event);
+  }
+
+  private enqueue(queue: QueueName, message: UserMessage, blocks: ContentBlock[], origin: string | undefined): Promise<TurnStopReason> {
+    this.writer.remember(message, blocks, origin);
+    return new Promise((resolve, reject) => {
+      this.queues.push(queue, { message, blocks, origin, done: { resolve, reject } });
+    });
+  }
+
+  private startTurn(message: UserMessage, blocks: ContentBlock[], origin: string | undefined): Promise<PromptOutcome> {
+    const agent = this.services.agent(this.record);
+    // Resolve the model before anything is stored, so a misconfiguration loses nothing.
+    const model = this.services.resolveModel(agent.model ?? this.record.model);
+    const id = randomUUID();
+    const controller = new AbortController();
+    const turn = { id, origin, controller, request: new AbortController(), done: undefined as unknown as Promise<PromptOutcome> };
+    this.turn = turn;
+    this.writer.startTurn(id);
+    this.writer.remember(message, blocks, origin);
+    this.history.push(message);
+    this.writer.commit(message, { status: 'complete' });
+
+    turn.done = (async (): Promise<PromptOutcome> => {
+      let outcome: PromptOutcome = { stopReason: 'end_turn' };
+      let failure: Error | undefined;
+      try {
+        const ctx = await buildLoopContext(this, agent, model, {
+          signal: controller.signal,
+          requestSignal: () => {
+            if (turn.request.signal.aborted) turn.request = new AbortController();
+            return AbortSignal.any([controller.signal, turn.request.signal]);
+          },
+        });
+        const result = await runLoop(ctx);
+        outcome = { stopReason: result.stopReason, ...(result.budgetExceeded ? { budgetExceeded: result.budgetExceeded } : {}) };
+        if (result.error) failure = new TurnFailedError(result.error);
+      } catch (error) {
+        failure = error as Error;
+        this.services.log(`session ${this.id}: turn failed: ${failure.stack ?? failure.message}`);
+      }
+      this.writer.endTurn(failure ? 'error' : outcome.stopReason, failure?.message ?? null);
+      this.turn = undefined;
+      this.queues.settle(outcome.stopReason, failure);
+      if (failure) throw failure;
+      return outcome;
+    })();
+    return turn.done;
   }
 
   private emit(event: SessionEvent): void {

@@ -56,7 +56,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   const onSignal = (): void => session.cancel();
   process.once('SIGINT', onSignal);
   try {
-    const stopReason = await session.prompt([{ type: 'text', text }]);
+    const { stopReason, budgetExceeded } = await session.prompt([{ type: 'text', text }]);
+    if (budgetExceeded) process.stderr.write(`agentd: ${budgetExceeded}\n`);
     if (!values.json && !endsWithNewline) write('\n');
     if (values.json) write(JSON.stringify({ sessionId: session.id, type: 'result', stopReason }) + '\n');
     return stopReason === 'cancelled' ? 130 : 0;

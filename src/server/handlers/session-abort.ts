@@ -4,6 +4,6 @@ import { openSession } from './open-session.js';
 /** Stops the running turn now and answers once it has fully stopped. */
 export const sessionAbort: RequestHandler<'session/abort'> = async (params, { daemon }) => {
   const session = openSession(daemon, params.sessionId);
-  await session.abort();
+  await session.abort({ keepQueues: params.keepQueues === true });
   return { stopped: true };
 };

@@ -7,5 +7,6 @@ export const sessionDelete: RequestHandler<'session/delete'> = async (params, { 
   requireSessionRecord(daemon, params.sessionId);
   detachSession(client, params.sessionId);
   await daemon.sessions.delete(params.sessionId);
+  await daemon.mcp.stopSession(params.sessionId);
   return {};
 };

@@ -1,13 +1,24 @@
+import { specsFromAcp } from '../../tools/mcp/mcp-server-spec.js';
 import { attachSession } from '../attach-session.js';
 import type { RequestHandler } from '../handler-table.js';
+import { sessionConfigOptions, sessionModes } from '../session-choices.js';
+import { RpcError } from '../rpc-error.js';
 import { requireDirectory } from './require-directory.js';
 
-/** Creates a session rooted at an existing absolute cwd and follows it. */
-export const sessionNew: RequestHandler<'session/new'> = (params, { client, daemon }) => {
+/** Creates a session rooted at an existing absolute cwd, starts its MCP servers and follows it. */
+export const sessionNew: RequestHandler<'session/new'> = async (params, { client, daemon }) => {
   requireDirectory('session/new', 'cwd', params.cwd);
   const additional = params.additionalDirectories ?? [];
   additional.forEach((dir, i) => requireDirectory('session/new', `additionalDirectories[${i}]`, dir));
+  let mcpServers;
+  try {
+    mcpServers = specsFromAcp(params.mcpServers, params.cwd);
+  } catch (error) {
+    throw RpcError.invalidParams('session/new', [(error as Error).message]);
+  }
   const session = daemon.sessions.create({ cwd: params.cwd, additionalDirectories: additional });
+  await daemon.mcp.configuredStarted();
+  await daemon.mcp.startSession(session.id, mcpServers);
   attachSession(client, session);
-  return { sessionId: session.id };
+  return { sessionId: session.id, modes: sessionModes(session), configOptions: sessionConfigOptions(session, daemon) as never };
 };

@@ -19,8 +19,11 @@ export const sessionPrompt: RequestHandler<'session/prompt'> = async (params, { 
   const onCancel = (): void => session.cancel();
   signal.addEventListener('abort', onCancel, { once: true });
   try {
-    const stopReason = await session.prompt(params.prompt, { ...(delivery ? { delivery } : {}), origin: client.id });
-    return { stopReason };
+    const outcome = await session.prompt(params.prompt, { ...(delivery ? { delivery } : {}), origin: client.id });
+    return {
+      stopReason: outcome.stopReason,
+      ...(outcome.budgetExceeded ? { _meta: { agentd: { outcome: 'budget_exceeded', message: outcome.budgetExceeded } } } : {}),
+    };
   } catch (error) {
     throw toRpcError(session.id, error);
   } finally {

@@ -1,0 +1,24 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatDoctorReport } from '../../server/doctor/format-doctor-report.js';
+import { runDoctor } from '../../server/doctor/run-doctor.js';
+
+/**
+ * `agentd doctor [--json] [--config FILE] [--cwd DIR]`: checks the installation (Node.js,
+ * config, directories, store, sandbox, ripgrep, providers, daemon) and prints a checklist
+ * with a fix for every problem, or the report as JSON. Exits 1 when any check fails.
+ */
+export async function doctorCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { json: { type: 'boolean' }, config: { type: 'string' }, cwd: { type: 'string' } },
+    strict: true,
+  });
+  const report = await runDoctor({
+    env: process.env,
+    cwd: resolve(values.cwd ?? process.cwd()),
+    ...(values.config !== undefined ? { configFile: values.config } : {}),
+  });
+  process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatDoctorReport(report)}\n`);
+  return report.ok ? 0 : 1;
+}

@@ -1,0 +1,91 @@
+import { lstatSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { okCheck, warnCheck, type DoctorCheck } from './doctor-check.js';
+
+/** How long a live daemon gets to answer `initialize`. */
+const ANSWER_TIMEOUT_MS = 3000;
+
+/** What happened when doctor spoke to the socket. */
+type Probe =
+  | { kind: 'answered'; version: string }
+  | { kind: 'refused'; code: string }
+  | { kind: 'silent' }
+  | { kind: 'garbled'; reason: string };
+
+/**
+ * Whether a daemon answers on the socket: connects and sends an ACP `initialize` as one
+ * NDJSON line (the default framing), then reads the answer's `agentInfo.version`. No
+ * daemon is fine (`agentd acp` starts one on demand); something that accepts the
+ * connection but does not answer like agentd is a warning, since it blocks that path.
+ */
+export async function checkDaemon(socketPath: string, timeoutMs = ANSWER_TIMEOUT_MS): Promise<DoctorCheck> {
+  const id = 'daemon';
+  const title = 'daemon';
+  const kind = socketKind(socketPath);
+  if (kind === 'missing') {
+    return okCheck(id, title, `no daemon running on ${socketPath}; \`agentd acp\` starts one when an editor connects, or run \`agentd serve --socket\``);
+  }
+  if (kind === 'other') {
+    return warnCheck(id, title, `${socketPath} exists but is not a socket`, `move ${socketPath} aside; the daemon creates its socket there`);
+  }
+  const probe = await probeSocket(socketPath, timeoutMs);
+  if (probe.kind === 'answered') return okCheck(id, title, `agentd ${probe.version} answers on ${socketPath}`);
+  if (probe.kind === 'refused') {
+    return okCheck(id, title, `no daemon running; ${socketPath} is left from an earlier one (${probe.code}) and the next daemon replaces it`);
+  }
+  const what = probe.kind === 'silent' ? `did not answer initialize within ${timeoutMs} ms` : `did not answer like agentd (${probe.reason})`;
+  return warnCheck(id, title, `a process accepts connections on ${socketPath} but ${what}`, `find it with \`ss -xlp | grep ${socketPath}\` and stop it; a hung agentd can be killed and restarted with \`agentd serve --socket\``);
+}
+
+function socketKind(socketPath: string): 'missing' | 'socket' | 'other' {
+  try {
+    return lstatSync(socketPath).isSocket() ? 'socket' : 'other';
+  } catch {
+    return 'missing';
+  }
+}
+
+function probeSocket(socketPath: string, timeoutMs: number): Promise<Probe> {
+  return new Promise((resolve) => {
+    const socket = createConnection(socketPath);
+    let buffered = '';
+    let done = false;
+    let connected = false;
+    const finish = (probe: Probe): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(probe);
+    };
+    const timer = setTimeout(() => finish({ kind: 'silent' }), timeoutMs);
+    socket.setEncoding('utf8');
+    socket.once('connect', () => {
+      connected = true;
+      socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } })}\n`);
+    });
+    socket.on('data', (chunk: string) => {
+      buffered += chunk;
+      const newline = buffered.indexOf('\n');
+      if (newline >= 0) finish(parseAnswer(buffered.slice(0, newline)));
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      const code = error.code ?? error.message;
+      // Before connecting: nobody listens. After: the listener hung up on us (EPIPE, ECONNRESET).
+      finish(connected ? { kind: 'garbled', reason: `it closed the connection without an answer (${code})` } : { kind: 'refused', code });
+    });
+    socket.once('close', () => finish({ kind: 'garbled', reason: 'it closed the connection without an answer' }));
+  });
+}
+
+function parseAnswer(line: string): Probe {
+  try {
+    const message = JSON.parse(line) as { id?: unknown; result?: { agentInfo?: { name?: unknown; version?: unknown } }; error?: { message?: unknown } };
+    const info = message.result?.agentInfo;
+    if (message.id === 1 && info?.name === 'agentd' && typeof info.version === 'string') return { kind: 'answered', version: info.version };
+    if (message.error !== undefined) return { kind: 'garbled', reason: `error: ${String(message.error.message)}` };
+    return { kind: 'garbled', reason: 'no agentInfo in the initialize answer' };
+  } catch {
+    return { kind: 'garbled', reason: `not JSON: ${line.slice(0, 80)}` };
+  }
+}

@@ -1,0 +1,99 @@
+import type { AgentdPaths } from '../../config/agentd-paths.js';
+import type { AgentdConfig, ProviderConfig } from '../../config/config-schema.js';
+import { describeProviderSetup } from '../../config/describe-provider-setup.js';
+import { apiKeyVariables } from '../../config/resolve-api-key.js';
+import { createProviderRegistry } from '../../providers/registry/create-provider-registry.js';
+import { findPreset, providerPresets, type ProviderPreset } from '../../providers/registry/presets.js';
+import { failCheck, okCheck, type DoctorCheck } from './doctor-check.js';
+
+export interface CheckProvidersOptions {
+  config: AgentdConfig;
+  /** Where API keys and `*_BASE_URL` variables come from. */
+  env: NodeJS.ProcessEnv;
+  /** For the setup hint when no provider is configured. */
+  paths: AgentdPaths;
+}
+
+/**
+ * One check per provider the user has set up: every `providers.<id>` in the config,
+ * every provider a model reference names (`model`, `fallbackModel`, agents, schedules),
+ * and every built-in provider whose key or base URL variable is set. Each shows its
+ * protocol, base URL and where its key comes from (never the key), and fails with the
+ * registry's own explanation when `createProviderRegistry(...).isConfigured(id)` is false.
+ */
+export function checkProviders(options: CheckProvidersOptions): DoctorCheck[] {
+  const { config, env } = options;
+  const registry = createProviderRegistry({ config, env });
+  const ids = providersInUse(config, env);
+  if (ids.length === 0) {
+    return [
+      failCheck(
+        'providers',
+        'providers',
+        'no model provider is configured, so no session can prompt a model',
+        describeProviderSetup(options.paths),
+      ),
+    ];
+  }
+  return ids.map((id) => {
+    const title = `provider ${id}`;
+    const preset = findPreset(id);
+    const provider = config.providers?.[id];
+    const facts = `${provider?.type ?? preset?.protocol ?? 'unknown protocol'} at ${baseUrlOf(preset, provider, env) ?? '(no base URL)'}; ${keySource(id, preset, provider, env)}`;
+    if (registry.isConfigured(id)) return okCheck(`provider:${id}`, title, facts);
+    return failCheck(`provider:${id}`, title, `cannot be used: ${facts}`, whyNot(() => registry.resolve(`${id}/doctor`)));
+  });
+}
+
+/** Provider ids the user has set up, sorted, without duplicates. */
+function providersInUse(config: AgentdConfig, env: NodeJS.ProcessEnv): string[] {
+  const ids = new Set(Object.keys(config.providers ?? {}));
+  const references = [
+    config.model,
+    config.fallbackModel,
+    ...Object.values(config.agents ?? {}).map((agent) => agent.model),
+    ...(config.schedules ?? []).map((schedule) => schedule.model),
+  ];
+  for (const reference of references) {
+    if (reference !== undefined) ids.add(reference.slice(0, reference.indexOf('/')));
+  }
+  for (const preset of providerPresets) {
+    const variables = [...apiKeyVariables(preset.id, undefined), preset.apiKeyEnv, preset.baseUrlEnv];
+    if (variables.some((name) => name !== undefined && isSet(env[name]))) ids.add(preset.id);
+  }
+  return [...ids].sort();
+}
+
+/**
+ * The base URL in the registry's order (config, the SDK-conventional variable, the
+ * preset), for display only; userinfo is dropped so a URL with credentials is not shown.
+ */
+function baseUrlOf(preset: ProviderPreset | undefined, provider: ProviderConfig | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  const variable = preset?.baseUrlEnv ?? (preset === undefined && provider?.type === 'openai-chat' ? 'OPENAI_BASE_URL' : undefined);
+  const fromEnv = variable === undefined ? undefined : env[variable]?.trim();
+  const url = provider?.baseUrl ?? (isSet(fromEnv) ? `${fromEnv} (from ${variable})` : undefined) ?? (preset?.baseUrl || undefined);
+  return url?.replace(/^(https?:\/\/)[^@/]*@/i, '$1');
+}
+
+/** Where the API key comes from, by name only: the environment first, then config (as resolveApiKey reads it). */
+function keySource(id: string, preset: ProviderPreset | undefined, provider: ProviderConfig | undefined, env: NodeJS.ProcessEnv): string {
+  const variables = [...apiKeyVariables(id, provider)];
+  if (preset?.apiKeyEnv !== undefined && provider?.apiKeyEnv === undefined) variables.push(preset.apiKeyEnv);
+  const found = variables.find((name) => isSet(env[name]));
+  if (found !== undefined) return `API key from $${found}`;
+  if (isSet(provider?.apiKey)) return `API key from config (providers.${id}.apiKey)`;
+  return preset?.apiKeyEnv === undefined && provider?.apiKeyEnv === undefined ? 'no API key (none needed)' : `no API key (looked in $${[...new Set(variables)].join(', $')})`;
+}
+
+function whyNot(resolve: () => unknown): string {
+  try {
+    resolve();
+    return 'run agentd doctor again';
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+function isSet(value: string | undefined): value is string {
+  return value !== undefined && value.trim() !== '';
+}

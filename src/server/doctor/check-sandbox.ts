@@ -1,0 +1,41 @@
+import { describeSandbox, detectSandbox } from '../../tools/sandbox/detect-sandbox.js';
+import { okCheck, warnCheck, type DoctorCheck } from './doctor-check.js';
+
+export interface CheckSandboxOptions {
+  /** The bwrap binary to probe; `bwrap` on PATH by default (tests point it elsewhere). */
+  bwrapPath?: string;
+  /** `sandbox.network` from the config: whether sandboxed commands keep the network. */
+  allowNetwork?: boolean;
+}
+
+/**
+ * Probes bubblewrap the way the daemon does at start-up (detectSandbox, which runs bwrap
+ * with the sandbox's own namespaces around `true`). Without it bash still works, but
+ * every command needs explicit permission (issue 5, part 4), hence a warning.
+ */
+export async function checkSandbox(options: CheckSandboxOptions = {}): Promise<DoctorCheck> {
+  const info = await detectSandbox({
+    ...(options.bwrapPath !== undefined ? { bwrapPath: options.bwrapPath } : {}),
+    // A custom binary must be probed, not answered from the cache of the default one.
+    refresh: options.bwrapPath !== undefined,
+  });
+  const detail = describeSandbox(info);
+  if (info.mode === 'bubblewrap') {
+    return okCheck('sandbox', 'sandbox', options.allowNetwork ? `${detail}; network allowed by config (sandbox.network)` : detail);
+  }
+  return warnCheck('sandbox', 'sandbox', detail, sandboxFix(info.reason ?? ''));
+}
+
+function sandboxFix(reason: string): string {
+  if (reason.includes('needs Linux')) {
+    return 'none on this platform: bash commands run unconfined and each one asks permission (or set permissions rules for trusted commands)';
+  }
+  if (reason.includes('not installed')) return 'install bubblewrap: `sudo apt-get install bubblewrap` (Fedora: `sudo dnf install bubblewrap`)';
+  // https://github.com/containers/bubblewrap#user-namespaces and Ubuntu 24.04's AppArmor
+  // restriction (https://ubuntu.com/blog/ubuntu-23-10-restricted-unprivileged-user-namespaces).
+  return (
+    'allow unprivileged user namespaces: `sudo sysctl -w kernel.unprivileged_userns_clone=1` (Debian), or on Ubuntu 23.10+ ' +
+    '`sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` (or an AppArmor profile for bwrap); in a container, ' +
+    'run it with user namespaces allowed (e.g. docker --security-opt seccomp=unconfined --security-opt apparmor=unconfined)'
+  );
+}

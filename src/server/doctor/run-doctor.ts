@@ -1,0 +1,64 @@
+import { resolveAgentdPaths } from '../../config/agentd-paths.js';
+import { checkConfig } from './check-config.js';
+import { checkDaemon } from './check-daemon.js';
+import { checkDefaultModel } from './check-default-model.js';
+import { checkDirectories } from './check-directories.js';
+import { checkNodeVersion } from './check-node-version.js';
+import { checkProviders } from './check-providers.js';
+import { checkRipgrep } from './check-ripgrep.js';
+import { checkSandbox } from './check-sandbox.js';
+import { checkStore } from './check-store.js';
+import { warnCheck, type DoctorCheck, type DoctorReport } from './doctor-check.js';
+
+/** What `agentd doctor` examines. */
+export interface DoctorOptions {
+  /** Environment for paths (AGENTD_HOME, XDG_*), API keys, base URLs and PATH. */
+  env: NodeJS.ProcessEnv;
+  /** The project directory whose `.agentd/config.json` applies. */
+  cwd: string;
+  /** `--config FILE`. */
+  configFile?: string;
+  /** The bwrap binary to probe (tests); `bwrap` on PATH by default. */
+  bwrapPath?: string;
+  /** The Node.js version to judge (tests); `process.versions.node` by default. */
+  nodeVersion?: string;
+  /** How long a daemon on the socket gets to answer `initialize`. */
+  daemonTimeoutMs?: number;
+}
+
+/**
+ * Runs every check and collects them in display order. Checks never throw: each problem
+ * becomes a `fail` or `warn` with its fix. The slow ones (sandbox probe, rg, socket) run
+ * side by side. Nothing is created or changed on disk.
+ */
+export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
+  const paths = resolveAgentdPaths(options.env);
+  const { check: configCheck, config } = checkConfig({
+    paths,
+    cwd: options.cwd,
+    ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
+  });
+  const [sandbox, ripgrep, daemon] = await Promise.all([
+    checkSandbox({
+      ...(options.bwrapPath !== undefined ? { bwrapPath: options.bwrapPath } : {}),
+      allowNetwork: config?.sandbox?.network ?? false,
+    }),
+    checkRipgrep(options.env),
+    checkDaemon(paths.socketPath, options.daemonTimeoutMs),
+  ]);
+  const modelChecks: DoctorCheck[] =
+    config === undefined
+      ? [warnCheck('providers', 'providers', 'not checked: the config is invalid', 'fix the config problems listed above first')]
+      : [...checkProviders({ config, env: options.env, paths }), checkDefaultModel(config, options.env)];
+  const checks = [
+    checkNodeVersion(options.nodeVersion),
+    configCheck,
+    ...checkDirectories(paths),
+    checkStore(paths.databaseFile),
+    sandbox,
+    ripgrep,
+    ...modelChecks,
+    daemon,
+  ];
+  return { ok: checks.every((check) => check.status !== 'fail'), checks };
+}

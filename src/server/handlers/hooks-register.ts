@@ -1,0 +1,13 @@
+import type { RequestHandler } from '../handler-table.js';
+import { requireSessionRecord } from './open-session.js';
+
+/**
+ * Subscribes this client to `hooks/beforeToolCall` / `hooks/afterToolCall` for matching
+ * calls; registering again replaces the earlier registration, and the hooks go when
+ * this connection closes.
+ */
+export const hooksRegister: RequestHandler<'hooks/register'> = (params, { client, daemon }) => {
+  if (params.sessionId !== undefined) requireSessionRecord(daemon, params.sessionId);
+  daemon.hooks.register(client.rpc, params);
+  return { registered: true };
+};

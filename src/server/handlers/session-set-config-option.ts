@@ -1,0 +1,35 @@
+import { ModelNotConfiguredError } from '../../session/model-not-configured-error.js';
+import type { RequestHandler } from '../handler-table.js';
+import { RpcError } from '../rpc-error.js';
+import { sessionConfigOptions } from '../session-choices.js';
+import { openSession } from './open-session.js';
+
+const QUEUE_MODES = ['all', 'oneAtATime'] as const;
+
+/** Sets the model or a queue's delivery mode; answers with every option's new state. */
+export const sessionSetConfigOption: RequestHandler<'session/set_config_option'> = (params, { daemon }) => {
+  const session = openSession(daemon, params.sessionId);
+  const value = (params as { value?: unknown }).value;
+  const invalid = (detail: string): RpcError => RpcError.invalidParams('session/set_config_option', [detail]);
+  if (typeof value !== 'string') throw invalid(`value: expected a string for ${params.configId}`);
+  switch (params.configId) {
+    case 'model':
+      try {
+        session.setModel(value);
+      } catch (error) {
+        if (error instanceof ModelNotConfiguredError) throw invalid(`value: ${error.message}`);
+        throw error;
+      }
+      break;
+    case 'steeringMode':
+    case 'followUpMode': {
+      const mode = QUEUE_MODES.find((m) => m === value);
+      if (!mode) throw invalid(`value: expected one of ${QUEUE_MODES.join(', ')} for ${params.configId}`);
+      session.queues.modes[params.configId === 'steeringMode' ? 'steering' : 'followUp'] = mode;
+      break;
+    }
+    default:
+      throw invalid(`configId: unknown option "${params.configId}"; options are model, steeringMode, followUpMode`);
+  }
+  return { configOptions: sessionConfigOptions(session, daemon) as never };
+};

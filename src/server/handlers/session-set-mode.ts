@@ -1,0 +1,16 @@
+import { UnknownChoiceError } from '../../session/session.js';
+import type { RequestHandler } from '../handler-table.js';
+import { RpcError } from '../rpc-error.js';
+import { openSession } from './open-session.js';
+
+/** Switches the session's agent (build, plan, explore or a user agent). */
+export const sessionSetMode: RequestHandler<'session/set_mode'> = (params, { daemon }) => {
+  const session = openSession(daemon, params.sessionId);
+  try {
+    session.setMode(params.modeId);
+  } catch (error) {
+    if (error instanceof UnknownChoiceError) throw RpcError.invalidParams('session/set_mode', [`modeId: ${error.message}`]);
+    throw error;
+  }
+  return {};
+};

@@ -1,0 +1,26 @@
+import { ClientToolError } from '../../tools/remote/client-tools.js';
+import type { RequestHandler } from '../handler-table.js';
+import { RpcError } from '../rpc-error.js';
+import { requireSessionRecord } from './open-session.js';
+
+/**
+ * Adds tools this client executes (all or none): each schema is checked with ajv, a
+ * name another client, an MCP server or a built-in uses is refused, and the tools go
+ * when this connection closes.
+ */
+export const toolsRegister: RequestHandler<'tools/register'> = (params, { client, daemon }) => {
+  params.tools.forEach((tool, index) => {
+    if (tool.sessionId === undefined) return;
+    try {
+      requireSessionRecord(daemon, tool.sessionId);
+    } catch (error) {
+      throw error instanceof RpcError ? RpcError.notFound(`tools[${index}] ("${tool.name}").sessionId: ${error.message}`) : error;
+    }
+  });
+  try {
+    return { registered: daemon.clientTools.register(client.rpc, params.tools) };
+  } catch (error) {
+    if (error instanceof ClientToolError) throw RpcError.invalidParams('tools/register', error.issues);
+    throw error;
+  }
+};

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import type { AgentDefinition } from '../config/agent-definition.js';
+import type { ToolResult } from '../tools/tool.js';
+import type { Tool } from '../tools/tool.js';
+import type { SessionManager } from './session-manager.js';
+import type { Session } from './session.js';
+
+export const agentToolSchema = z.object({
+  description: z.string().min(1).describe('A short (3-7 word) label for the task, shown to the user.'),
+  prompt: z.string().min(1).describe('The complete task for the sub-agent: it sees nothing of this conversation, so include every fact it needs.'),
+  agent: z.string().optional().describe('Which agent runs it (e.g. explore, plan, build); defaults to this session\'s own kind of access.'),
+});
+export type AgentToolArgs = z.infer<typeof agentToolSchema>;
+
+export interface AgentToolOptions {
+  /** The daemon's sessions; bound late because the manager is built after the tools. */
+  sessions: () => SessionManager;
+  /** Sub-agents running at once per parent session. */
+  maxConcurrent: number;
+  /** `provider/model` for sub-agents; the parent's model when undefined. */
+  executorModel: string | undefined;
+  /** The most all sub-agents of one parent may spend together, USD. */
+  budgetUsd: number | undefined;
+}
+
+const ACCESS_RANK: Record<AgentDefinition['access'], number> = { search: 0, read: 1, full: 2 };
+
+/**
+ * The `agent` tool: runs a task in a child session (its own context, agent, model and
+ * turn limit) and returns its final answer. The child's text streams to the client as
+ * progress of this call; aborting the call aborts the child. A child never gets more
+ * access than the agent that started it.
+ */
+export function createAgentTool(options: AgentToolOptions): Tool<AgentToolArgs> {
+  const running = new Map<string, number>();
+  const waiters = new Map<string, Array<() => void>>();
+  const spent = new Map<string, number>();
+
+  const acquire = async (parentId: string, signal: AbortSignal): Promise<void> => {
+    while ((running.get(parentId) ?? 0) >= options.maxConcurrent) {
+      if (signal.aborted) throw new Error('aborted');
+      await new Promise<void>((resolve) => waiters.set(parentId, [...(waiters.get(parentId) ?? []), resolve]));
+    }
+    running.set(parentId, (running.get(parentId) ?? 0) + 1);
+  };
+  const release = (parentId: string): void => {
+    running.set(parentId, (running.get(parentId) ?? 1) - 1);
+    waiters.get(parentId)?.shift()?.();
+  };
+
+  return {
+    name: 'agent',
+    description:
+      'Start a sub-agent with its own fresh context to do one self-contained task (research, a search across the code, a focused change) ' +
+      'and return its final answer. Several agent calls in one message run in parallel. Give it the whole task: it cannot see this conversation.',
+    inputSchema: agentToolSchema,
+    kind: 'think',
+    access: 'read',
+    title: (args) => `Sub-agent: ${args.description}`,
+    async execute(args, ctx): Promise<ToolResult> {
+      const sessions = options.sessions();
+      const parent = sessions.open(ctx.sessionId);
+      const parentAgent = parent.services.agent(parent.record);
+      const agents = parent.services.agents(parent.record);
+      const name = args.agent ?? (parentAgent.access === 'full' ? 'build' : parentAgent.name);
+      const agent = agents.find((a) => a.name === name);
+      if (!agent) return error(`Unknown agent "${name}"; available: ${agents.map((a) => a.name).join(', ')}.`);
+      if (ACCESS_RANK[agent.access] > ACCESS_RANK[parentAgent.access]) {
+        return error(`The ${parentAgent.name} agent may not start a ${agent.name} sub-agent: it would have more access (${agent.access}) than ${parentAgent.access}.`);
+      }
+      const remaining = options.budgetUsd === undefined ? undefined : options.budgetUsd - (spent.get(parent.id) ?? 0);
+      if (remaining !== undefined && remaining <= 0) return error(`The sub-agent budget of $${options.budgetUsd} for this session is spent.`);
+
+      await acquire(parent.id, ctx.signal);
+      let child: Session | undefined;
+      try {
+        child = sessions.create({
+          cwd: ctx.cwd,
+          additionalDirectories: ctx.additionalDirectories,
+          meta: { parentSessionId: parent.id, parentToolCallId: ctx.toolCallId, ...(remaining !== undefined ? { budgetUsd: remaining } : {}) },
+        });
+        child.setMode(agent.name);
+        const model = agent.model ?? options.executorModel ?? parent.record.model;
+        if (model) child.setModel(model);
+        let text = '';
+        const unsubscribe = child.subscribe((event) => {
+          if (event.type !== 'text_delta') return;
+          text += event.text;
+          ctx.onProgress({ delta: event.text, output: text });
+        });
+        const stopChild = (): void => child?.cancel();
+        ctx.signal.addEventListener('abort', stopChild, { once: true });
+        try {
+          const outcome = await child.prompt([{ type: 'text', text: args.prompt }]);
+          const answer = finalAnswer(child) || '(the sub-agent gave no answer)';
+          if (outcome.stopReason === 'cancelled') return error(`The sub-agent was cancelled. Partial answer:\n${answer}`);
+          return { content: [{ type: 'text', text: answer }] };
+        } finally {
+          unsubscribe();
+          ctx.signal.removeEventListener('abort', stopChild);
+        }
+      } catch (failure) {
+        return error(`The sub-agent failed: ${(failure as Error).message}`);
+      } finally {
+        if (child) spent.set(parent.id, (spent.get(parent.id) ?? 0) + child.record.totalCostUsd);
+        release(parent.id);
+      }
+    },
+  };
+}
+
+function finalAnswer(session: Session): string {
+  for (let i = session.history.length - 1; i >= 0; i--) {
+    const message = session.history[i]!;
+    if (message.role !== 'assistant') continue;
+    const text = message.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    if (text.trim()) return text;
+  }
+  return '';
+}
+
+function error(text: string): ToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}

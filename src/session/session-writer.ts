@@ -1,0 +1,65 @@
+import type { ContentBlock } from '../../protocol/index.js';
+import type { CommitMeta } from '../loop/loop-context.js';
+import type { TurnStopReason } from '../loop/loop-event.js';
+import type { ModelMessage, UserMessage } from '../providers/message.js';
+import type { SessionRecord, Store, TurnStatus } from '../store/store.js';
+import type { SessionEvent } from './session-event.js';
+
+/**
+ * Writes one session's turns and messages to the store, each message in its own
+ * transaction, and announces each only after it is stored.
+ */
+export class SessionWriter {
+  private readonly userBlocks = new WeakMap<UserMessage, { blocks: ContentBlock[]; origin: string | undefined }>();
+  private turnId: string | undefined;
+
+  constructor(
+    public record: SessionRecord,
+    private readonly store: Store,
+    private readonly emit: (event: SessionEvent) => void,
+  ) {}
+
+  /** Keeps the ACP blocks a user message came from, for replay and for other clients. */
+  remember(message: UserMessage, blocks: ContentBlock[], origin: string | undefined): void {
+    this.userBlocks.set(message, { blocks, origin });
+  }
+
+  startTurn(turnId: string): void {
+    this.turnId = turnId;
+    this.store.startTurn(this.record.id, turnId);
+    this.emit({ type: 'turn_start', turnId });
+  }
+
+  endTurn(status: Exclude<TurnStatus, 'running' | 'interrupted'>, error: string | null): void {
+    const turnId = this.turnId;
+    if (!turnId) return;
+    this.store.endTurn(turnId, status, error);
+    const stopReason: TurnStopReason = status === 'error' ? 'end_turn' : status;
+    this.emit({ type: 'turn_end', turnId, stopReason, ...(error ? { error } : {}) });
+  }
+
+  commit(message: ModelMessage, meta: CommitMeta, modelRef?: string): void {
+    const user = message.role === 'user' ? this.userBlocks.get(message) : undefined;
+    const stored = this.store.appendMessage({
+      sessionId: this.record.id,
+      turnId: this.turnId ?? 'none',
+      role: message.role,
+      content: message.content,
+      status: meta.status,
+      model: message.role === 'assistant' ? (modelRef ?? null) : null,
+      usage: meta.usage ?? null,
+      costUsd: meta.costUsd ?? null,
+      meta: user || meta.meta ? { ...(user ? { acp: user.blocks } : {}), ...(meta.meta ?? {}) } : null,
+    });
+    this.record = { ...this.record, totalCostUsd: this.record.totalCostUsd + (meta.costUsd ?? 0), updatedAt: stored.createdAt };
+    if (user) {
+      this.emit({ type: 'user_message', messageId: stored.id, content: user.blocks, ...(user.origin ? { origin: user.origin } : {}) });
+    }
+    this.emit({ type: 'message_committed', message, status: meta.status });
+  }
+
+  /** Changes stored session settings (mode, model, title). */
+  update(patch: Partial<Pick<SessionRecord, 'title' | 'model' | 'mode' | 'meta'>>): void {
+    this.record = this.store.updateSession(this.record.id, patch);
+  }
+}

@@ -1,0 +1,32 @@
+import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Tool, ToolResult } from '../tool.js';
+import { mcpToolName } from './mcp-tool-name.js';
+
+/** Any object; the real check is ajv against the server's JSON Schema (`jsonSchema`). */
+const anyArguments = z.record(z.string(), z.unknown());
+
+/**
+ * One tool of an MCP server as the model sees it: named `<server>__<tool>`, with the
+ * server's JSON Schema, kind `other`, and `read` access when the server marks it
+ * `readOnlyHint` (https://modelcontextprotocol.io/specification/2025-06-18/schema#toolannotations),
+ * else `execute` (asks first in the default mode). `call` runs it on the server by its
+ * own name.
+ */
+export function createMcpTool(
+  server: string,
+  info: McpToolInfo,
+  call: (name: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<ToolResult>,
+): Tool {
+  const title = info.annotations?.title ?? info.title ?? info.name;
+  return {
+    name: mcpToolName(server, info.name),
+    description: info.description ?? `Tool "${info.name}" of the MCP server "${server}".`,
+    inputSchema: anyArguments,
+    jsonSchema: info.inputSchema as Record<string, unknown>,
+    kind: 'other',
+    access: info.annotations?.readOnlyHint === true ? 'read' : 'execute',
+    title: () => `${server}: ${title}`,
+    execute: (args, ctx) => call(info.name, args, ctx.signal),
+  };
+}

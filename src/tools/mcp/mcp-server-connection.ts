@@ -1,0 +1,194 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool, ToolResult } from '../tool.js';
+import type { ToolRegistry } from '../tool-registry.js';
+import { createMcpTool } from './create-mcp-tool.js';
+import { mcpResultToToolResult } from './mcp-result-to-tool-result.js';
+import type { McpServerSpec } from './mcp-server-spec.js';
+import { openMcpTransport } from './open-mcp-transport.js';
+import { restartDelay, type Backoff } from './restart-delay.js';
+
+/** Where a server is in its life. */
+export type McpServerState = 'starting' | 'running' | 'restarting' | 'failed' | 'stopped';
+
+export interface McpConnectionOptions {
+  registry: ToolRegistry;
+  /** Set for a session's own server: its tools are visible to that session only. */
+  sessionId?: string;
+  log(line: string): void;
+  /** agentd's version, sent as the MCP client version. */
+  clientVersion: string;
+  backoff: Backoff;
+  /** Connecting plus the first tools/list must finish within this. */
+  startupTimeoutMs: number;
+  /** One tools/call must finish within this. */
+  callTimeoutMs: number;
+}
+
+/**
+ * One MCP server through the SDK client: connects, lists its tools into the registry
+ * (again on `notifications/tools/list_changed`), runs their calls, and restarts the
+ * server with exponential backoff when it exits on its own. While it restarts, its tools
+ * stay listed and their calls fail with a message telling the model to try again.
+ */
+export class McpServerConnection {
+  state: McpServerState = 'starting';
+  /** Why the server last failed to start, for status and error messages. */
+  lastError: string | undefined;
+  private client: Client | undefined;
+  private tools: Tool[] = [];
+  private crashes = 0;
+  private runningSince = 0;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private refreshing: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly spec: McpServerSpec,
+    private readonly options: McpConnectionOptions,
+  ) {}
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  /** The tools it currently offers, as registered. */
+  get registeredTools(): readonly Tool[] {
+    return this.tools;
+  }
+
+  /** Connects and registers the tools; resolves once running or failed (never rejects). */
+  async start(): Promise<void> {
+    try {
+      await this.connect();
+      if (this.state === 'stopped') return;
+      this.state = 'running';
+      this.runningSince = Date.now();
+      this.options.log(`MCP server ${this.name} started with ${this.tools.length} tool(s)`);
+    } catch (error) {
+      if (this.state === 'stopped') return;
+      this.state = 'failed';
+      this.lastError = (error as Error).message;
+      this.options.log(`MCP server ${this.name} failed to start: ${this.lastError}`);
+    }
+  }
+
+  /** Stops the server for good and removes its tools. */
+  async stop(): Promise<void> {
+    if (this.state === 'stopped') return;
+    this.state = 'stopped';
+    clearTimeout(this.restartTimer);
+    this.unregisterTools();
+    const client = this.client;
+    this.client = undefined;
+    await client?.close().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    const client = new Client({ name: 'agentd', version: this.options.clientVersion }, { capabilities: {} });
+    this.client = client;
+    client.onclose = () => {
+      if (client === this.client && this.state === 'running') this.onCrash();
+    };
+    client.onerror = (error) => this.options.log(`MCP server ${this.name}: ${error.message}`);
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      void this.refresh(client).catch((error: Error) => this.options.log(`MCP server ${this.name}: refreshing its tools failed: ${error.message}`));
+    });
+    try {
+      await client.connect(openMcpTransport(this.spec, this.options.log), { timeout: this.options.startupTimeoutMs });
+      await this.refresh(client);
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Lists every page of tools and swaps them into the registry; one refresh at a time. */
+  private refresh(client: Client): Promise<void> {
+    const next = this.refreshing.then(() => this.loadTools(client));
+    this.refreshing = next.catch(() => undefined);
+    return next;
+  }
+
+  private async loadTools(client: Client): Promise<void> {
+    const infos: McpToolInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.options.startupTimeoutMs });
+      infos.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    if (client !== this.client || this.state === 'stopped') return;
+    this.unregisterTools();
+    for (const info of infos) {
+      const tool = createMcpTool(this.name, info, (name, args, signal) => this.call(name, args, signal));
+      try {
+        this.options.registry.register(tool, { origin: 'mcp', ...(this.options.sessionId ? { sessionId: this.options.sessionId } : {}) });
+        this.tools.push(tool);
+      } catch (error) {
+        this.options.log(`MCP server ${this.name}: tool "${info.name}" is not offered: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  private async call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+    const fail = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
+    if (this.state === 'restarting') return fail(`MCP server "${this.name}" is restarting after a crash; try again shortly.`);
+    const client = this.client;
+    if (this.state !== 'running' || !client) {
+      return fail(`MCP server "${this.name}" is not running (${this.state}${this.lastError ? `: ${this.lastError}` : ''}).`);
+    }
+    try {
+      const result = await client.callTool({ name, arguments: args }, undefined, { signal, timeout: this.options.callTimeoutMs });
+      return mcpResultToToolResult(result);
+    } catch (error) {
+      if (signal.aborted) return fail(`The call to "${name}" was cancelled.`);
+      const code = error instanceof McpError ? error.code : undefined;
+      // The state may have changed while the call ran (the server crashed under it).
+      if ((this.state as McpServerState) === 'restarting' || code === ErrorCode.ConnectionClosed) {
+        return fail(`MCP server "${this.name}" crashed while running "${name}"; it is restarting, try again shortly.`);
+      }
+      if (code === ErrorCode.RequestTimeout) return fail(`MCP server "${this.name}" did not answer "${name}" within ${this.options.callTimeoutMs} ms.`);
+      return fail(`MCP server "${this.name}" answered "${name}" with an error: ${(error as Error).message}`);
+    }
+  }
+
+  private onCrash(): void {
+    // A server that stayed up a good while starts its backoff over.
+    if (Date.now() - this.runningSince >= this.options.backoff.maxMs) this.crashes = 0;
+    this.state = 'restarting';
+    this.scheduleRestart('exited unexpectedly');
+  }
+
+  private scheduleRestart(why: string): void {
+    this.crashes += 1;
+    const delay = restartDelay(this.crashes, this.options.backoff);
+    this.options.log(`MCP server ${this.name} ${why}; restarting in ${delay} ms`);
+    this.restartTimer = setTimeout(() => void this.restart(), delay);
+    // Never the reason the daemon stays alive; stop() clears it anyway.
+    this.restartTimer.unref();
+  }
+
+  private async restart(): Promise<void> {
+    if (this.state !== 'restarting') return;
+    try {
+      await this.connect();
+      if (this.state !== 'restarting') return;
+      this.state = 'running';
+      this.runningSince = Date.now();
+      this.lastError = undefined;
+      this.options.log(`MCP server ${this.name} restarted with ${this.tools.length} tool(s)`);
+    } catch (error) {
+      if (this.state !== 'restarting') return;
+      this.lastError = (error as Error).message;
+      this.scheduleRestart(`could not be restarted (${this.lastError})`);
+    }
+  }
+
+  private unregisterTools(): void {
+    const { registry, sessionId } = this.options;
+    for (const tool of this.tools) {
+      if (registry.entry(tool.name, sessionId)?.tool === tool) registry.unregister(tool.name, sessionId);
+    }
+    this.tools = [];
+  }
+}

@@ -127,7 +127,7 @@ export const AgentdConfigSchema = z.strictObject({
     .optional(),
   /** Default reasoning effort for models that think. */
   thinking: z.enum(['off', 'minimal', 'low', 'medium', 'high']).optional(),
-  /** MCP servers keyed by name; their tools appear as `mcp__<name>__<tool>`. */
+  /** MCP servers keyed by name; their tools appear as `<name>__<tool>`. */
   mcpServers: z.record(nonEmpty, McpServerConfigSchema).optional(),
   /** Prompts run on a schedule. */
   schedules: z

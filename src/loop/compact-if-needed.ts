@@ -13,7 +13,7 @@ import type { LoopState } from './loop-state.js';
 export async function compactIfNeeded(ctx: LoopContext, state: LoopState, force = false): Promise<boolean> {
   const { tracker } = ctx.compaction;
   if (tracker.disabled) return false;
-  const mark = state.usageMark;
+  const mark = ctx.usageMark.current;
   const tokens = mark ? contextTokensNow(mark.usage, ctx.history.slice(mark.historyLength)) : estimateTokens(ctx.history);
   const { warnAt, compactAt } = compactionThresholds(ctx.contextWindow, ctx.maxOutputTokens);
   if (!force && tokens < warnAt) return false;
@@ -27,7 +27,9 @@ export async function compactIfNeeded(ctx: LoopContext, state: LoopState, force 
   const compactionId = randomUUID();
   ctx.emit({ type: 'compaction', compactionId, status: 'started', tokensBefore: tokens });
   try {
-    const result = await compactContext({ model: ctx.model, history: ctx.history, signal: ctx.signal });
+    // About 20k recent tokens stay verbatim, or a quarter of a small window.
+    const keepTokens = Math.min(20_000, Math.floor(ctx.contextWindow / 4));
+    const result = await compactContext({ model: ctx.model, history: ctx.history, signal: ctx.signal, keepTokens });
     if (!result) {
       ctx.emit({ type: 'compaction', compactionId, status: 'failed', error: 'nothing old enough to summarize' });
       return false;
@@ -38,7 +40,7 @@ export async function compactIfNeeded(ctx: LoopContext, state: LoopState, force 
       state.turnUsd += usd;
     }
     ctx.compaction.apply(result);
-    state.usageMark = undefined;
+    ctx.usageMark.current = undefined;
     tracker.recordSuccess();
     ctx.emit({ type: 'compaction', compactionId, status: 'completed', tokensBefore: tokens, tokensAfter: estimateTokens(ctx.history) });
     return true;

@@ -43,7 +43,7 @@ export async function handleResponse(ctx: LoopContext, state: LoopState, respons
 
   state.lastMessage = message;
   commitAssistant(ctx, message, 'complete', priced);
-  if (priced) state.usageMark = { usage: priced.usage, historyLength: ctx.history.length };
+  if (priced) ctx.usageMark.current = { usage: priced.usage, historyLength: ctx.history.length };
   const calls = message.content.filter((p): p is ToolCallPart => p.type === 'tool_call');
   if (calls.length > 0) {
     await runCalls(ctx, calls, message);

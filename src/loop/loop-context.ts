@@ -54,6 +54,11 @@ export interface LoopContext {
   /** Prices one response's usage; returns USD. */
   price(usage: Usage): number;
   cost: CostTracker;
+  /**
+   * The last response's usage and the history length it covered, kept by the session
+   * across turns: the context estimate starts from it.
+   */
+  usageMark: { current: { usage: Usage; historyLength: number } | undefined };
   compaction: {
     tracker: CompactionTracker;
     /** Replaces the in-memory history with a compacted one and records the marker in the store. */

@@ -36,6 +36,7 @@ export async function buildLoopContext(
     commit: (message, meta) => writer.commit(message, meta, model.ref),
     price: model.price,
     cost: new CostTracker(services.costTotals, record.totalCostUsd),
+    usageMark: session.usageMark,
     compaction: {
       tracker: session.compaction,
       apply(result) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock } from '../../protocol/index.js';
+import type { LoopContext } from '../loop/loop-context.js';
 import type { TurnStopReason } from '../loop/loop-event.js';
 import { compactIfNeeded } from '../loop/compact-if-needed.js';
 import { newLoopState } from '../loop/loop-state.js';
@@ -53,6 +54,8 @@ export class Session {
   /** Per-session read tracking, so write and edit refuse stale or unseen files. */
   readonly fileState = new FileStateTracker();
   readonly compaction = new CompactionTracker();
+  /** The last usage report and how much history it covered (see LoopContext.usageMark). */
+  readonly usageMark: LoopContext['usageMark'] = { current: undefined };
   readonly writer: SessionWriter;
   private turn: { id: string; origin: string | undefined; controller: AbortController; request: AbortController; done: Promise<PromptOutcome> } | undefined;
 

@@ -3,7 +3,10 @@
  * (https://platform.openai.com/docs/api-reference/chat-streaming): one `data:` line
  * per chunk, a blank line after each, the include_usage chunk, then `data: [DONE]`.
  */
-export function chatCompletionSse(pieces: string[], options: { finishReason?: string; usage?: boolean } = {}): string {
+export function chatCompletionSse(
+  pieces: string[],
+  options: { finishReason?: string; usage?: boolean; promptTokens?: number; completionTokens?: number } = {},
+): string {
   const base = { id: 'chatcmpl-e2e', object: 'chat.completion.chunk', created: 1_763_800_000, model: 'e2e-model' };
   const frames: unknown[] = [
     { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] },
@@ -11,7 +14,9 @@ export function chatCompletionSse(pieces: string[], options: { finishReason?: st
     { ...base, choices: [{ index: 0, delta: {}, finish_reason: options.finishReason ?? 'stop' }] },
   ];
   if (options.usage !== false) {
-    frames.push({ ...base, choices: [], usage: { prompt_tokens: 12, completion_tokens: pieces.length, total_tokens: 12 + pieces.length } });
+    const prompt = options.promptTokens ?? 12;
+    const completion = options.completionTokens ?? pieces.length;
+    frames.push({ ...base, choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } });
   }
   return frames.map((f) => `data: ${JSON.stringify(f)}\n\n`).join('') + 'data: [DONE]\n\n';
 }

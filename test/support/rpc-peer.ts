@@ -17,9 +17,12 @@ export type WireMessage = {
 export class RpcPeer {
   readonly received: WireMessage[] = [];
   readonly rawLines: string[] = [];
+  /** Every line this peer wrote, for schema checks of the answers. */
+  readonly sentLines: string[] = [];
   private buffer = '';
   private nextId = 1;
   private waiters: Array<{ test: (m: WireMessage) => boolean; resolve: (m: WireMessage) => void }> = [];
+  private readonly handlers = new Map<string, (params: any) => unknown>();
   readonly closed: Promise<void>;
 
   constructor(
@@ -40,11 +43,18 @@ export class RpcPeer {
   }
 
   send(message: WireMessage): void {
-    this.output.write(JSON.stringify(message) + '\n');
+    const line = JSON.stringify(message);
+    this.sentLines.push(line);
+    this.output.write(line + '\n');
   }
 
   notify(method: string, params: unknown): void {
     this.send({ jsonrpc: '2.0', method, params });
+  }
+
+  /** Answers every daemon request of this method with the handler's result. */
+  onRequest(method: string, handler: (params: any) => unknown): void {
+    this.handlers.set(method, handler);
   }
 
   /** Sends a request and resolves with the whole response message (result or error). */
@@ -105,6 +115,10 @@ export class RpcPeer {
       this.rawLines.push(line);
       const message = JSON.parse(line) as WireMessage;
       this.received.push(message);
+      const handler = message.method && message.id !== undefined ? this.handlers.get(message.method) : undefined;
+      if (handler) {
+        void Promise.resolve(handler(message.params)).then((result) => this.send({ jsonrpc: '2.0', id: message.id!, result }));
+      }
       for (const waiter of [...this.waiters]) {
         if (waiter.test(message)) {
           this.waiters.splice(this.waiters.indexOf(waiter), 1);

@@ -42,6 +42,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     // Headless: nobody to ask, so whatever would ask follows the permission mode's refusal.
     asker: noClientAsker,
   });
+  await started.daemon.mcp.configuredStarted();
   const session = started.daemon.sessions.create({ cwd });
   const write = (s: string): boolean => process.stdout.write(s);
   let endsWithNewline = true;

@@ -24,7 +24,7 @@ export const initialize: RequestHandler<'initialize'> = (params, { client, daemo
     agentCapabilities: {
       loadSession: true,
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
-      mcpCapabilities: { http: false, sse: false },
+      mcpCapabilities: { http: true, sse: false },
       sessionCapabilities: { list: {}, delete: {}, resume: {}, close: {} },
     },
     authMethods: [],

@@ -2,10 +2,10 @@ import path from 'node:path';
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { displayPath } from '../display-path.js';
-import { pathMatchesGlob } from '../glob-to-regex.js';
+import { globToRegex } from '../glob-to-regex.js';
 import { resolveConfinedPath } from '../path-confinement.js';
 import { plural } from '../plural.js';
-import { runRipgrep } from '../run-ripgrep.js';
+import { runRipgrep, sortNewestFirst } from '../run-ripgrep.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
 
@@ -35,22 +35,21 @@ export const globTool: Tool<GlobArgs> = {
       const dir = await resolveConfinedPath(ctx, args.path ?? '.', { tool: 'glob', access: 'search', args });
       const info = await stat(dir).catch(() => undefined);
       if (!info?.isDirectory()) throw new ToolError(`${displayPath(dir, ctx.cwd)} is not a directory; give a directory to search in.`);
-      const found: string[] = [];
-      let total = 0;
-      // rg lists the files it would search (honouring .gitignore and skipping hidden files)
-      // newest first (`--sortr modified`); the glob is applied here, because rg's own
-      // `--glob` overrides ignore rules for whatever it matches (`**/*` would list build/).
-      const exit = await runRipgrep(
-        ['--files', '--sortr', 'modified'],
-        { cwd: dir, signal: ctx.signal, env: ctx.env },
-        (line) => {
-          if (!pathMatchesGlob(line, args.pattern)) return;
-          total += 1;
-          if (found.length < GLOB_MAX_RESULTS) found.push(displayPath(path.join(dir, line), ctx.cwd));
-        },
-      );
-      if (exit.exitCode === 2 && total === 0) throw new ToolError(`glob failed: ${exit.stderr}`);
+      const matches = globMatcher(args.pattern);
+      const matching: string[] = [];
+      // rg lists the files it would search (honouring .gitignore and skipping hidden files),
+      // in parallel; the glob is applied here, because rg's own `--glob` overrides ignore
+      // rules for whatever it matches (`**/*` would list build/), and so is the order:
+      // `--sortr modified` would make rg single-threaded and, in rg 13, very slow.
+      const exit = await runRipgrep(['--files'], { cwd: dir, signal: ctx.signal, env: ctx.env }, (line) => {
+        if (matches(line)) matching.push(line);
+      });
+      if (exit.exitCode === 2 && matching.length === 0) throw new ToolError(`glob failed: ${exit.stderr}`);
+      const total = matching.length;
       if (total === 0) return textResult(`No files match ${args.pattern} in ${displayPath(dir, ctx.cwd)}.`);
+      const found = (await sortNewestFirst(matching, dir, ctx.signal))
+        .slice(0, GLOB_MAX_RESULTS)
+        .map((file) => displayPath(path.join(dir, file), ctx.cwd));
       if (total <= found.length) return textResult(`${found.join('\n')}\n\n[${plural(total, 'file')}, newest first]`);
       return textResult(
         `${found.join('\n')}\n\n[Showing ${found.length} of ${total} files, newest first; narrow the pattern to see the rest.]`,
@@ -61,3 +60,18 @@ export const globTool: Tool<GlobArgs> = {
     }
   },
 };
+
+/**
+ * `pathMatchesGlob` (glob-to-regex.ts) with the expression compiled once rather than per
+ * listed file: a glob without `/` matches the file name at any depth, one with `/` the
+ * whole relative path.
+ */
+function globMatcher(glob: string): (relativePath: string) => boolean {
+  const pattern = glob.replace(/^\.\//, '');
+  if (!pattern.includes('/')) {
+    const name = globToRegex(pattern);
+    return (relativePath) => name.test(relativePath.slice(relativePath.lastIndexOf('/') + 1));
+  }
+  const full = globToRegex(pattern.replace(/^\//, ''));
+  return (relativePath) => full.test(relativePath);
+}

@@ -5,7 +5,7 @@ import { RgMatchCollector } from '../collect-rg-matches.js';
 import { displayPath } from '../display-path.js';
 import { resolveConfinedPath } from '../path-confinement.js';
 import { plural } from '../plural.js';
-import { runRipgrep } from '../run-ripgrep.js';
+import { comparePathsLikeRipgrep, runRipgrep, sortNewestFirst } from '../run-ripgrep.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
 
@@ -56,30 +56,25 @@ export const grepTool: Tool<GrepArgs> = {
         const context = args.context ?? 0;
         const collector = new RgMatchCollector(GREP_MAX_RESULTS, context, show);
         const contextFlags = context > 0 ? ['--context', String(context)] : [];
-        const exit = await runRipgrep(['--json', '--sort', 'path', ...contextFlags, ...flags, ...tail], options, (line) =>
-          collector.push(line),
-        );
+        // No `--sort path`: it makes rg single-threaded; the collector sorts by path itself.
+        const exit = await runRipgrep(['--json', ...contextFlags, ...flags, ...tail], options, (line) => collector.push(line));
         failOnError(exit, collector.total);
         if (collector.total === 0) return textResult(`No matches for ${args.pattern} in ${where}.`);
         return summarise(collector.text(), collector.shownCount, collector.total, 'match', 'matches');
       }
 
-      const entries: string[] = [];
-      let total = 0;
-      const modeFlags = mode === 'files' ? ['--files-with-matches', '--sortr', 'modified'] : ['--count-matches', '--with-filename', '--sort', 'path'];
-      const exit = await runRipgrep([...modeFlags, ...flags, ...tail], options, (line) => {
-        total += 1;
-        if (entries.length >= GREP_MAX_RESULTS) return;
-        if (mode === 'files') entries.push(show(line));
-        else {
-          // `path:count`; the count is after the last colon (paths may contain colons).
-          const colon = line.lastIndexOf(':');
-          entries.push(colon > 0 ? `${show(line.slice(0, colon))}:${line.slice(colon + 1)}` : line);
-        }
-      });
-      failOnError(exit, total);
-      if (total === 0) return textResult(`No matches for ${args.pattern} in ${where}.`);
-      return summarise(entries.join('\n'), entries.length, total, 'file', 'files');
+      // rg lists in parallel, unsorted (`--sortr modified` / `--sort path` would make it
+      // single-threaded); the order is applied here, over every file, before the cap.
+      const lines: string[] = [];
+      const modeFlags = mode === 'files' ? ['--files-with-matches'] : ['--count-matches', '--with-filename'];
+      const exit = await runRipgrep([...modeFlags, ...flags, ...tail], options, (line) => lines.push(line));
+      failOnError(exit, lines.length);
+      if (lines.length === 0) return textResult(`No matches for ${args.pattern} in ${where}.`);
+      const entries =
+        mode === 'files'
+          ? (await sortNewestFirst(lines, ctx.cwd, ctx.signal)).slice(0, GREP_MAX_RESULTS).map(show)
+          : firstCountsByPath(lines, GREP_MAX_RESULTS, show);
+      return summarise(entries.join('\n'), entries.length, lines.length, 'file', 'files');
     } catch (error) {
       return errorResult(error);
     }
@@ -94,6 +89,17 @@ export const grepTool: Tool<GrepArgs> = {
 function globFlags(glob: string): string[] {
   if (glob.includes('/')) return ['--glob', glob];
   return ['--type-add', `agentdglob:${glob}`, '--type', 'agentdglob'];
+}
+
+/** rg's `path:count` lines, the first `cap` by path, with paths as the model sees them. */
+function firstCountsByPath(lines: string[], cap: number, show: (rgPath: string) => string): string[] {
+  const entries = lines.map((line) => {
+    // The count is after the last colon (paths may contain colons).
+    const colon = line.lastIndexOf(':');
+    return { file: colon > 0 ? line.slice(0, colon) : line, line, colon };
+  });
+  entries.sort((a, b) => comparePathsLikeRipgrep(a.file, b.file));
+  return entries.slice(0, cap).map(({ file, line, colon }) => (colon > 0 ? `${show(file)}:${line.slice(colon + 1)}` : line));
 }
 
 function failOnError(exit: { exitCode: number; stderr: string }, found: number): void {

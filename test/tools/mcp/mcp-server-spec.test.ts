@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { specFromConfig, specsFromAcp } from '../../../src/tools/mcp/mcp-server-spec.js';
+
+describe('MCP server specs', () => {
+  it('reads config.json servers, stdio and http', () => {
+    expect(specFromConfig('fs', { command: 'mcp-fs', args: ['--root', '/'], env: { A: '1' }, cwd: '/tmp' })).toEqual({
+      transport: 'stdio',
+      name: 'fs',
+      command: 'mcp-fs',
+      args: ['--root', '/'],
+      env: { A: '1' },
+      cwd: '/tmp',
+    });
+    expect(specFromConfig('gh', { url: 'https://mcp.example.com/mcp' })).toEqual({ transport: 'http', name: 'gh', url: 'https://mcp.example.com/mcp', headers: {} });
+  });
+
+  it('reads ACP session servers, running stdio ones in the session cwd, and refuses SSE naming the entry', () => {
+    expect(
+      specsFromAcp(
+        [
+          { name: 'fs', command: '/usr/bin/mcp-fs', args: [], env: [{ name: 'A', value: '1' }] },
+          { type: 'http', name: 'gh', url: 'https://mcp.example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer x' }] },
+        ],
+        '/work',
+      ),
+    ).toEqual([
+      { transport: 'stdio', name: 'fs', command: '/usr/bin/mcp-fs', args: [], env: { A: '1' }, cwd: '/work' },
+      { transport: 'http', name: 'gh', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer x' } },
+    ]);
+    expect(() => specsFromAcp([{ type: 'sse', name: 'old', url: 'https://x/sse', headers: [] }], '/work')).toThrow(
+      'mcpServers[0]: MCP server "old" uses the legacy SSE transport, which agentd does not support; use {"type": "http"} (streamable HTTP) or stdio',
+    );
+  });
+});

@@ -4,6 +4,7 @@ import type { ModelRequest } from '../providers/request.js';
 import type { Usage } from '../providers/usage.js';
 import { CompactionError } from './compaction-error.js';
 import { buildCompactionPrompt, COMPACTION_SYSTEM_PROMPT } from './compaction-prompt.js';
+import { loadTokenizer } from './estimate-tokens.js';
 import { selectCompactionRange } from './select-compaction-range.js';
 
 export interface CompactContextOptions {
@@ -52,6 +53,7 @@ export const SUMMARY_ACKNOWLEDGEMENT = 'Understood. I have the summary of our ea
  * when the call fails or returns no text; the caller's history is never changed.
  */
 export async function compactContext(options: CompactContextOptions): Promise<CompactionResult | undefined> {
+  await loadTokenizer();
   const range = selectCompactionRange(options.history, {
     ...(options.keepMessages !== undefined ? { keepMessages: options.keepMessages } : {}),
     ...(options.keepTokens !== undefined ? { keepTokens: options.keepTokens } : {}),

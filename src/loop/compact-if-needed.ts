@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { compactContext } from './compact-context.js';
 import { compactionThresholds } from './compaction-thresholds.js';
-import { contextTokensNow, estimateTokens } from './estimate-tokens.js';
+import { contextTokensNow, estimateTokens, loadTokenizer } from './estimate-tokens.js';
 import type { LoopContext } from './loop-context.js';
 import type { LoopState } from './loop-state.js';
 
@@ -13,6 +13,7 @@ import type { LoopState } from './loop-state.js';
 export async function compactIfNeeded(ctx: LoopContext, state: LoopState, force = false): Promise<boolean> {
   const { tracker } = ctx.compaction;
   if (tracker.disabled) return false;
+  await loadTokenizer();
   const mark = ctx.usageMark.current;
   const tokens = mark ? contextTokensNow(mark.usage, ctx.history.slice(mark.historyLength)) : estimateTokens(ctx.history);
   const { warnAt, compactAt } = compactionThresholds(ctx.contextWindow, ctx.maxOutputTokens);

@@ -1,4 +1,3 @@
-import { countTokens } from 'gpt-tokenizer';
 import type { ImagePart, ModelMessage, TextPart } from '../providers/message.js';
 import { contextTokens, type Usage } from '../providers/usage.js';
 
@@ -30,18 +29,40 @@ const SLICE_CHARS = 2_000;
  */
 const ENCODE_OPTIONS = { disallowedSpecial: new Set<string>() };
 
+type CountTokens = (text: string, options: typeof ENCODE_OPTIONS) => number;
+let countTokens: CountTokens | undefined;
+let loading: Promise<void> | undefined;
+
+/**
+ * Loads the tokenizer. Its tables cost more start-up time than the rest of the daemon,
+ * so it is loaded on first need (before a compaction decision) rather than at start.
+ */
+export function loadTokenizer(): Promise<void> {
+  loading ??= import('gpt-tokenizer').then((module) => {
+    countTokens = module.countTokens as CountTokens;
+  });
+  return loading;
+}
+
+/** Until the tokenizer is loaded: about four characters a token, the usual rule of thumb for English and code. */
+function approximateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
 /**
  * Tokens of a piece of text with the `o200k_base` encoding (gpt-tokenizer's default, used
  * by GPT-4o and later). Other vendors' tokenizers differ by some percent; this is an
  * estimate for compaction decisions, never a bill.
  */
 export function estimateTextTokens(text: string): number {
-  if (text.length <= SLICE_CHARS) return countTokens(text, ENCODE_OPTIONS);
+  const count = countTokens;
+  if (!count) return approximateTokens(text);
+  if (text.length <= SLICE_CHARS) return count(text, ENCODE_OPTIONS);
   let total = 0;
   let start = 0;
   while (start < text.length) {
     const end = sliceEnd(text, start);
-    total += countTokens(text.slice(start, end), ENCODE_OPTIONS);
+    total += count(text.slice(start, end), ENCODE_OPTIONS);
     start = end;
   }
   return total;

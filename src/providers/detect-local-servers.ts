@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { loadUndici } from './http/load-undici.js';
 
 /** A local OpenAI-compatible server found on its default port. */
 export interface LocalServer {
@@ -20,6 +20,7 @@ const CANDIDATES = [
  * a machine with nothing running answers well within a second.
  */
 export async function detectLocalServers(timeoutMs = 400, candidates = CANDIDATES): Promise<LocalServer[]> {
+  const { request } = await loadUndici();
   const found = await Promise.all(
     candidates.map(async (candidate) => {
       try {

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import { loadUndici } from '../providers/http/load-undici.js';
 import { publicAddressesOnly, type AddressPolicy } from './ssrf-guard.js';
 import { ToolError } from './tool-error.js';
 
@@ -66,6 +66,7 @@ export async function guardedFetch(rawUrl: string, options: GuardedFetchOptions)
   let url = parseHttpUrl(rawUrl);
   for (let hop = 0; ; hop += 1) {
     const target = await checkTarget(url, options);
+    const { Agent, request } = await loadUndici();
     const agent = new Agent({ connect: { lookup: pinnedLookup(target) } });
     try {
       const response = await request(url, {

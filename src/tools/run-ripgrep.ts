@@ -1,8 +1,6 @@
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ripgrepPath } from './ripgrep-path.js';
 import { ToolError } from './tool-error.js';
 
@@ -18,6 +16,8 @@ export interface RipgrepExit {
  * Runs ripgrep as a child process and hands each stdout line to `onLine`; the child is
  * killed when `signal` aborts. `--no-require-git` makes rg honour .gitignore files even
  * outside a git repository (rg ≥ 11), as users expect from a workspace.
+ * Lines are split here rather than by node:readline, which costs about a tenth more on
+ * rg's larger outputs (bench/RESULTS.md, "Tools"); rg ends every line with `\n`.
  */
 export function runRipgrep(
   args: string[],
@@ -40,8 +40,21 @@ export function runRipgrep(
     child.stderr.on('data', (chunk: string) => {
       if (stderr.length < 10_000) stderr += chunk;
     });
-    const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
-    lines.on('line', onLine);
+    let partial = '';
+    const emit = (line: string): void => onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      let start = 0;
+      let end = chunk.indexOf('\n');
+      if (end === -1) {
+        partial += chunk;
+        return;
+      }
+      emit(partial + chunk.slice(0, end));
+      partial = '';
+      for (start = end + 1; (end = chunk.indexOf('\n', start)) !== -1; start = end + 1) emit(chunk.slice(start, end));
+      partial = chunk.slice(start);
+    });
     const onAbort = (): void => {
       child.kill('SIGKILL');
     };
@@ -53,35 +66,37 @@ export function runRipgrep(
     // 'close' (not 'exit') so every stdout line has been delivered first.
     child.on('close', (code) => {
       options.signal.removeEventListener('abort', onAbort);
+      if (partial !== '') emit(partial);
       if (options.signal.aborted) reject(new ToolError('The search was aborted.'));
       else resolve({ exitCode: code ?? 2, stderr: stderr.trim() });
     });
   });
 }
 
-/** Files stat'ed between yields to the event loop, so other sessions are not held up (about 10 ms). */
-const STAT_BATCH = 2048;
-
 /**
- * `paths` (relative to `cwd` or absolute) newest first, ties by path, dropping files that
- * vanished since rg listed them: what `rg --sortr modified` prints, for a listing made by
- * parallel rg. ripgrep 13 (Debian's) walks single-threaded when sorting and stats inside
- * its comparator: 1.6 s for 50,000 files on two cores, against 0.09 s to list them and
- * about 0.1 s to stat them once here (bench/RESULTS.md, "Tools").
+ * Orders files newest first (ties by path), as `rg --sortr modified` would, for a listing
+ * made by rg running in parallel. Each file is stat'ed as rg reports it, so the stats
+ * overlap rg's walk; files that vanished in between are dropped. ripgrep 13 (Debian's)
+ * walks single-threaded when sorting and orders only within each directory: 1 to 1.6 s for
+ * 50,000 files on two cores, against 0.06 s to list them (bench/RESULTS.md, "Tools").
  */
-export async function sortNewestFirst(paths: readonly string[], cwd: string, signal: AbortSignal): Promise<string[]> {
-  const keyed: Array<{ path: string; mtime: number }> = [];
-  for (let i = 0; i < paths.length; i += 1) {
-    if (i > 0 && i % STAT_BATCH === 0) {
-      await yieldToEventLoop();
-      if (signal.aborted) throw new ToolError('The search was aborted.');
-    }
-    const file = paths[i]!;
-    const info = statSync(path.resolve(cwd, file), { throwIfNoEntry: false });
-    if (info) keyed.push({ path: file, mtime: info.mtimeMs });
+export class NewestFirst {
+  private readonly entries: Array<{ path: string; mtime: number }> = [];
+
+  /** @param cwd what relative paths are relative to (rg's working directory). */
+  constructor(private readonly cwd: string) {}
+
+  /** Adds one path as rg printed it. */
+  add(file: string): void {
+    const info = statSync(path.resolve(this.cwd, file), { throwIfNoEntry: false });
+    if (info) this.entries.push({ path: file, mtime: info.mtimeMs });
   }
-  keyed.sort((a, b) => b.mtime - a.mtime || comparePathsLikeRipgrep(a.path, b.path));
-  return keyed.map((entry) => entry.path);
+
+  /** The first `limit` paths, newest first. */
+  first(limit: number): string[] {
+    this.entries.sort((a, b) => b.mtime - a.mtime || comparePathsLikeRipgrep(a.path, b.path));
+    return this.entries.slice(0, limit).map((entry) => entry.path);
+  }
 }
 
 /**

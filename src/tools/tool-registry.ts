@@ -60,8 +60,10 @@ export class ToolRegistry {
         `A tool named "${tool.name}" is already registered${where} (origin ${clash.origin}); choose another name or unregister it first.`,
       );
     }
-    // Compile now, so a tool with a broken schema is refused at registration, not mid-turn.
-    this.validatorFor(tool);
+    // A schema that arrived as JSON (client, MCP) is compiled now, so a broken one is refused at
+    // registration, not mid-turn; built-ins' schemas come from zod and compile on first use,
+    // which keeps ajv's compilation off the daemon's start-up path.
+    if (tool.jsonSchema) this.validatorFor(tool);
     if (options.sessionId === undefined) this.global.set(tool.name, entry);
     else {
       const tools = this.scoped.get(options.sessionId) ?? new Map<string, RegisteredTool>();

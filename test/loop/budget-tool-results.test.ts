@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadTokenizer } from '../../src/loop/estimate-tokens.js';
 import type { ModelMessage, ToolMessage } from '../../src/providers/message.js';
 import { budgetToolResults, omittedToolResultText } from '../../src/loop/budget-tool-results.js';
 
@@ -20,6 +21,9 @@ function exchange(id: string, chars: number, isError?: boolean): ModelMessage[] 
   return [call(id), result(id, chars, isError)];
 }
 
+
+// The tokenizer loads on demand in the daemon; these tests count with it.
+beforeAll(() => loadTokenizer());
 describe('budgetToolResults', () => {
   it('keeps everything while the total fits', () => {
     const history: ModelMessage[] = [{ role: 'user', content: [{ type: 'text', text: 'go' }] }, ...exchange('a', 10_000), ...exchange('b', 10_000)];

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadTokenizer } from '../../src/loop/estimate-tokens.js';
 import type { AssistantMessage, ModelMessage, ToolMessage, UserMessage } from '../../src/providers/message.js';
 import { OpenAIChatModel } from '../../src/providers/openai-chat/openai-chat-model.js';
 import { compactContext, isSummaryMessage, SUMMARY_ACKNOWLEDGEMENT } from '../../src/loop/compact-context.js';
@@ -37,6 +38,9 @@ function model(): OpenAIChatModel {
   return new OpenAIChatModel({ provider: 'local', modelId: 'summarizer', baseUrl: `${server.url}/v1` });
 }
 
+
+// The tokenizer loads on demand in the daemon; these tests count with it.
+beforeAll(() => loadTokenizer());
 describe('compactContext', () => {
   it('makes one summary request with no tools, the fixed sections and the serialized transcript', async () => {
     const before = server.requests.length;

@@ -1,5 +1,6 @@
 import { countTokens } from 'gpt-tokenizer';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadTokenizer } from '../../src/loop/estimate-tokens.js';
 import type { ModelMessage } from '../../src/providers/message.js';
 import {
   contextTokensNow,
@@ -12,6 +13,9 @@ import {
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: [{ type: 'text', text }] });
 
+
+// The tokenizer loads on demand in the daemon; these tests count with it.
+beforeAll(() => loadTokenizer());
 describe('estimateTextTokens', () => {
   it('counts with the o200k_base encoding', () => {
     expect(estimateTextTokens('hello world')).toBe(countTokens('hello world'));

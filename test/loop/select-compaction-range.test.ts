@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadTokenizer } from '../../src/loop/estimate-tokens.js';
 import type { AssistantMessage, ModelMessage, ToolMessage, UserMessage } from '../../src/providers/message.js';
 import { isValidCut, selectCompactionRange } from '../../src/loop/select-compaction-range.js';
 
@@ -21,6 +22,9 @@ function toolHeavyTurn(prefix: string, rounds: number): ModelMessage[] {
   return messages;
 }
 
+
+// The tokenizer loads on demand in the daemon; these tests count with it.
+beforeAll(() => loadTokenizer());
 describe('selectCompactionRange', () => {
   it('keeps the last 10 messages by default and summarizes the rest, cutting before a user message', () => {
     const history = Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? user(`q${i}`) : answer(`a${i}`)));

@@ -1,4 +1,5 @@
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
+import { loadUndici } from './load-undici.js';
 
 /**
  * One keep-alive connection pool per origin (and connect timeout), shared by every
@@ -8,10 +9,14 @@ import { Agent } from 'undici';
 const agents = new Map<string, Agent>();
 
 /** The shared undici Agent for `origin` with the given connect timeout. */
-export function getAgent(origin: string, connectMs: number): Agent {
+export async function getAgent(origin: string, connectMs: number): Promise<Agent> {
   const key = `${origin}|${connectMs}`;
   let agent = agents.get(key);
   if (agent === undefined) {
+    const { Agent } = await loadUndici();
+    // Another request may have created it while undici loaded.
+    agent = agents.get(key);
+    if (agent) return agent;
     agent = new Agent({
       connect: { timeout: connectMs },
       // Servers close idle keep-alive sockets on their own schedule; undici honours their

@@ -1,6 +1,6 @@
-import { request } from 'undici';
 import { ProviderError } from '../provider-error.js';
 import { getAgent } from './get-agent.js';
+import { loadUndici } from './load-undici.js';
 import { createIdleWatchdog } from './idle-watchdog.js';
 import { networkError, type NetworkErrorContext } from './network-error.js';
 import { parseRetryAfter } from './parse-retry-after.js';
@@ -56,14 +56,15 @@ export async function postStream(options: PostStreamOptions): Promise<AsyncItera
     firstByteMs: timeouts.firstByteMs,
   };
   const headers = { 'content-type': 'application/json', ...options.headers };
-  let response: Awaited<ReturnType<typeof request>>;
+  let response: Awaited<ReturnType<Awaited<ReturnType<typeof loadUndici>>['request']>>;
   try {
+    const { request } = await loadUndici();
     response = await request(url, {
       method: 'POST',
       headers,
       body: JSON.stringify(options.body),
       signal: options.signal,
-      dispatcher: getAgent(url.origin, timeouts.connectMs),
+      dispatcher: await getAgent(url.origin, timeouts.connectMs),
       headersTimeout: timeouts.firstByteMs,
       // Silence in the body is the idle watchdog's job; undici's own body timeout is off.
       bodyTimeout: 0,

@@ -5,7 +5,7 @@ import { displayPath } from '../display-path.js';
 import { globToRegex } from '../glob-to-regex.js';
 import { resolveConfinedPath } from '../path-confinement.js';
 import { plural } from '../plural.js';
-import { runRipgrep, sortNewestFirst } from '../run-ripgrep.js';
+import { NewestFirst, runRipgrep } from '../run-ripgrep.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
 
@@ -36,20 +36,20 @@ export const globTool: Tool<GlobArgs> = {
       const info = await stat(dir).catch(() => undefined);
       if (!info?.isDirectory()) throw new ToolError(`${displayPath(dir, ctx.cwd)} is not a directory; give a directory to search in.`);
       const matches = globMatcher(args.pattern);
-      const matching: string[] = [];
+      const newest = new NewestFirst(dir);
+      let total = 0;
       // rg lists the files it would search (honouring .gitignore and skipping hidden files),
       // in parallel; the glob is applied here, because rg's own `--glob` overrides ignore
       // rules for whatever it matches (`**/*` would list build/), and so is the order:
       // `--sortr modified` would make rg single-threaded and, in rg 13, very slow.
       const exit = await runRipgrep(['--files'], { cwd: dir, signal: ctx.signal, env: ctx.env }, (line) => {
-        if (matches(line)) matching.push(line);
+        if (!matches(line)) return;
+        total += 1;
+        newest.add(line);
       });
-      if (exit.exitCode === 2 && matching.length === 0) throw new ToolError(`glob failed: ${exit.stderr}`);
-      const total = matching.length;
+      if (exit.exitCode === 2 && total === 0) throw new ToolError(`glob failed: ${exit.stderr}`);
       if (total === 0) return textResult(`No files match ${args.pattern} in ${displayPath(dir, ctx.cwd)}.`);
-      const found = (await sortNewestFirst(matching, dir, ctx.signal))
-        .slice(0, GLOB_MAX_RESULTS)
-        .map((file) => displayPath(path.join(dir, file), ctx.cwd));
+      const found = newest.first(GLOB_MAX_RESULTS).map((file) => displayPath(path.join(dir, file), ctx.cwd));
       if (total <= found.length) return textResult(`${found.join('\n')}\n\n[${plural(total, 'file')}, newest first]`);
       return textResult(
         `${found.join('\n')}\n\n[Showing ${found.length} of ${total} files, newest first; narrow the pattern to see the rest.]`,

@@ -5,7 +5,7 @@ import { RgMatchCollector } from '../collect-rg-matches.js';
 import { displayPath } from '../display-path.js';
 import { resolveConfinedPath } from '../path-confinement.js';
 import { plural } from '../plural.js';
-import { comparePathsLikeRipgrep, runRipgrep, sortNewestFirst } from '../run-ripgrep.js';
+import { comparePathsLikeRipgrep, NewestFirst, runRipgrep } from '../run-ripgrep.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
 
@@ -66,15 +66,18 @@ export const grepTool: Tool<GrepArgs> = {
       // rg lists in parallel, unsorted (`--sortr modified` / `--sort path` would make it
       // single-threaded); the order is applied here, over every file, before the cap.
       const lines: string[] = [];
+      const newest = new NewestFirst(ctx.cwd);
+      let total = 0;
       const modeFlags = mode === 'files' ? ['--files-with-matches'] : ['--count-matches', '--with-filename'];
-      const exit = await runRipgrep([...modeFlags, ...flags, ...tail], options, (line) => lines.push(line));
-      failOnError(exit, lines.length);
-      if (lines.length === 0) return textResult(`No matches for ${args.pattern} in ${where}.`);
-      const entries =
-        mode === 'files'
-          ? (await sortNewestFirst(lines, ctx.cwd, ctx.signal)).slice(0, GREP_MAX_RESULTS).map(show)
-          : firstCountsByPath(lines, GREP_MAX_RESULTS, show);
-      return summarise(entries.join('\n'), entries.length, lines.length, 'file', 'files');
+      const exit = await runRipgrep([...modeFlags, ...flags, ...tail], options, (line) => {
+        total += 1;
+        if (mode === 'files') newest.add(line);
+        else lines.push(line);
+      });
+      failOnError(exit, total);
+      if (total === 0) return textResult(`No matches for ${args.pattern} in ${where}.`);
+      const entries = mode === 'files' ? newest.first(GREP_MAX_RESULTS).map(show) : firstCountsByPath(lines, GREP_MAX_RESULTS, show);
+      return summarise(entries.join('\n'), entries.length, total, 'file', 'files');
     } catch (error) {
       return errorResult(error);
     }

@@ -1,7 +1,7 @@
 import type { McpServerConfig } from '../../config/config-schema.js';
 import type { Tool } from '../tool.js';
 import type { ToolRegistry } from '../tool-registry.js';
-import { McpServerConnection, type McpServerState } from './mcp-server-connection.js';
+import type { McpServerConnection, McpServerState } from './mcp-server-connection.js';
 import { specFromConfig, type McpServerSpec } from './mcp-server-spec.js';
 import { DEFAULT_BACKOFF, type Backoff } from './restart-delay.js';
 
@@ -101,6 +101,9 @@ export class McpManager {
   }
 
   private async startAll(specs: McpServerSpec[], sessionId: string | undefined): Promise<void> {
+    if (specs.length === 0) return;
+    // The MCP SDK is loaded only when a server is configured: most daemons never need it.
+    const { McpServerConnection } = await import('./mcp-server-connection.js');
     const started: Array<Promise<void>> = [];
     const names = new Set<string>();
     for (const spec of specs) {

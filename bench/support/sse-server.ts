@@ -2,13 +2,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A loopback HTTP server that answers every request with the same SSE body, written as given chunks. */
-export async function startSseServer(chunks: string[]): Promise<{ url: string; close(): Promise<void> }> {
+export async function startSseServer(chunks: string[], options: { holdOpen?: boolean } = {}): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       for (const chunk of chunks) res.write(chunk);
-      res.end();
+      // holdOpen: the stream never ends on its own (the client aborts it).
+      if (!options.holdOpen) res.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -27,6 +28,11 @@ export async function startSseServer(chunks: string[]): Promise<{ url: string; c
 export function chatFrames(pieces: string[]): string[] {
   const base = { id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1, model: 'bench' };
   const frames = pieces.map((content) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`);
-  frames.push(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`, 'data: [DONE]\n\n');
+  frames.push(
+    `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`,
+    // The include_usage chunk vendors send last.
+    `data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 400, completion_tokens: pieces.length, total_tokens: 400 + pieces.length } })}\n\n`,
+    'data: [DONE]\n\n',
+  );
   return frames;
 }

@@ -68,8 +68,23 @@ export function estimateTextTokens(text: string): number {
   return total;
 }
 
+/**
+ * Counts per message object: committed messages never change, and the loop estimates
+ * the same history before every request. Approximate counts (tokenizer not loaded yet)
+ * are not kept.
+ */
+const counted = new WeakMap<ModelMessage, number>();
+
 /** Tokens one message adds to a request: its text, tool-call arguments, tool results and images. */
 export function estimateMessageTokens(message: ModelMessage): number {
+  const known = counted.get(message);
+  if (known !== undefined) return known;
+  const total = countMessageTokens(message);
+  if (countTokens) counted.set(message, total);
+  return total;
+}
+
+function countMessageTokens(message: ModelMessage): number {
   let total = MESSAGE_OVERHEAD_TOKENS;
   switch (message.role) {
     case 'user':

@@ -40,9 +40,22 @@ export async function findAgentsFiles(cwd: string, userConfigDir: string): Promi
   return files;
 }
 
+/** Repository roots already found, per start directory: a project does not move between turns. */
+const roots = new Map<string, Promise<string | undefined>>();
+
 /** The nearest directory from `start` upwards that holds `.git`, or undefined. */
-export async function findRepositoryRoot(start: string): Promise<string | undefined> {
-  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
+export function findRepositoryRoot(start: string): Promise<string | undefined> {
+  const key = path.resolve(start);
+  let root = roots.get(key);
+  if (!root) {
+    root = searchRepositoryRoot(key);
+    roots.set(key, root);
+  }
+  return root;
+}
+
+async function searchRepositoryRoot(start: string): Promise<string | undefined> {
+  for (let dir = start; ; dir = path.dirname(dir)) {
     if (await exists(path.join(dir, '.git'))) return dir;
     if (path.dirname(dir) === dir) return undefined;
   }

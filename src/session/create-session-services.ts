@@ -50,6 +50,10 @@ export function createSessionServices(options: SessionServicesOptions): SessionS
       ? undefined
       : `The ${agent.name} agent (${agent.access} access) may not use ${tool.name}. Switch to an agent that may (session/set_mode), or do without it.`;
 
+  // Git facts are read once per session, like the status "at the start of the conversation"
+  // other agents show: it keeps git off every turn and the system prompt stable for caching.
+  const gitBySession = new Map<string, ReturnType<typeof gitFacts>>();
+
   return {
     maxTurns: options.maxTurns,
     budgetUsd: options.budgetUsd,
@@ -71,7 +75,9 @@ export function createSessionServices(options: SessionServicesOptions): SessionS
     agents: (record) => options.loadAgents(record.cwd),
     agent: (record) => agentFor(options.loadAgents(record.cwd), record.mode),
     async systemPrompt(record, agent) {
-      const [agentsFiles, git] = await Promise.all([findAgentsFiles(record.cwd, options.userConfigDir), gitFacts(record.cwd)]);
+      let git$ = gitBySession.get(record.id);
+      if (!git$) gitBySession.set(record.id, (git$ = gitFacts(record.cwd)));
+      const [agentsFiles, git] = await Promise.all([findAgentsFiles(record.cwd, options.userConfigDir), git$]);
       return buildSystemPrompt({
         rolePrompt: agent.prompt,
         agentsFiles,

@@ -1,3 +1,5 @@
+import { ripgrepPathKey } from './run-ripgrep.js';
+
 /** Longest line text shown per grep line; minified files would otherwise flood the output. */
 const MAX_GREP_LINE_CHARS = 500;
 
@@ -22,7 +24,7 @@ interface LineEvent {
 /** The events kept for one file. */
 interface FileBlock {
   path: string;
-  /** The path with `/` as NUL, so plain string order is rg's `--sort path` order (by component). */
+  /** ripgrepPathKey of the path: its string order is rg's `--sort path` order. */
   key: string;
   events: LineEvent[];
   /** Matches kept in `events` (at most the cap: later ones in the same file can never be shown). */
@@ -86,7 +88,7 @@ export class RgMatchCollector {
     this.endFile();
     const event = parse(jsonLine) as { data?: { path?: RgData } } | undefined;
     const filePath = event?.data?.path ? dataText(event.data.path) : '';
-    const key = filePath.replaceAll('/', '\0');
+    const key = ripgrepPathKey(filePath);
     // Files whose path sorts after every kept one, once those hold `cap` matches, cannot be shown.
     if (this.keptInBlocks >= this.cap && key > this.maxKey) {
       this.current = undefined;

@@ -100,12 +100,16 @@ export class NewestFirst {
 }
 
 /**
- * The order of `rg --sort path`: component by component (rg sorts each directory's
- * entries by name while walking), so `a/x` comes before `a.txt`. Replacing `/` with NUL,
- * which sorts before every other character, turns that into plain string order.
+ * A key whose plain string order is the order of `rg --sort path`: component by component
+ * (rg sorts each directory's entries by name while walking), so `a/x` comes before
+ * `a.txt`. Replacing `/` with NUL, which sorts before every other character, does that.
  */
-export function comparePathsLikeRipgrep(a: string, b: string): number {
-  const ka = a.replaceAll('/', '\0');
-  const kb = b.replaceAll('/', '\0');
+export function ripgrepPathKey(file: string): string {
+  return file.replaceAll('/', '\0');
+}
+
+function comparePathsLikeRipgrep(a: string, b: string): number {
+  const ka = ripgrepPathKey(a);
+  const kb = ripgrepPathKey(b);
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 }

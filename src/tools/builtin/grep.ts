@@ -5,7 +5,7 @@ import { RgMatchCollector } from '../collect-rg-matches.js';
 import { displayPath } from '../display-path.js';
 import { resolveConfinedPath } from '../path-confinement.js';
 import { plural } from '../plural.js';
-import { comparePathsLikeRipgrep, NewestFirst, runRipgrep } from '../run-ripgrep.js';
+import { NewestFirst, ripgrepPathKey, runRipgrep } from '../run-ripgrep.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
 
@@ -99,9 +99,10 @@ function firstCountsByPath(lines: string[], cap: number, show: (rgPath: string) 
   const entries = lines.map((line) => {
     // The count is after the last colon (paths may contain colons).
     const colon = line.lastIndexOf(':');
-    return { file: colon > 0 ? line.slice(0, colon) : line, line, colon };
+    const file = colon > 0 ? line.slice(0, colon) : line;
+    return { file, key: ripgrepPathKey(file), line, colon };
   });
-  entries.sort((a, b) => comparePathsLikeRipgrep(a.file, b.file));
+  entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return entries.slice(0, cap).map(({ file, line, colon }) => (colon > 0 ? `${show(file)}:${line.slice(colon + 1)}` : line));
 }
 

@@ -115,6 +115,7 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
   const defaultModel = options.model ?? pickDefaultModel(config, env);
   return {
     sessions,
+    sandbox: options.sandbox,
     models: {
       defaultModel: () => defaultModel,
       choices: () =>

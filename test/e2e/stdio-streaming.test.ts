@@ -37,7 +37,10 @@ describe('agentd serve --stdio', () => {
     expect(init.agentCapabilities.loadSession).toBe(true);
     expect(init._meta.agentd.version).toMatch(/^\d+\.\d+\.\d+/);
 
-    const { sessionId } = await peer.call('session/new', { cwd: workspace, mcpServers: [] });
+    const created = await peer.call('session/new', { cwd: workspace, mcpServers: [] });
+    const { sessionId } = created;
+    expect(['bubblewrap', 'none']).toContain(created._meta.agentd.sandbox.mode);
+    expect(created.modes.currentModeId).toBe('build');
     const result = await peer.call('session/prompt', {
       sessionId,
       prompt: [

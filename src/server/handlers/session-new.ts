@@ -20,5 +20,12 @@ export const sessionNew: RequestHandler<'session/new'> = async (params, { client
   await daemon.mcp.configuredStarted();
   await daemon.mcp.startSession(session.id, mcpServers);
   attachSession(client, session);
-  return { sessionId: session.id, modes: sessionModes(session), configOptions: sessionConfigOptions(session, daemon) as never };
+  const sandbox = await daemon.sandbox;
+  return {
+    sessionId: session.id,
+    modes: sessionModes(session),
+    configOptions: sessionConfigOptions(session, daemon) as never,
+    // Which mode bash runs in: bubblewrap, or none (then each command asks permission).
+    _meta: { agentd: { sandbox: { mode: sandbox.mode, ...(sandbox.reason ? { reason: sandbox.reason } : {}) } } },
+  };
 };

@@ -30,7 +30,12 @@ export const TurnStartEventSchema = z
   .describe('A turn started running.');
 
 export const TurnEndEventSchema = z
-  .strictObject({ type: z.literal('turn_end'), turnId, stopReason: StopReasonSchema })
+  .strictObject({
+    type: z.literal('turn_end'),
+    turnId,
+    stopReason: StopReasonSchema,
+    error: z.string().optional().describe('Set when the turn failed (the prompt is answered with ProviderError or InternalError).'),
+  })
   .describe('A turn ended; the same stopReason answers its `session/prompt`.');
 
 export const RetryEventSchema = z

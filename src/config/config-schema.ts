@@ -110,6 +110,15 @@ export const AgentdConfigSchema = z.strictObject({
   budgetUsd: z.number().positive().optional(),
   /** Most model requests in one turn. */
   maxTurns: z.int().min(1).optional(),
+  /** How tool calls run. */
+  tools: z
+    .strictObject({
+      /** Calls of one model message run at once, at most (default 8; 1 runs every call in turn). */
+      maxParallel: z.int().min(1).max(64).optional(),
+      /** Time limit of one call in milliseconds (default 120 000). */
+      timeoutMs: z.int().min(1000).optional(),
+    })
+    .optional(),
   /** Sub-agents started by the `agent` tool, and the manager mode that only delegates. */
   subagents: z
     .strictObject({

@@ -78,6 +78,8 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
       dataDir: options.paths.dataDir,
       asker,
       hooks,
+      ...(config.tools?.maxParallel !== undefined ? { concurrency: config.tools.maxParallel } : {}),
+      ...(config.tools?.timeoutMs !== undefined ? { timeoutMs: config.tools.timeoutMs } : {}),
     },
     loadAgents: (cwd) => {
       const loaded = loadAgents({ cwd, userConfigDir: options.paths.configDir, config, builtins });

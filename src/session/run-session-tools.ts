@@ -21,6 +21,10 @@ export interface ToolRuntimeOptions {
   dataDir: string;
   asker: PermissionAsker;
   hooks?: ToolHooks;
+  /** Parallel calls at most (config tools.maxParallel). */
+  concurrency?: number;
+  /** Per-call time limit (config tools.timeoutMs). */
+  timeoutMs?: number;
   /** Why the session's agent may not use a tool, if it may not. */
   refusal(session: Session, tool: Tool): string | undefined;
 }
@@ -87,6 +91,8 @@ export async function runSessionTools(
       };
     },
     ...(options.hooks ? { hooks: options.hooks } : {}),
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     emit: (event) => session.publish(event),
     steeringPending: () => session.hasSteering(),
   };

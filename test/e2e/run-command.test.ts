@@ -50,6 +50,15 @@ describe('agentd run', () => {
     expect(JSON.stringify(replay.requests[0]!.body)).toContain(workspace);
   });
 
+  it('needs only OPENAI_BASE_URL and OPENAI_MODEL for a local OpenAI-compatible server', async () => {
+    replay.enqueue({ body: chatCompletionSse(['local ', 'hello']) });
+    const result = await runCli(['run', 'hi'], daemonEnv(home.home, { OPENAI_BASE_URL: `${replay.url}/v1`, OPENAI_MODEL: 'qwen3:8b' }));
+    expect(result.stdout).toBe('local hello\n');
+    expect(result.code).toBe(0);
+    expect(replay.requests[0]!.path).toBe('/v1/chat/completions');
+    expect((replay.requests[0]!.body as { model: string }).model).toBe('qwen3:8b');
+  });
+
   it('reads the prompt from stdin with - and prints NDJSON events with --json', async () => {
     const configured = makeHome({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
     replay.enqueue({ body: chatCompletionSse(['a', 'b']) });

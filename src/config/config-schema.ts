@@ -119,6 +119,11 @@ export const AgentdConfigSchema = z.strictObject({
       timeoutMs: z.int().min(1000).optional(),
     })
     .optional(),
+  /**
+   * Project directories whose `.agentd/config.json` may also set providers, MCP servers,
+   * hooks, permission allowances and sandbox settings (user config only).
+   */
+  trustedProjects: z.array(z.string()).optional(),
   /** Sub-agents started by the `agent` tool, and the manager mode that only delegates. */
   subagents: z
     .strictObject({

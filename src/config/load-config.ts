@@ -5,6 +5,7 @@ import { type AgentdConfig, AgentdConfigSchema } from './config-schema.js';
 import { describeConfigIssues } from './describe-config-issues.js';
 import { mergeConfigs } from './merge-configs.js';
 import { readConfigFile } from './read-config-file.js';
+import { restrictProjectConfig } from './restrict-project-config.js';
 
 /** The effective configuration and where it came from. */
 export interface LoadedConfig {
@@ -12,6 +13,8 @@ export interface LoadedConfig {
   config: AgentdConfig;
   /** The files that were read, in order (later ones override earlier ones). */
   files: string[];
+  /** Settings of an untrusted project file that were ignored, one line each. */
+  warnings: string[];
 }
 
 export interface LoadConfigOptions {
@@ -42,6 +45,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
 
   const problems: ConfigProblem[] = [];
   const files: string[] = [];
+  const warnings: string[] = [];
   let merged: Record<string, unknown> = {};
   for (const file of candidates) {
     const result = readConfigFile(file, AgentdConfigSchema);
@@ -53,7 +57,12 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     }
     files.push(file);
     if (result.kind === 'invalid') problems.push(...result.problems);
-    else merged = mergeConfigs(merged, result.json);
+    else if (file === projectFile && file !== userFile) {
+      const trusted = Array.isArray(merged.trustedProjects) ? (merged.trustedProjects as string[]) : [];
+      const restricted = restrictProjectConfig(result.json, cwd, trusted);
+      warnings.push(...restricted.warnings);
+      merged = mergeConfigs(merged, restricted.json);
+    } else merged = mergeConfigs(merged, result.json);
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -66,5 +75,5 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
       describeConfigIssues(parsed.error.issues, merged, AgentdConfigSchema).map((d) => ({ file, ...d })),
     );
   }
-  return { config: parsed.data, files };
+  return { config: parsed.data, files, warnings };
 }

@@ -43,10 +43,11 @@ export interface StartedDaemon {
  */
 export async function startDaemon(options: StartOptions): Promise<StartedDaemon> {
   const paths = resolveAgentdPaths(options.env);
-  const { config } = loadConfig({ cwd: options.cwd, paths, ...(options.configFile ? { configFile: options.configFile } : {}) });
+  const { config, warnings } = loadConfig({ cwd: options.cwd, paths, ...(options.configFile ? { configFile: options.configFile } : {}) });
   const secrets = collectSecrets(config, options.env);
   const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'));
   const log = (line: string): void => write(`agentd: ${redactSecrets(line, secrets)}`);
+  for (const warning of warnings) log(warning);
   const store = openStore(paths.databaseFile);
   const recovered = store.recoverInterruptedTurns();
   if (recovered.length > 0) log(`marked ${recovered.length} turn(s) interrupted by an earlier stop`);

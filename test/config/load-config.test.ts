@@ -41,11 +41,13 @@ function configError(options: Parameters<typeof loadConfig>[0]): string {
 
 describe('loadConfig', () => {
   it('is empty when no file exists', () => {
-    expect(loadConfig({ cwd: project, paths })).toEqual({ config: {}, files: [] });
+    expect(loadConfig({ cwd: project, paths })).toEqual({ config: {}, files: [], warnings: [] });
   });
 
   it('lets the project file override the user file: objects merge, arrays and scalars replace', () => {
+    // A trusted project may override everything (restrict-project-config.test.ts covers the untrusted case).
     write(paths.configFile, {
+      trustedProjects: [project],
       model: 'openai/gpt-4.1',
       maxTurns: 20,
       providers: { openai: { baseUrl: 'http://127.0.0.1:9/v1', headers: { 'x-a': '1' } } },
@@ -60,6 +62,7 @@ describe('loadConfig', () => {
     });
     expect(loadConfig({ cwd: project, paths })).toEqual({
       config: {
+        trustedProjects: [project],
         model: 'openai/gpt-4.1',
         maxTurns: 5,
         providers: { openai: { baseUrl: 'http://127.0.0.1:9/v1', headers: { 'x-a': '1', 'x-b': '2' } } },
@@ -67,6 +70,7 @@ describe('loadConfig', () => {
         mcpServers: { search: { url: 'http://127.0.0.1:9/mcp' } },
       },
       files: [paths.configFile, projectFile],
+      warnings: [],
     });
   });
 
@@ -77,6 +81,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ cwd: project, paths, configFile: 'ci.json' })).toEqual({
       config: { model: 'anthropic/claude-sonnet-4-5', budgetUsd: 2 },
       files: [custom, projectFile],
+      warnings: [],
     });
   });
 

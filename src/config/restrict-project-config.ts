@@ -1,0 +1,44 @@
+/**
+ * Settings a repository's own `.agentd/config.json` may not make unless the user trusts
+ * that project: each could send API keys to another server, run commands, or switch
+ * permission checks off just because a repository was cloned and opened.
+ */
+const UNTRUSTED_KEYS: Array<{ path: string[]; why: string }> = [
+  { path: ['providers'], why: 'could send your API keys to another server' },
+  { path: ['mcpServers'], why: 'starts programs' },
+  { path: ['hooks'], why: 'runs commands' },
+  { path: ['permissions', 'mode'], why: 'could switch permission prompts off' },
+  { path: ['permissions', 'allow'], why: 'could allow commands without asking' },
+  { path: ['sandbox'], why: 'could loosen the sandbox' },
+  { path: ['trustedProjects'], why: 'cannot decide which projects are trusted (only your user config can)' },
+];
+
+/**
+ * Returns the project file's settings with the ones it may not set removed, and one
+ * warning per removed setting naming it and how to trust the project. A project listed
+ * in the user's `trustedProjects` keeps everything.
+ */
+export function restrictProjectConfig(
+  json: Record<string, unknown>,
+  projectRoot: string,
+  trustedProjects: readonly string[],
+): { json: Record<string, unknown>; warnings: string[] } {
+  if (trustedProjects.includes(projectRoot)) return { json, warnings: [] };
+  const copy = structuredClone(json);
+  const warnings: string[] = [];
+  for (const { path, why } of UNTRUSTED_KEYS) {
+    const parent = path.slice(0, -1).reduce<Record<string, unknown> | undefined>(
+      (node, key) => (node && typeof node[key] === 'object' && node[key] !== null ? (node[key] as Record<string, unknown>) : undefined),
+      copy,
+    );
+    const key = path.at(-1)!;
+    if (parent && key in parent) {
+      delete parent[key];
+      warnings.push(
+        `ignored ${path.join('.')} in ${projectRoot}/.agentd/config.json: a project file ${why}; ` +
+          `to allow it, add "${projectRoot}" to trustedProjects in your user config.json`,
+      );
+    }
+  }
+  return { json: copy, warnings };
+}

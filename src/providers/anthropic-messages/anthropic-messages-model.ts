@@ -1,4 +1,5 @@
 import { postStream, type HttpTimeouts } from '../http/post-stream.js';
+import { streamThroughParser } from '../http/stream-through-parser.js';
 import type { LanguageModel } from '../language-model.js';
 import { ProviderError } from '../provider-error.js';
 import type { ModelRequest } from '../request.js';
@@ -44,36 +45,22 @@ export class AnthropicMessagesModel implements LanguageModel {
     const model = request.model !== '' ? request.model : this.modelId;
     const context = { provider: this.provider, model };
     const parser = parseAnthropicMessagesStream(context);
-    let body: AsyncIterable<Uint8Array>;
-    try {
-      body = await postStream({
-        url: `${this.options.baseUrl.replace(/\/+$/, '')}/v1/messages`,
-        headers: this.headers(),
-        body: buildAnthropicMessagesBody({ ...request, model }, { defaultMaxTokens: this.options.maxOutputTokens ?? 4096 }),
-        signal,
-        provider: this.provider,
-        model,
-        timeouts: this.options.timeouts,
-        classifyError: (status, text, headers) => classifyAnthropicMessagesError(context, status, text, headers),
-        redact: this.options.apiKey !== undefined ? [this.options.apiKey] : [],
-      });
-    } catch (error) {
-      yield* parser.fail(toProviderError(error, context, signal));
-      return;
-    }
-
-    // A streaming decoder keeps a UTF-8 sequence cut between two chunks intact.
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of body) {
-        yield* parser.push(decoder.decode(chunk, { stream: true }));
-        if (parser.finished) return;
-      }
-      yield* parser.push(decoder.decode());
-      yield* parser.end();
-    } catch (error) {
-      yield* parser.fail(toProviderError(error, context, signal));
-    }
+    yield* streamThroughParser(
+      () =>
+        postStream({
+          url: `${this.options.baseUrl.replace(/\/+$/, '')}/v1/messages`,
+          headers: this.headers(),
+          body: buildAnthropicMessagesBody({ ...request, model }, { defaultMaxTokens: this.options.maxOutputTokens ?? 4096 }),
+          signal,
+          provider: this.provider,
+          model,
+          timeouts: this.options.timeouts,
+          classifyError: (status, text, headers) => classifyAnthropicMessagesError(context, status, text, headers),
+          redact: this.options.apiKey !== undefined ? [this.options.apiKey] : [],
+        }),
+      parser,
+      (error) => toProviderError(error, context, signal),
+    );
   }
 
   private headers(): Record<string, string> {

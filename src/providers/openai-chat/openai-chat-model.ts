@@ -1,4 +1,5 @@
 import { postStream, type HttpTimeouts } from '../http/post-stream.js';
+import { streamThroughParser } from '../http/stream-through-parser.js';
 import type { LanguageModel } from '../language-model.js';
 import { ProviderError } from '../provider-error.js';
 import type { ModelRequest } from '../request.js';
@@ -74,36 +75,22 @@ export class OpenAIChatModel implements LanguageModel {
       yield* parser.fail(new ProviderError({ ...context, kind: 'bad_request', message: `${this.provider}: could not build the request: ${detail}` }));
       return;
     }
-    let body: AsyncIterable<Uint8Array>;
-    try {
-      body = await postStream({
-        url: this.url(),
-        headers: this.headers(),
-        body: payload,
-        signal,
-        provider: this.provider,
-        model,
-        timeouts: this.options.timeouts,
-        classifyError: (status, text, headers) => classifyOpenAIChatError(context, status, text, headers),
-        redact: this.options.apiKey !== undefined ? [this.options.apiKey] : [],
-      });
-    } catch (error) {
-      yield* parser.fail(toProviderError(error, context, signal));
-      return;
-    }
-
-    // A streaming decoder keeps a UTF-8 sequence cut between two chunks intact.
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of body) {
-        yield* parser.push(decoder.decode(chunk, { stream: true }));
-        if (parser.finished) return;
-      }
-      yield* parser.push(decoder.decode());
-      yield* parser.end();
-    } catch (error) {
-      yield* parser.fail(toProviderError(error, context, signal));
-    }
+    yield* streamThroughParser(
+      () =>
+        postStream({
+          url: this.url(),
+          headers: this.headers(),
+          body: payload,
+          signal,
+          provider: this.provider,
+          model,
+          timeouts: this.options.timeouts,
+          classifyError: (status, text, headers) => classifyOpenAIChatError(context, status, text, headers),
+          redact: this.options.apiKey !== undefined ? [this.options.apiKey] : [],
+        }),
+      parser,
+      (error) => toProviderError(error, context, signal),
+    );
   }
 
   private headers(): Record<string, string> {

@@ -16,8 +16,8 @@ export interface RipgrepExit {
  * Runs ripgrep as a child process and hands each stdout line to `onLine`; the child is
  * killed when `signal` aborts. `--no-require-git` makes rg honour .gitignore files even
  * outside a git repository (rg ≥ 11), as users expect from a workspace.
- * Lines are split here rather than by node:readline, which costs about a tenth more on
- * rg's larger outputs (bench/RESULTS.md, "Tools"); rg ends every line with `\n`.
+ * Lines are split here rather than by node:readline, which takes 5–10% longer on rg's
+ * larger outputs (40,000 JSON lines: 74.5 against 69.5 ms); rg ends every line with `\n`.
  */
 export function runRipgrep(
   args: string[],
@@ -74,7 +74,7 @@ export function runRipgrep(
 }
 
 /**
- * Orders files newest first (ties by path), as `rg --sortr modified` would, for a listing
+ * Orders files newest first, as `rg --sortr modified` would, for a listing
  * made by rg running in parallel. Each file is stat'ed as rg reports it, so the stats
  * overlap rg's walk; files that vanished in between are dropped. ripgrep 13 (Debian's)
  * walks single-threaded when sorting and orders only within each directory: 1 to 1.6 s for
@@ -94,7 +94,8 @@ export class NewestFirst {
 
   /** The first `limit` paths, newest first. */
   first(limit: number): string[] {
-    this.entries.sort((a, b) => b.mtime - a.mtime || comparePathsLikeRipgrep(a.path, b.path));
+    // Ties are common (file times tick at the kernel's clock rate); any fixed order will do.
+    this.entries.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return this.entries.slice(0, limit).map((entry) => entry.path);
   }
 }
@@ -108,8 +109,3 @@ export function ripgrepPathKey(file: string): string {
   return file.replaceAll('/', '\0');
 }
 
-function comparePathsLikeRipgrep(a: string, b: string): number {
-  const ka = ripgrepPathKey(a);
-  const kb = ripgrepPathKey(b);
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
-}

@@ -67,8 +67,13 @@ export function checkConfig(options: CheckConfigOptions): ConfigCheckResult {
 
 /** loadConfig has validated the file, so it is JSON with an optional `providers` object. */
 function holdsApiKey(file: string): boolean {
-  const json = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, '')) as { providers?: Record<string, { apiKey?: unknown }> };
-  return Object.values(json.providers ?? {}).some((provider) => provider.apiKey !== undefined);
+  try {
+    const json = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, '')) as { providers?: Record<string, { apiKey?: unknown }> };
+    return Object.values(json.providers ?? {}).some((provider) => provider.apiKey !== undefined);
+  } catch {
+    // Changed or removed since loadConfig read it: nothing to warn about in what is there now.
+    return false;
+  }
 }
 
 function isReadableByOthers(file: string): boolean {

@@ -42,7 +42,7 @@ export const globTool: Tool<GlobArgs> = {
       // in parallel; the glob is applied here, because rg's own `--glob` overrides ignore
       // rules for whatever it matches (`**/*` would list build/), and so is the order:
       // `--sortr modified` would make rg single-threaded and, in rg 13, very slow.
-      const exit = await runRipgrep(['--files'], { cwd: dir, signal: ctx.signal, env: ctx.env }, (line) => {
+      const exit = await runRipgrep(['--files', ...nameFilterFlags(args.pattern)], { cwd: dir, signal: ctx.signal, env: ctx.env }, (line) => {
         if (!matches(line)) return;
         total += 1;
         newest.add(line);
@@ -74,4 +74,16 @@ function globMatcher(glob: string): (relativePath: string) => boolean {
   }
   const full = globToRegex(pattern.replace(/^\//, ''));
   return (relativePath) => full.test(relativePath);
+}
+
+/**
+ * A file-name prefilter for rg, so it prints only candidates: the glob's last segment as
+ * a file type (`--type-add`), which, unlike `--glob`, filters without overriding ignore
+ * rules. Only for plain segments (letters, digits, `.`, `_`, `-`, `*`, `?`), whose meaning
+ * is the same in rg's globs and in globToRegex; the full glob is still applied here.
+ */
+function nameFilterFlags(glob: string): string[] {
+  const last = glob.slice(glob.lastIndexOf('/') + 1);
+  if (!/^[\w.*?-]+$/.test(last) || last.includes('**') || last === '*') return [];
+  return ['--type-add', `agentdglob:${last}`, '--type', 'agentdglob'];
 }

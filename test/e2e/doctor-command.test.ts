@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DoctorReport } from '../../src/server/doctor/doctor-check.js';
+import { CLI, daemonEnv, makeHome, spawnDaemon, until, type DaemonChild } from '../support/daemon-process.js';
+
+function runCli(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('agentd doctor', () => {
+  const cleanups: Array<() => void | Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  function home(config?: unknown): string {
+    const made = makeHome(config);
+    cleanups.push(made.cleanup);
+    return made.home;
+  }
+
+  it('prints a JSON report and exits 1 when no provider is configured', async () => {
+    const dir = home();
+    const result = await runCli(['doctor', '--json'], daemonEnv(dir), dir);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as DoctorReport;
+    expect(report.ok).toBe(false);
+    const byId = new Map(report.checks.map((c) => [c.id, c]));
+    expect(byId.get('node')?.status).toBe('ok');
+    expect(byId.get('providers')?.status).toBe('fail');
+    expect(byId.get('sandbox')?.status).toBe('ok');
+    expect(byId.get('ripgrep')?.status).toBe('ok');
+    expect(byId.get('store')?.detail).toContain(join(dir, 'data', 'agentd.db'));
+    // doctor only looks: it creates nothing under AGENTD_HOME.
+    expect(existsSync(join(dir, 'data'))).toBe(false);
+  });
+
+  it('exits 0 with a configured provider, sees the running daemon, and never prints the API key', async () => {
+    const dir = home({ model: 'anthropic/claude-sonnet-4-5' });
+    const env = daemonEnv(dir, { ANTHROPIC_API_KEY: 'sk-ant-e2e-secret' });
+    const daemon: DaemonChild = spawnDaemon(['serve', '--socket'], env, dir);
+    cleanups.push(async () => {
+      daemon.child.kill('SIGKILL');
+      await daemon.exited;
+    });
+    const socketPath = join(dir, 'run', 'agentd.sock');
+    await until(() => existsSync(socketPath), 10_000, 'the daemon socket');
+
+    const result = await runCli(['doctor', '--json'], env, dir);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('sk-ant-e2e-secret');
+    const report = JSON.parse(result.stdout) as DoctorReport;
+    expect(report.ok).toBe(true);
+    const byId = new Map(report.checks.map((c) => [c.id, c]));
+    expect(byId.get('provider:anthropic')?.detail).toBe('anthropic-messages at https://api.anthropic.com; API key from $ANTHROPIC_API_KEY');
+    expect(byId.get('daemon')?.detail).toMatch(new RegExp(`^agentd \\S+ answers on ${socketPath.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`));
+    expect(byId.get('store')?.detail).toMatch(/opens, schema version \d+$/);
+  });
+
+  it('prints the readable checklist without --json, with a fix under each problem', async () => {
+    const dir = home({ maxTurns: 'ten' });
+    const result = await runCli(['doctor'], daemonEnv(dir), dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`fail  config`);
+    expect(result.stdout).toContain(`${join(dir, 'config', 'config.json')}: maxTurns:`);
+    expect(result.stdout).toMatch(/\n +fix: correct each value named above/);
+  });
+});

@@ -1,0 +1,52 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { doctorCommand } from '../../../src/cli/commands/doctor.js';
+import type { DoctorReport } from '../../../src/server/doctor/doctor-check.js';
+import { makeTempHome, type TempHome } from './temp-home.js';
+
+let t: TempHome;
+let savedEnv: NodeJS.ProcessEnv;
+let output: string;
+
+beforeEach(() => {
+  t = makeTempHome();
+  savedEnv = { ...process.env };
+  // Only this test's home, and no vendor keys or base URLs from the machine running the tests.
+  for (const key of Object.keys(process.env)) {
+    if (/_API_KEY$|_BASE_URL$|^AGENTD_|^XDG_/.test(key)) delete process.env[key];
+  }
+  process.env.AGENTD_HOME = t.home;
+  output = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    output += String(chunk);
+    return true;
+  });
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  process.env = savedEnv;
+  t.cleanup();
+});
+
+describe('doctorCommand', () => {
+  it('prints the checklist and exits 1 when no provider is configured', async () => {
+    const code = await doctorCommand(['--cwd', t.home]);
+    expect(code).toBe(1);
+    expect(output).toMatch(/^ok {4}Node\.js/);
+    expect(output).toMatch(/\nfail  providers +no model provider is configured/);
+    expect(output).toMatch(/\n1 failed, 1 warning, \d+ ok\n$/);
+  });
+
+  it('prints the report as JSON with --json and exits 0 when nothing fails', async () => {
+    t.writeConfig({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1' } } });
+    const code = await doctorCommand(['--json', '--cwd', t.home]);
+    const report = JSON.parse(output) as DoctorReport;
+    expect(code).toBe(0);
+    expect(report.ok).toBe(true);
+    expect(report.checks.find((c) => c.id === 'provider:local')?.status).toBe('ok');
+  });
+
+  it('refuses an unknown option', async () => {
+    await expect(doctorCommand(['--jsn'])).rejects.toThrow("Unknown option '--jsn'");
+  });
+});

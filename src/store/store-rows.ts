@@ -2,9 +2,8 @@
  * Row shapes as better-sqlite3 returns them, and their conversion to records.
  * JSON columns are written and parsed here, once, so callers never see JSON text.
  */
-import type { Usage } from '../providers/usage.js';
 import { StoreError } from './store-error.js';
-import type { MessageRecord, MessageRole, MessageStatus, SessionRecord, TurnRecord, TurnStatus } from './store.js';
+import type { MessageRecord, MessageRole, MessageStatus, SessionRecord, StoredUsage, TurnRecord, TurnStatus } from './store.js';
 
 export interface SessionRow {
   id: string;
@@ -79,7 +78,7 @@ export function toMessageRecord(row: MessageRow): MessageRecord {
     content: JSON.parse(row.content) as unknown[],
     status: row.status,
     model: row.model,
-    usage: row.usage === null ? null : (JSON.parse(row.usage) as Usage),
+    usage: row.usage === null ? null : (JSON.parse(row.usage) as StoredUsage),
     costUsd: row.cost_usd,
     meta: row.meta === null ? null : (JSON.parse(row.meta) as Record<string, unknown>),
     createdAt: row.created_at,

@@ -4,7 +4,18 @@
  * Every method is synchronous because better-sqlite3 is, and a committed message must be
  * on disk before the event announcing it goes out (DESIGN.md, "Data flow").
  */
-import type { Usage } from '../providers/usage.js';
+
+/**
+ * Token counts of one response as stored (the provider layer's Usage has this shape;
+ * the store sits below it and keeps its own name for it).
+ */
+export interface StoredUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+}
 
 /** One conversation, as listed by `session/list` and restored by `session/load`. */
 export interface SessionRecord {
@@ -52,7 +63,7 @@ export interface NewMessage {
   /** The `provider/model` that produced an assistant message; null otherwise. */
   model?: string | null;
   /** Token usage of the response that produced the message, when known. */
-  usage?: Usage | null;
+  usage?: StoredUsage | null;
   /** Cost of that response in USD; added to the session's `totalCostUsd`. */
   costUsd?: number | null;
   /** Free-form data owned by upper layers; stored as JSON. */

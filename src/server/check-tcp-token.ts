@@ -1,15 +1,15 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { ClientConnection } from './client-connection.js';
-import type { DaemonContext } from './daemon-context.js';
+import type { DaemonShell } from './daemon-shell.js';
 import { RpcError } from './rpc-error.js';
 
 /**
  * TCP connections must open with `initialize` carrying `_meta.agentd.token`. Anything
  * else, or a wrong token, is answered with Unauthorized and the connection is closed.
  */
-export function checkTcpToken(method: string, params: unknown, client: ClientConnection, daemon: DaemonContext): void {
+export function checkTcpToken(method: string, params: unknown, client: ClientConnection, shell: DaemonShell): void {
   const token = (params as { _meta?: { agentd?: { token?: unknown } } } | undefined)?._meta?.agentd?.token;
-  const expected = daemon.tcpToken ?? '';
+  const expected = shell.tcpToken ?? '';
   const ok =
     method === 'initialize' &&
     typeof token === 'string' &&

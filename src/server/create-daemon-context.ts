@@ -38,6 +38,8 @@ export interface DaemonOptions {
   sandbox: Promise<SandboxInfo>;
   /** Overrides config `permissions.mode` (`--permission-mode`). */
   permissionMode?: PermissionMode;
+  /** The connected clients (the server's shell owns the set); a new empty set when absent. */
+  clients?: Set<ClientConnection>;
   /** Who answers permission questions; clients of this daemon when absent. */
   asker?: PermissionAsker;
 }
@@ -50,7 +52,7 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
   const warned = new Set<string>();
   const tools = new ToolRegistry();
   for (const tool of createBuiltinTools({ bash: { allowNetwork: config.sandbox?.network ?? false } })) tools.register(tool, { origin: 'builtin' });
-  const clients = new Set<ClientConnection>();
+  const clients = options.clients ?? new Set<ClientConnection>();
   let sessions: SessionManager | undefined;
   // A sub-agent's questions go to the clients of the session that started it.
   const asker = options.asker ?? createClientAsker(clients, (id) => sessions?.get(id)?.promptOrigin, (id) => sessions?.rootOf(id) ?? id);

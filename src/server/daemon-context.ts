@@ -27,9 +27,5 @@ export interface DaemonContext {
   config: AgentdConfig;
   /** agentd's package version. */
   version: string;
-  /** The Unix socket this daemon serves, when it serves one (announced in initialize). */
-  socketPath?: string;
-  /** The TCP token, when TCP is served; compared in constant time. */
-  tcpToken?: string;
   log(line: string): void;
 }

@@ -17,5 +17,8 @@ export type RequestHandler<M extends MethodName> = (
   ctx: HandlerContext,
 ) => Promise<ResultOf<M>> | ResultOf<M>;
 
-/** One handler per client-to-daemon method; a missing entry answers MethodNotFound. */
-export type HandlerTable = { [M in MethodName]?: RequestHandler<M> };
+/**
+ * One loader per client-to-daemon method; a missing entry answers MethodNotFound. A
+ * handler's module (and what it needs) loads on the method's first call.
+ */
+export type HandlerTable = { [M in MethodName]?: () => Promise<RequestHandler<M>> };

@@ -3,7 +3,8 @@ import { ensureTokenFile } from '../../server/token-file.js';
 import { serveStdio } from '../../server/transports/stdio-transport.js';
 import { parseListenAddress, serveTcp } from '../../server/transports/tcp-transport.js';
 import { serveUnixSocket } from '../../server/transports/unix-socket-transport.js';
-import { startDaemon } from '../../server/start-daemon.js';
+import { createDaemonShell } from '../../server/create-daemon-shell.js';
+import { loadDaemonSettings } from '../../server/load-daemon-settings.js';
 import { parsePermissionMode } from '../../tools/permissions/permission-mode.js';
 import { packageVersion } from '../package-version.js';
 
@@ -23,31 +24,34 @@ export async function serveCommand(argv: string[]): Promise<number> {
     },
     strict: true,
   });
-  const started = await startDaemon({
+  const settings = loadDaemonSettings({
     cwd: process.cwd(),
     env: process.env,
     version: packageVersion(),
     ...(values.config ? { configFile: values.config } : {}),
     ...(values['permission-mode'] ? { permissionMode: parsePermissionMode(values['permission-mode']) } : {}),
   });
-  const { daemon, paths } = started;
+  const { paths } = settings;
+  const shell = createDaemonShell(settings);
   const servers = [];
   const socketPath = values.socket ?? (values['default-socket'] ? paths.socketPath : undefined);
   if (socketPath) {
-    servers.push(await serveUnixSocket(daemon, socketPath));
-    daemon.socketPath = socketPath;
-    daemon.log(`serving ${socketPath}`);
+    servers.push(await serveUnixSocket(shell, socketPath));
+    shell.socketPath = socketPath;
+    shell.log(`serving ${socketPath}`);
   }
   if (values.listen) {
     const address = parseListenAddress(values.listen);
-    daemon.tcpToken = ensureTokenFile(paths.tokenFile);
-    servers.push(await serveTcp(daemon, address));
-    daemon.log(`serving tcp ${values.listen} (token in ${paths.tokenFile})`);
+    shell.tcpToken = ensureTokenFile(paths.tokenFile);
+    servers.push(await serveTcp(shell, address));
+    shell.log(`serving tcp ${values.listen} (token in ${paths.tokenFile})`);
   }
+  // A shared daemon builds at once: clients will come. On stdio, after the first answer.
+  if (servers.length > 0) void shell.context();
   if (servers.length === 0 || values.stdio) {
-    await serveStdio(daemon);
+    await serveStdio(shell);
     if (servers.length === 0) {
-      await started.shutdown();
+      await shell.shutdown();
       return 0;
     }
   }
@@ -56,6 +60,6 @@ export async function serveCommand(argv: string[]): Promise<number> {
     process.once('SIGTERM', resolve);
   });
   for (const server of servers) server.close();
-  await started.shutdown();
+  await shell.shutdown();
   return 0;
 }

@@ -1,5 +1,7 @@
 import { ACP_PROTOCOL_VERSION, AGENTD_PROTOCOL_VERSION, methodTable } from '../../../protocol/index.js';
-import type { RequestHandler } from '../handler-table.js';
+import type { InitializeRequest, InitializeResponse } from '../../../protocol/index.js';
+import type { ClientConnection } from '../client-connection.js';
+import type { DaemonShell } from '../daemon-shell.js';
 
 /**
  * Extension features actually served: those with a handled agentd method, plus the
@@ -13,8 +15,14 @@ function servedFeatures(servedMethods: ReadonlySet<string>): string[] {
   return [...served].sort();
 }
 
-/** Negotiates capabilities both ways; agentd's own ride in `_meta.agentd`. */
-export const initialize: RequestHandler<'initialize'> = (params, { client, daemon, servedMethods }) => {
+/**
+ * Negotiates capabilities both ways; agentd's own ride in `_meta.agentd`. It needs only
+ * the daemon shell, so it answers while the rest of the daemon is still loading.
+ */
+export function initialize(
+  params: InitializeRequest,
+  { client, shell, servedMethods }: { client: ClientConnection; shell: DaemonShell; servedMethods: ReadonlySet<string> },
+): InitializeResponse {
   client.initialized = true;
   client.clientCapabilities = (params.clientCapabilities ?? {}) as Record<string, unknown>;
   const agentdMeta = (params._meta as { agentd?: { events?: unknown } } | null | undefined)?.agentd;
@@ -28,14 +36,14 @@ export const initialize: RequestHandler<'initialize'> = (params, { client, daemo
       sessionCapabilities: { list: {}, delete: {}, resume: {}, close: {} },
     },
     authMethods: [],
-    agentInfo: { name: 'agentd', version: daemon.version },
+    agentInfo: { name: 'agentd', version: shell.version },
     _meta: {
       agentd: {
-        version: daemon.version,
+        version: shell.version,
         protocolVersion: AGENTD_PROTOCOL_VERSION,
-        ...(daemon.socketPath ? { socket: daemon.socketPath } : {}),
+        ...(shell.socketPath ? { socket: shell.socketPath } : {}),
         features: servedFeatures(servedMethods),
       },
     },
   };
-};
+}

@@ -1,14 +1,14 @@
 import { PassThrough } from 'node:stream';
-import type { DaemonContext } from '../daemon-context.js';
+import type { DaemonShell } from '../daemon-shell.js';
 import { serveConnection } from '../serve-connection.js';
 
 /**
  * Serves a client over an in-process stream pair: `toDaemon` is what the client
  * writes, `fromDaemon` what it reads. For embedding and fast tests.
  */
-export function serveInMemory(daemon: DaemonContext): { toDaemon: PassThrough; fromDaemon: PassThrough; closed: Promise<void> } {
+export function serveInMemory(shell: DaemonShell): { toDaemon: PassThrough; fromDaemon: PassThrough; closed: Promise<void> } {
   const toDaemon = new PassThrough();
   const fromDaemon = new PassThrough();
-  const { closed } = serveConnection(daemon, toDaemon, fromDaemon, { kind: 'memory' });
+  const { closed } = serveConnection(shell, toDaemon, fromDaemon, { kind: 'memory' });
   return { toDaemon, fromDaemon, closed };
 }

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import type { DaemonContext } from '../daemon-context.js';
+import type { DaemonShell } from '../daemon-shell.js';
 import { serveConnection } from '../serve-connection.js';
 
 /** Parses `HOST:PORT` (IPv6 as `[::1]:PORT`). */
@@ -13,11 +13,11 @@ export function parseListenAddress(value: string): { host: string; port: number 
 }
 
 /** Listens on TCP; every connection must open with `initialize` carrying the token. */
-export async function serveTcp(daemon: DaemonContext, address: { host: string; port: number }): Promise<Server> {
-  if (!daemon.tcpToken) throw new Error('TCP needs a token: the daemon has none configured');
+export async function serveTcp(shell: DaemonShell, address: { host: string; port: number }): Promise<Server> {
+  if (!shell.tcpToken) throw new Error('TCP needs a token: the daemon has none configured');
   const server = createServer((socket) => {
     socket.setNoDelay(true);
-    serveConnection(daemon, socket, socket, { kind: 'tcp', requireToken: true });
+    serveConnection(shell, socket, socket, { kind: 'tcp', requireToken: true });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

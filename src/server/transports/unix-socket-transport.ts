@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
 import { dirname } from 'node:path';
-import type { DaemonContext } from '../daemon-context.js';
+import type { DaemonShell } from '../daemon-shell.js';
 import { serveConnection } from '../serve-connection.js';
 
 /** Another daemon already answers on the socket. */
@@ -12,7 +12,7 @@ export class SocketInUseError extends Error {}
  * A socket file nobody answers on is left over from a crash and is replaced; a live
  * one is refused so two daemons never fight over one path.
  */
-export async function serveUnixSocket(daemon: DaemonContext, path: string): Promise<Server> {
+export async function serveUnixSocket(shell: DaemonShell, path: string): Promise<Server> {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   if (await isSocketLive(path)) {
     throw new SocketInUseError(
@@ -26,7 +26,7 @@ export async function serveUnixSocket(daemon: DaemonContext, path: string): Prom
   }
   const server = createServer((socket) => {
     socket.setNoDelay(true);
-    serveConnection(daemon, socket, socket, { kind: 'unix' });
+    serveConnection(shell, socket, socket, { kind: 'unix' });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

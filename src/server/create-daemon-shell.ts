@@ -1,0 +1,35 @@
+import { DEFAULT_MAX_FRAME_BYTES } from '../config/config-schema.js';
+import type { ClientConnection } from './client-connection.js';
+import type { DaemonContext } from './daemon-context.js';
+import type { DaemonShell } from './daemon-shell.js';
+import type { DaemonSettings } from './load-daemon-settings.js';
+import type { StartedDaemon } from './start-daemon.js';
+
+/**
+ * The shell `agentd serve` answers with at once; the daemon proper (store, sessions,
+ * providers, tools) is imported and built on first need. A failure to build it (an
+ * unreadable store, say) is fatal: it is logged and the process exits.
+ */
+export function createDaemonShell(settings: DaemonSettings): DaemonShell & { shutdown(): Promise<void> } {
+  const clients = new Set<ClientConnection>();
+  let building: Promise<StartedDaemon> | undefined;
+  const build = (): Promise<StartedDaemon> => {
+    building ??= import('./start-daemon.js')
+      .then(({ buildDaemon }) => buildDaemon(settings, clients))
+      .catch((error: Error) => {
+        settings.log(`cannot start: ${error.message}`);
+        process.exit(1);
+      });
+    return building;
+  };
+  return {
+    version: settings.options.version,
+    maxFrameBytes: settings.config.server?.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+    clients,
+    log: settings.log,
+    context: async (): Promise<DaemonContext> => (await build()).daemon,
+    async shutdown() {
+      if (building) await (await building).shutdown();
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import type { ClientConnection } from './client-connection.js';
+import type { DaemonContext } from './daemon-context.js';
+
+/**
+ * What the server needs before the daemon proper exists: enough to accept connections
+ * and answer `initialize`. The sessions, providers, tools and store load behind
+ * `context()`, on first need, so a client gets its first answer without waiting for them.
+ */
+export interface DaemonShell {
+  /** agentd's package version. */
+  version: string;
+  /** The Unix socket served, when one is (announced in initialize). */
+  socketPath?: string;
+  /** The TCP token, when TCP is served. */
+  tcpToken?: string;
+  /** Largest accepted message, bytes. */
+  maxFrameBytes: number;
+  /** Every connected client (the daemon asks them for permission and runs their tools). */
+  clients: Set<ClientConnection>;
+  log(line: string): void;
+  /** The whole daemon; built once, on the first call. */
+  context(): Promise<DaemonContext>;
+}

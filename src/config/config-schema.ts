@@ -117,6 +117,8 @@ export const AgentdConfigSchema = z.strictObject({
       maxParallel: z.int().min(1).max(64).optional(),
       /** Time limit of one call in milliseconds (default 120 000). */
       timeoutMs: z.int().min(1000).optional(),
+      /** When set, web_fetch reaches only these hosts (and their subdomains). */
+      webFetchAllowedHosts: z.array(z.string().min(1)).optional(),
     })
     .optional(),
   /**

@@ -15,6 +15,11 @@ export interface LoadedConfig {
   files: string[];
   /** Settings of an untrusted project file that were ignored, one line each. */
   warnings: string[];
+  /**
+   * Each file's own permission rules, in file order (user, then project). Rules are
+   * matched across sources, last match winning, so they are kept apart rather than merged.
+   */
+  permissionSources: Array<{ allow?: string[]; ask?: string[]; deny?: string[] }>;
 }
 
 export interface LoadConfigOptions {
@@ -46,6 +51,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const problems: ConfigProblem[] = [];
   const files: string[] = [];
   const warnings: string[] = [];
+  const permissionSources: LoadedConfig['permissionSources'] = [];
   let merged: Record<string, unknown> = {};
   for (const file of candidates) {
     const result = readConfigFile(file, AgentdConfigSchema);
@@ -56,13 +62,20 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
       continue;
     }
     files.push(file);
-    if (result.kind === 'invalid') problems.push(...result.problems);
-    else if (file === projectFile && file !== userFile) {
+    if (result.kind === 'invalid') {
+      problems.push(...result.problems);
+      continue;
+    }
+    let json = result.json;
+    if (file === projectFile && file !== userFile) {
       const trusted = Array.isArray(merged.trustedProjects) ? (merged.trustedProjects as string[]) : [];
-      const restricted = restrictProjectConfig(result.json, cwd, trusted);
+      const restricted = restrictProjectConfig(json, cwd, trusted);
       warnings.push(...restricted.warnings);
-      merged = mergeConfigs(merged, restricted.json);
-    } else merged = mergeConfigs(merged, result.json);
+      json = restricted.json;
+    }
+    const rules = json.permissions as { allow?: string[]; ask?: string[]; deny?: string[] } | undefined;
+    if (rules) permissionSources.push({ ...(rules.allow ? { allow: rules.allow } : {}), ...(rules.ask ? { ask: rules.ask } : {}), ...(rules.deny ? { deny: rules.deny } : {}) });
+    merged = mergeConfigs(merged, json);
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -75,5 +88,5 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
       describeConfigIssues(parsed.error.issues, merged, AgentdConfigSchema).map((d) => ({ file, ...d })),
     );
   }
-  return { config: parsed.data, files, warnings };
+  return { config: parsed.data, files, warnings, permissionSources };
 }

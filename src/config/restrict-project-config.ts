@@ -10,6 +10,7 @@ const UNTRUSTED_KEYS: Array<{ path: string[]; why: string }> = [
   { path: ['permissions', 'mode'], why: 'could switch permission prompts off' },
   { path: ['permissions', 'allow'], why: 'could allow commands without asking' },
   { path: ['sandbox'], why: 'could loosen the sandbox' },
+  { path: ['tools', 'webFetchAllowedHosts'], why: 'could widen where web_fetch may go' },
   { path: ['trustedProjects'], why: 'cannot decide which projects are trusted (only your user config can)' },
 ];
 

@@ -27,6 +27,8 @@ import type { DaemonContext } from './daemon-context.js';
 
 export interface DaemonOptions {
   config: AgentdConfig;
+  /** Permission rules per config file, user then project; `config.permissions` alone when absent. */
+  permissionSources?: Array<{ allow?: string[]; ask?: string[]; deny?: string[] }>;
   paths: AgentdPaths;
   store: Store;
   env: NodeJS.ProcessEnv;
@@ -51,7 +53,11 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
   const catalog = createModelCatalog(config.providers);
   const warned = new Set<string>();
   const tools = new ToolRegistry();
-  for (const tool of createBuiltinTools({ bash: { allowNetwork: config.sandbox?.network ?? false } })) tools.register(tool, { origin: 'builtin' });
+  const builtinOptions = {
+    bash: { allowNetwork: config.sandbox?.network ?? false },
+    ...(config.tools?.webFetchAllowedHosts ? { webFetch: { allowedHosts: config.tools.webFetchAllowedHosts } } : {}),
+  };
+  for (const tool of createBuiltinTools(builtinOptions)) tools.register(tool, { origin: 'builtin' });
   const clients = options.clients ?? new Set<ClientConnection>();
   let sessions: SessionManager | undefined;
   // A sub-agent's questions go to the clients of the session that started it.
@@ -74,7 +80,7 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
   const services = createSessionServices({
     tools: {
       registry: tools,
-      rules: [rules],
+      rules: options.permissionSources ?? [rules],
       mode: options.permissionMode ?? configMode ?? 'ask',
       sandbox: options.sandbox,
       dataDir: options.paths.dataDir,

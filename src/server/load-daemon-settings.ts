@@ -1,6 +1,6 @@
 import { resolveAgentdPaths, type AgentdPaths } from '../config/agentd-paths.js';
 import type { AgentdConfig } from '../config/config-schema.js';
-import { loadConfig } from '../config/load-config.js';
+import { loadConfig, type LoadedConfig } from '../config/load-config.js';
 import { collectSecrets, redactSecrets } from '../config/redact-secrets.js';
 import type { PermissionAsker } from '../session/permission-asker.js';
 import type { PermissionMode } from '../tools/permissions/permission-mode.js';
@@ -27,6 +27,8 @@ export interface DaemonSettings {
   options: StartOptions;
   paths: AgentdPaths;
   config: AgentdConfig;
+  /** Permission rules per config file, user then project (matched last-wins across them). */
+  permissionSources: LoadedConfig['permissionSources'];
   /** Writes one line to the log with every known secret redacted. */
   log(line: string): void;
 }
@@ -37,10 +39,10 @@ export interface DaemonSettings {
  */
 export function loadDaemonSettings(options: StartOptions): DaemonSettings {
   const paths = resolveAgentdPaths(options.env);
-  const { config, warnings } = loadConfig({ cwd: options.cwd, paths, ...(options.configFile ? { configFile: options.configFile } : {}) });
+  const { config, warnings, permissionSources } = loadConfig({ cwd: options.cwd, paths, ...(options.configFile ? { configFile: options.configFile } : {}) });
   const secrets = collectSecrets(config, options.env);
   const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'));
   const log = (line: string): void => write(`agentd: ${redactSecrets(line, secrets)}`);
   for (const warning of warnings) log(warning);
-  return { options, paths, config, log };
+  return { options, paths, config, permissionSources, log };
 }

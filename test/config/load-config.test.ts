@@ -41,7 +41,7 @@ function configError(options: Parameters<typeof loadConfig>[0]): string {
 
 describe('loadConfig', () => {
   it('is empty when no file exists', () => {
-    expect(loadConfig({ cwd: project, paths })).toEqual({ config: {}, files: [], warnings: [] });
+    expect(loadConfig({ cwd: project, paths })).toEqual({ config: {}, files: [], warnings: [], permissionSources: [] });
   });
 
   it('lets the project file override the user file: objects merge, arrays and scalars replace', () => {
@@ -71,6 +71,7 @@ describe('loadConfig', () => {
       },
       files: [paths.configFile, projectFile],
       warnings: [],
+      permissionSources: [{ allow: ['Read'] }, { allow: ['Bash(npm test)'] }],
     });
   });
 
@@ -82,6 +83,7 @@ describe('loadConfig', () => {
       config: { model: 'anthropic/claude-sonnet-4-5', budgetUsd: 2 },
       files: [custom, projectFile],
       warnings: [],
+      permissionSources: [],
     });
   });
 

@@ -49,6 +49,14 @@ describe('an untrusted project config', () => {
     expect(warnings[0]).toContain(`add "${cwd}" to trustedProjects`);
   });
 
+  it('keeps each file\'s permission rules apart, so a project cannot drop the user\'s deny rules', () => {
+    const { cwd, home } = setup({ permissions: { deny: ['bash(rm *)'], ask: ['web_fetch'] } }, { permissions: { deny: ['edit(secrets/**)'] } });
+    const { config, permissionSources } = loadConfig({ cwd, paths: resolveAgentdPaths({ AGENTD_HOME: home }) });
+    expect(permissionSources).toEqual([{ deny: ['bash(rm *)'], ask: ['web_fetch'] }, { deny: ['edit(secrets/**)'] }]);
+    // The merged view still replaces arrays; the loop matches the sources instead.
+    expect(config.permissions?.deny).toEqual(['edit(secrets/**)']);
+  });
+
   it('keeps everything for a project the user trusts', () => {
     const { cwd, home } = setup({}, {});
     writeFileSync(join(home, 'config', 'config.json'), JSON.stringify({ trustedProjects: [cwd] }));

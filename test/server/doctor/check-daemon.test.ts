@@ -4,7 +4,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkDaemon } from '../../../src/server/doctor/check-daemon.js';
-import { startDaemon } from '../../../src/server/start-daemon.js';
+import { createDaemonShell } from '../../../src/server/create-daemon-shell.js';
+import { loadDaemonSettings } from '../../../src/server/load-daemon-settings.js';
 import { serveUnixSocket } from '../../../src/server/transports/unix-socket-transport.js';
 import { makeTempHome, type TempHome } from './temp-home.js';
 
@@ -42,13 +43,13 @@ describe('checkDaemon', () => {
   });
 
   it('reports the version of a real daemon answering initialize on the socket', async () => {
-    const started = await startDaemon({ cwd: t.home, env: t.env, version: '9.8.7', write: () => undefined });
-    const server = await serveUnixSocket(started.daemon, socketPath);
+    const shell = createDaemonShell(loadDaemonSettings({ cwd: t.home, env: t.env, version: '9.8.7', write: () => undefined }));
+    const server = await serveUnixSocket(shell, socketPath);
     try {
       expect(await checkDaemon(socketPath)).toEqual({ id: 'daemon', title: 'daemon', status: 'ok', detail: `agentd 9.8.7 answers on ${socketPath}` });
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await started.shutdown();
+      await shell.shutdown();
     }
   });
 

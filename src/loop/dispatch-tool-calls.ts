@@ -41,6 +41,8 @@ export interface ToolDispatchContext {
 /** A permission outcome; a refusal says why, in words the model can act on. */
 export type PermitDecision = { allowed: true } | { allowed: false; reason: string };
 
+const TOOL_GRACE_MS = 5_000;
+
 export const SKIPPED_FOR_STEERING = 'Skipped: the user sent a new message before this tool call started.';
 
 /**
@@ -108,7 +110,10 @@ async function runOne(call: ToolCallRequest, ctx: ToolDispatchContext, turnSigna
   const permit = await ctx.permit(tool, args, { id: call.id, title: safeTitle(tool, args) });
   if (!permit.allowed) return fail(permit.reason);
 
-  const timeoutMs = ctx.timeoutMs ?? 120_000;
+  // A limit the call declares itself (bash's timeoutMs, a client tool's) gets a few seconds
+  // of grace, so the tool reports its own timeout and cleans up before the loop cuts it off.
+  const declared = tool.timeoutMs?.(args as never);
+  const timeoutMs = declared !== undefined ? declared + TOOL_GRACE_MS : (ctx.timeoutMs ?? 120_000);
   const controller = new AbortController();
   const onTurnAbort = (): void => controller.abort(turnSignal.reason);
   turnSignal.addEventListener('abort', onTurnAbort, { once: true });

@@ -129,6 +129,11 @@ export interface Tool<Args = Record<string, unknown>> {
   title(args: Args): string;
   /** Files the call touches, for the client's follow-along. */
   locations?(args: Args, ctx: Pick<ToolContext, 'cwd'>): ToolLocation[];
+  /**
+   * How long this call may run, when the tool or its arguments say (bash's `timeoutMs`, a
+   * client tool's registered limit); the loop's per-call limit applies otherwise.
+   */
+  timeoutMs?(args: Args): number | undefined;
   /** Runs the call. Failures come back as `isError` results, not rejections. */
   execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }

@@ -51,6 +51,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<BashArgs> {
     kind: 'execute',
     access: 'execute',
     sequential: true,
+    timeoutMs: (args) => args.timeoutMs,
     title: (args) => args.description ?? `Run ${oneLine(args.command)}`,
     async execute(args, ctx) {
       try {

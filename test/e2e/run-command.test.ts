@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
+import { chatToolCallSse } from '../support/chat-tool-call-sse.js';
 import { CLI, daemonEnv, makeHome } from '../support/daemon-process.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 
@@ -57,6 +58,27 @@ describe('agentd run', () => {
     expect(result.code).toBe(0);
     expect(replay.requests[0]!.path).toBe('/v1/chat/completions');
     expect((replay.requests[0]!.body as { model: string }).model).toBe('qwen3:8b');
+  });
+
+  it('runs tools headless: reads freely, and a write follows --permission-mode since nobody can be asked', async () => {
+    const configured = makeHome({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
+    writeFileSync(join(workspace, 'notes.txt'), 'remember the milk\n');
+    const write = { id: 'call_w', name: 'write', arguments: { path: 'out.txt', content: 'done' } };
+    replay.enqueue({ body: chatToolCallSse([{ id: 'call_r', name: 'read', arguments: { path: 'notes.txt' } }, write]) });
+    replay.enqueue({ body: chatCompletionSse(['ok']) });
+    const denied = await runCli(['run', '--cwd', workspace, 'copy notes'], daemonEnv(configured.home));
+    expect(denied.code).toBe(0);
+    const results = JSON.stringify(replay.requests[1]!.body);
+    expect(results).toContain('remember the milk');
+    expect(results).toMatch(/no client can be asked/);
+    expect(existsSync(join(workspace, 'out.txt'))).toBe(false);
+
+    replay.enqueue({ body: chatToolCallSse([write]) });
+    replay.enqueue({ body: chatCompletionSse(['written']) });
+    const allowed = await runCli(['run', '--cwd', workspace, '--permission-mode', 'acceptEdits', 'write it'], daemonEnv(configured.home));
+    configured.cleanup();
+    expect(allowed.stdout).toBe('written\n');
+    expect(readFileSync(join(workspace, 'out.txt'), 'utf8')).toBe('done');
   });
 
   it('reads the prompt from stdin with - and prints NDJSON events with --json', async () => {

@@ -38,7 +38,17 @@ export function createClientAsker(
               kind: question.kind,
               status: 'pending',
               rawInput: question.rawInput,
-              ...(question.reason ? { _meta: { agentd: { reason: question.reason } } } : {}),
+              ...(question.reason || root !== question.sessionId
+                ? {
+                    _meta: {
+                      agentd: {
+                        ...(question.reason ? { reason: question.reason } : {}),
+                        // A sub-agent's call: the client never saw its id, so say whose it is.
+                        ...(root !== question.sessionId ? { subagentSessionId: question.sessionId } : {}),
+                      },
+                    },
+                  }
+                : {}),
             },
             options: OPTIONS,
           },

@@ -1,6 +1,6 @@
 import type { LanguageModel } from '../providers/language-model.js';
 import type { AssistantMessage, ModelMessage, ToolMessage, UserMessage } from '../providers/message.js';
-import type { SystemBlock, ToolSpec } from '../providers/request.js';
+import type { SystemBlock, ThinkingLevel, ToolSpec } from '../providers/request.js';
 import type { Usage } from '../providers/usage.js';
 import type { CompactionResult } from './compact-context.js';
 import type { CompactionTracker } from './compaction-tracker.js';
@@ -37,6 +37,8 @@ export interface LoopContext {
   maxTurns: number;
   maxTokens?: number;
   temperature?: number;
+  /** Reasoning effort for models that think (config `thinking`). */
+  thinking?: ThinkingLevel;
   /** The session's spending limit in USD; none when undefined. */
   budgetUsd?: number;
   /** Context window of the model, and the output it may use. */

@@ -28,6 +28,7 @@ export async function runTurn(ctx: LoopContext, messages: ModelMessage[]): Promi
       tools: ctx.tools,
       ...(ctx.maxTokens !== undefined ? { maxTokens: ctx.maxTokens } : {}),
       ...(ctx.temperature !== undefined ? { temperature: ctx.temperature } : {}),
+      ...(ctx.thinking !== undefined ? { thinking: ctx.thinking } : {}),
       cacheMessages: true,
     },
     signal,

@@ -97,6 +97,7 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
     skills: (cwd) => discoverSkills(skillDirs(cwd, { userConfigDir: options.paths.configDir })).map(({ name, description }) => ({ name, description })),
     userConfigDir: options.paths.configDir,
     budgetUsd: config.budgetUsd,
+    thinking: config.thinking,
     toolResultBudget: 50_000,
     costTotals: new DaemonCostTotals(),
     defaultModel: options.model ?? pickDefaultModel(config, env),

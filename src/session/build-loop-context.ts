@@ -27,6 +27,7 @@ export async function buildLoopContext(
     maxTokens: model.maxOutputTokens,
     ...(agent.temperature !== undefined ? { temperature: agent.temperature } : {}),
     ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+    ...(services.thinking !== undefined ? { thinking: services.thinking } : {}),
     contextWindow: model.contextWindow,
     maxOutputTokens: model.maxOutputTokens,
     toolResultBudget: services.toolResultBudget,

@@ -5,6 +5,7 @@ import { findAgentsFiles } from '../loop/find-agents-files.js';
 import { gitFacts } from '../loop/git-facts.js';
 import type { DaemonCostTotals } from '../loop/track-cost.js';
 import type { LanguageModel } from '../providers/language-model.js';
+import type { ThinkingLevel } from '../providers/request.js';
 import type { Usage } from '../providers/usage.js';
 import type { Tool } from '../tools/tool.js';
 import { ModelNotConfiguredError } from './model-not-configured-error.js';
@@ -34,6 +35,7 @@ export interface SessionServicesOptions {
   userConfigDir: string;
   maxTurns: number;
   budgetUsd: number | undefined;
+  thinking: ThinkingLevel | undefined;
   toolResultBudget: number;
   costTotals: DaemonCostTotals;
   log(line: string): void;
@@ -57,6 +59,7 @@ export function createSessionServices(options: SessionServicesOptions): SessionS
   return {
     maxTurns: options.maxTurns,
     budgetUsd: options.budgetUsd,
+    thinking: options.thinking,
     toolResultBudget: options.toolResultBudget,
     costTotals: options.costTotals,
     log: options.log,

@@ -3,7 +3,7 @@ import type { ToolCallRequest } from '../loop/loop-context.js';
 import type { DaemonCostTotals } from '../loop/track-cost.js';
 import type { LanguageModel } from '../providers/language-model.js';
 import type { AssistantMessage, ToolMessage } from '../providers/message.js';
-import type { SystemBlock, ToolSpec } from '../providers/request.js';
+import type { SystemBlock, ThinkingLevel, ToolSpec } from '../providers/request.js';
 import type { Usage } from '../providers/usage.js';
 import type { SessionRecord } from '../store/store.js';
 import type { Session } from './session.js';
@@ -37,6 +37,8 @@ export interface SessionServices {
   maxTurns: number;
   /** `budgetUsd` from config: the most a session may spend. */
   budgetUsd: number | undefined;
+  /** Reasoning effort for models that think (config `thinking`); the vendor default when undefined. */
+  thinking: ThinkingLevel | undefined;
   /** Characters of older tool results kept in each request. */
   toolResultBudget: number;
   /** Spending of every session of this daemon. */

@@ -57,6 +57,17 @@ describe('the loop under configuration', () => {
     expect(bad.error!.message).toMatch(/nowhere/);
   });
 
+  it('sends the configured thinking level to a reasoning model', async () => {
+    h = await startLoopHarness({
+      model: 'openai/o3-mini',
+      thinking: 'high',
+      providers: { openai: { type: 'openai-chat', baseUrl: '{REPLAY}/v1', apiKey: 'sk-test-not-a-real-key' } },
+    });
+    h.replay.enqueue({ body: chatCompletionSse(['thought about it']) });
+    await h.peer.call('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'think' }] });
+    expect(h.requestBody(0)).toMatchObject({ model: 'o3-mini', reasoning_effort: 'high' });
+  });
+
   it('stops a tool call at the configured time limit and kills it', async () => {
     h = await startLoopHarness({ permissions: { allow: ['bash'] }, tools: { timeoutMs: 1000 } });
     h.replay.enqueue({ body: chatToolCallSse([{ id: 'call_slow', name: 'bash', arguments: { command: 'sleep 30' } }]) });

@@ -79,6 +79,26 @@ export const ProviderConfigSchema = z.strictObject({
   maxRetries: z.int().min(0).optional(),
   /** Upper bound on one backoff delay, including a server's `retry-after`. */
   maxRetryDelayMs: z.int().min(0).optional(),
+  /**
+   * How an OpenAI-compatible server differs from OpenAI's Chat Completions, merged over the
+   * preset's (see OpenAIChatQuirks in src/providers/openai-chat for each field).
+   */
+  quirks: z
+    .strictObject({
+      /** Field carrying the output cap. */
+      maxTokensField: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
+      /** Ask for the usage chunk at the end of the stream. */
+      streamUsage: z.boolean().optional(),
+      /** Regular expression for the model ids that reason and take `reasoning_effort`. */
+      reasoningModels: z.string().min(1).optional(),
+      /** Role of the system prompt for reasoning models. */
+      reasoningSystemRole: z.enum(['system', 'developer']).optional(),
+      /** Thinking level → `reasoning_effort` value (null leaves it out). */
+      reasoningEffort: z.partialRecord(z.enum(['off', 'minimal', 'low', 'medium', 'high']), z.string().nullable()).optional(),
+      /** Send earlier reasoning back as `reasoning_content` (DeepSeek). */
+      replayReasoningContent: z.boolean().optional(),
+    })
+    .optional(),
   /** Azure OpenAI specifics (https://learn.microsoft.com/azure/ai-services/openai/reference). */
   azure: z
     .strictObject({

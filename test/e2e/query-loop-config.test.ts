@@ -68,6 +68,16 @@ describe('the loop under configuration', () => {
     expect(h.requestBody(0)).toMatchObject({ model: 'o3-mini', reasoning_effort: 'high' });
   });
 
+  it('lets config describe a compatible server\'s quirks, e.g. which of its models reason', async () => {
+    h = await startLoopHarness({ model: 'local/qwq-32b', thinking: 'low', providers: { local: { quirks: { reasoningModels: '^qwq', maxTokensField: 'max_completion_tokens' } } } });
+    h.replay.enqueue({ body: chatCompletionSse(['hmm']) });
+    await h.peer.call('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'think' }] });
+    const body = h.requestBody(0) as unknown as Record<string, unknown>;
+    expect(body).toMatchObject({ model: 'qwq-32b', reasoning_effort: 'low' });
+    expect(body.max_completion_tokens).toEqual(expect.any(Number));
+    expect(body.max_tokens).toBeUndefined();
+  });
+
   it('stops a tool call at the configured time limit and kills it', async () => {
     h = await startLoopHarness({ permissions: { allow: ['bash'] }, tools: { timeoutMs: 1000 } });
     h.replay.enqueue({ body: chatToolCallSse([{ id: 'call_slow', name: 'bash', arguments: { command: 'sleep 30' } }]) });

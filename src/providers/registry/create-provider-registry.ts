@@ -89,7 +89,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
       apiKey,
       headers: config?.headers,
       timeouts: config?.timeouts,
-      quirks: preset?.quirks,
+      quirks: preset?.quirks || config?.quirks ? { ...preset?.quirks, ...config?.quirks } : undefined,
       azure: azure
         ? {
             apiVersion:

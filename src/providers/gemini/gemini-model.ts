@@ -1,7 +1,7 @@
 import { postStream, type HttpTimeouts } from '../http/post-stream.js';
 import { streamThroughParser } from '../http/stream-through-parser.js';
+import { toProviderError } from '../http/to-provider-error.js';
 import type { LanguageModel } from '../language-model.js';
-import { ProviderError } from '../provider-error.js';
 import type { ModelRequest } from '../request.js';
 import type { StreamEvent } from '../stream-event.js';
 import { buildGeminiBody, GeminiRequestError } from './build-gemini-body.js';
@@ -54,7 +54,7 @@ export class GeminiModel implements LanguageModel {
           redact: this.options.apiKey !== undefined ? [this.options.apiKey] : [],
         }),
       parser,
-      (error) => toProviderError(error, context, signal),
+      (error) => toProviderError(error, { ...context, protocol: 'gemini', signal, isRequestError: (e) => e instanceof GeminiRequestError }),
     );
   }
 
@@ -68,11 +68,3 @@ export class GeminiModel implements LanguageModel {
   }
 }
 
-/** postStream throws ProviderErrors; anything else is a request we could not build, or an abort. */
-function toProviderError(error: unknown, context: { provider: string; model: string }, signal: AbortSignal): ProviderError {
-  if (error instanceof ProviderError) return error;
-  if (signal.aborted) return new ProviderError({ ...context, kind: 'aborted', message: `${context.provider}: the request was aborted` });
-  const kind = error instanceof GeminiRequestError ? 'bad_request' : 'network';
-  const detail = error instanceof Error ? error.message : String(error);
-  return new ProviderError({ ...context, kind, message: `${context.provider} (gemini): ${detail}` });
-}

@@ -1,5 +1,6 @@
 import { postStream, type HttpTimeouts } from '../http/post-stream.js';
 import { streamThroughParser } from '../http/stream-through-parser.js';
+import { toProviderError } from '../http/to-provider-error.js';
 import type { LanguageModel } from '../language-model.js';
 import { ProviderError } from '../provider-error.js';
 import type { ModelRequest } from '../request.js';
@@ -89,7 +90,7 @@ export class OpenAIChatModel implements LanguageModel {
           redact: this.options.apiKey !== undefined ? [this.options.apiKey] : [],
         }),
       parser,
-      (error) => toProviderError(error, context, signal),
+      (error) => toProviderError(error, { ...context, protocol: 'openai-chat', signal }),
     );
   }
 
@@ -101,10 +102,3 @@ export class OpenAIChatModel implements LanguageModel {
   }
 }
 
-/** postStream throws ProviderErrors; anything else is a bug or an abort, never a throw out of stream(). */
-function toProviderError(error: unknown, context: { provider: string; model: string }, signal: AbortSignal): ProviderError {
-  if (error instanceof ProviderError) return error;
-  if (signal.aborted) return new ProviderError({ ...context, kind: 'aborted', message: `${context.provider}: the request was aborted` });
-  const detail = error instanceof Error ? error.message : String(error);
-  return new ProviderError({ ...context, kind: 'network', message: `${context.provider} (openai-chat): ${detail}` });
-}

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { dispatchToolCalls, type PermitDecision, type ToolDispatchContext, type ToolHooks } from '../loop/dispatch-tool-calls.js';
 import type { ToolCallRequest } from '../loop/loop-context.js';
 import type { ToolMessage } from '../providers/message.js';
@@ -38,6 +39,7 @@ export async function runSessionTools(
 ): Promise<ToolMessage> {
   const { record } = session;
   const sandbox = await options.sandbox;
+  const permissionsDir = path.join(options.dataDir, 'permissions');
   const ask = (question: { toolCallId: string; title: string; kind: string; rawInput: Record<string, unknown>; reason?: string }): Promise<PermissionAnswer> =>
     options.asker({ sessionId: session.id, ...question }, signal);
 
@@ -47,7 +49,7 @@ export async function runSessionTools(
     cwd: record.cwd,
     refusal: (tool) => options.refusal(session, tool),
     permit: async (tool, args, call) => {
-      const remembered = await loadRememberedPermissions(record.cwd);
+      const remembered = await loadRememberedPermissions(record.cwd, permissionsDir);
       const decision = decidePermission({
         rules: [...options.rules, remembered],
         mode: options.mode,
@@ -61,7 +63,7 @@ export async function runSessionTools(
       if (decision === 'deny') return denied(`Permission denied by the configured rules or permission mode for ${tool.name}.`);
       const answer = await ask({ toolCallId: call.id, title: call.title, kind: tool.kind, rawInput: args });
       return settle(answer, tool.name, async (outcome) => {
-        await rememberPermission(record.cwd, { tool: tool.name, args, outcome });
+        await rememberPermission(record.cwd, permissionsDir, { tool: tool.name, args, outcome });
       });
     },
     toolContext: (call, callSignal, onProgress) => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
@@ -44,7 +44,10 @@ describe('permission flows with a client answering', () => {
   it('allow_always is remembered for the project and not asked again', async () => {
     h = await startLoopHarness();
     await promptWrite(h, 'a.txt', { outcome: { outcome: 'selected', optionId: 'allow_always' } });
-    expect(readFileSync(join(h.workspace, '.agentd', 'permissions.json'), 'utf8')).toMatch(/write/);
+    // Remembered in the daemon's data directory, never in the repository.
+    const dir = join(h.home, 'data', 'permissions');
+    expect(readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('')).toMatch(/write/);
+    expect(existsSync(join(h.workspace, '.agentd', 'permissions.json'))).toBe(false);
     const again = await promptWrite(h, 'a.txt', { outcome: { outcome: 'selected', optionId: 'reject_once' } });
     expect(again.asked).toBe(0);
   });

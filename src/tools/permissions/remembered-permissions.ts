@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { atomicWrite } from '../atomic-write.js';
@@ -9,14 +10,19 @@ import { permissionTarget } from './permission-target.js';
 /** The ACP permission answers that are remembered (`allow_once` / `reject_once` are not). */
 export type RememberedOutcome = 'allow_always' | 'reject_always';
 
-/** Where a project's remembered answers live. */
-export function rememberedPermissionsFile(cwd: string): string {
-  return path.join(cwd, '.agentd', 'permissions.json');
+/**
+ * Where a project's remembered answers live: under the daemon's own data directory,
+ * keyed by the project path — never inside the repository, where a cloned project could
+ * ship its own "always allow" answers.
+ */
+export function rememberedPermissionsFile(cwd: string, storeDir: string): string {
+  const key = createHash('sha256').update(path.resolve(cwd)).digest('hex').slice(0, 24);
+  return path.join(storeDir, `${key}.json`);
 }
 
 /** A project's remembered answers as a rule source (`{}` when there are none). */
-export async function loadRememberedPermissions(cwd: string): Promise<PermissionRuleSet> {
-  const file = rememberedPermissionsFile(cwd);
+export async function loadRememberedPermissions(cwd: string, storeDir: string): Promise<PermissionRuleSet> {
+  const file = rememberedPermissionsFile(cwd, storeDir);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -74,13 +80,14 @@ export function ruleForCall(tool: string, args: Record<string, unknown>, cwd: st
   }
 }
 
-/** Records an "always" answer in `<cwd>/.agentd/permissions.json`; returns the rule added. */
+/** Records an "always" answer for the project (see rememberedPermissionsFile); returns the rule added. */
 export async function rememberPermission(
   cwd: string,
+  storeDir: string,
   call: { tool: string; args: Record<string, unknown>; outcome: RememberedOutcome },
 ): Promise<string> {
   const rule = ruleForCall(call.tool, call.args, cwd);
-  const current = await loadRememberedPermissions(cwd);
+  const current = await loadRememberedPermissions(cwd, storeDir);
   const add = call.outcome === 'allow_always' ? 'allow' : 'deny';
   const remove = add === 'allow' ? 'deny' : 'allow';
   const next: PermissionRuleSet = {
@@ -89,6 +96,7 @@ export async function rememberPermission(
   };
   next[add] = [...(next[add] ?? []), rule];
   next[remove] = next[remove] ?? [];
-  await atomicWrite(rememberedPermissionsFile(cwd), `${JSON.stringify(next, null, 2)}\n`);
+  // `project` is for whoever opens the file; only allow and deny are read back.
+  await atomicWrite(rememberedPermissionsFile(cwd, storeDir), `${JSON.stringify({ project: path.resolve(cwd), ...next }, null, 2)}\n`);
   return rule;
 }

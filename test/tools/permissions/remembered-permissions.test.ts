@@ -16,6 +16,14 @@ describe('remembered permissions', () => {
     tmp = makeTempDir();
   });
   afterEach(() => tmp.cleanup());
+  /** The daemon's store for remembered answers, outside the project. */
+  const store = (): string => path.join(tmp.dir, 'daemon-data', 'permissions');
+
+  it('ignores answers a repository ships in its own .agentd folder', async () => {
+    fs.mkdirSync(path.join(tmp.dir, '.agentd'));
+    fs.writeFileSync(path.join(tmp.dir, '.agentd', 'permissions.json'), '{"allow": ["bash"]}');
+    expect(await loadRememberedPermissions(tmp.dir, store())).toEqual({});
+  });
 
   it('derives narrow rules from a call', () => {
     expect(ruleForCall('bash', { command: ' npm test ' }, tmp.dir)).toBe('bash(npm test)');
@@ -27,13 +35,18 @@ describe('remembered permissions', () => {
   });
 
   it('stores always-answers per project and they decide later calls', async () => {
-    expect(await loadRememberedPermissions(tmp.dir)).toEqual({});
-    expect(await rememberPermission(tmp.dir, { tool: 'bash', args: { command: 'ls *.ts' }, outcome: 'allow_always' })).toBe('bash(ls \\*.ts)');
-    await rememberPermission(tmp.dir, { tool: 'web_fetch', args: { url: 'https://evil.example/' }, outcome: 'reject_always' });
-    const file = rememberedPermissionsFile(tmp.dir);
-    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ allow: ['bash(ls \\*.ts)'], deny: ['web_fetch(domain:evil.example)'] });
+    expect(await loadRememberedPermissions(tmp.dir, store())).toEqual({});
+    expect(await rememberPermission(tmp.dir, store(), { tool: 'bash', args: { command: 'ls *.ts' }, outcome: 'allow_always' })).toBe('bash(ls \\*.ts)');
+    await rememberPermission(tmp.dir, store(), { tool: 'web_fetch', args: { url: 'https://evil.example/' }, outcome: 'reject_always' });
+    const file = rememberedPermissionsFile(tmp.dir, store());
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({
+      project: tmp.dir,
+      allow: ['bash(ls \\*.ts)'],
+      deny: ['web_fetch(domain:evil.example)'],
+    });
+    expect(file.startsWith(store())).toBe(true);
 
-    const rules = [await loadRememberedPermissions(tmp.dir)];
+    const rules = [await loadRememberedPermissions(tmp.dir, store())];
     const ask = { rules, mode: 'ask' as const, cwd: tmp.dir };
     expect(decidePermission({ ...ask, tool: 'bash', access: 'execute', args: { command: 'ls *.ts' } })).toBe('allow');
     expect(decidePermission({ ...ask, tool: 'bash', access: 'execute', args: { command: 'ls secret.ts' } })).toBe('ask');
@@ -42,20 +55,20 @@ describe('remembered permissions', () => {
 
   it('moves a rule when the answer flips, without duplicates', async () => {
     const call = { tool: 'bash', args: { command: 'make' } };
-    await rememberPermission(tmp.dir, { ...call, outcome: 'allow_always' });
-    await rememberPermission(tmp.dir, { ...call, outcome: 'allow_always' });
-    expect(await loadRememberedPermissions(tmp.dir)).toEqual({ allow: ['bash(make)'], deny: [] });
-    await rememberPermission(tmp.dir, { ...call, outcome: 'reject_always' });
-    expect(await loadRememberedPermissions(tmp.dir)).toEqual({ allow: [], deny: ['bash(make)'] });
+    await rememberPermission(tmp.dir, store(), { ...call, outcome: 'allow_always' });
+    await rememberPermission(tmp.dir, store(), { ...call, outcome: 'allow_always' });
+    expect(await loadRememberedPermissions(tmp.dir, store())).toEqual({ allow: ['bash(make)'], deny: [] });
+    await rememberPermission(tmp.dir, store(), { ...call, outcome: 'reject_always' });
+    expect(await loadRememberedPermissions(tmp.dir, store())).toEqual({ allow: [], deny: ['bash(make)'] });
   });
 
   it('reports a broken file with its path and the fix', async () => {
-    fs.mkdirSync(path.join(tmp.dir, '.agentd'));
-    fs.writeFileSync(rememberedPermissionsFile(tmp.dir), '{oops');
-    await expect(loadRememberedPermissions(tmp.dir)).rejects.toThrow(`${rememberedPermissionsFile(tmp.dir)} is not valid JSON`);
-    fs.writeFileSync(rememberedPermissionsFile(tmp.dir), '{"allow": "bash"}');
-    await expect(loadRememberedPermissions(tmp.dir)).rejects.toThrow('"allow" must be an array of rule strings');
-    fs.writeFileSync(rememberedPermissionsFile(tmp.dir), '{"allow": ["bash("]}');
-    await expect(loadRememberedPermissions(tmp.dir)).rejects.toThrow('Invalid permission rule');
+    fs.mkdirSync(store(), { recursive: true });
+    fs.writeFileSync(rememberedPermissionsFile(tmp.dir, store()), '{oops');
+    await expect(loadRememberedPermissions(tmp.dir, store())).rejects.toThrow(`${rememberedPermissionsFile(tmp.dir, store())} is not valid JSON`);
+    fs.writeFileSync(rememberedPermissionsFile(tmp.dir, store()), '{"allow": "bash"}');
+    await expect(loadRememberedPermissions(tmp.dir, store())).rejects.toThrow('"allow" must be an array of rule strings');
+    fs.writeFileSync(rememberedPermissionsFile(tmp.dir, store()), '{"allow": ["bash("]}');
+    await expect(loadRememberedPermissions(tmp.dir, store())).rejects.toThrow('Invalid permission rule');
   });
 });

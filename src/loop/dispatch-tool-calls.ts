@@ -1,5 +1,6 @@
 import type { ToolMessage, ToolResultPart } from '../providers/message.js';
 import type { Tool, ToolContext, ToolResult } from '../tools/tool.js';
+import { errorResult } from '../tools/tool-error.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolCallRequest } from './loop-context.js';
 import type { LoopEvent } from './loop-event.js';
@@ -82,7 +83,16 @@ function announce(call: ToolCallRequest, ctx: ToolDispatchContext): void {
   ctx.emit({ type: 'tool_call', toolCallId: call.id, name: call.name, title, kind: tool?.kind ?? 'other', rawInput: call.args, locations });
 }
 
+/** Any step may throw (a broken permissions file, a failing hook): the call still gets an answer. */
 async function runOne(call: ToolCallRequest, ctx: ToolDispatchContext, turnSignal: AbortSignal): Promise<ToolResultPart> {
+  try {
+    return await runChecked(call, ctx, turnSignal);
+  } catch (error) {
+    return finish(call, ctx, errorResult(error));
+  }
+}
+
+async function runChecked(call: ToolCallRequest, ctx: ToolDispatchContext, turnSignal: AbortSignal): Promise<ToolResultPart> {
   const fail = (text: string): ToolResultPart => finish(call, ctx, { content: [{ type: 'text', text }], isError: true });
   if (turnSignal.aborted) return fail('Cancelled: the turn was stopped before this tool call started.');
   if (ctx.steeringPending()) return fail(SKIPPED_FOR_STEERING);
@@ -113,11 +123,12 @@ async function runOne(call: ToolCallRequest, ctx: ToolDispatchContext, turnSigna
   // A limit the call declares itself (bash's timeoutMs, a client tool's) gets a few seconds
   // of grace, so the tool reports its own timeout and cleans up before the loop cuts it off.
   const declared = tool.timeoutMs?.(args as never);
+  // Infinity: the tool bounds itself (a sub-agent has its own turn limit and budget).
   const timeoutMs = declared !== undefined ? declared + TOOL_GRACE_MS : (ctx.timeoutMs ?? 120_000);
   const controller = new AbortController();
   const onTurnAbort = (): void => controller.abort(turnSignal.reason);
   turnSignal.addEventListener('abort', onTurnAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs);
+  const timer = Number.isFinite(timeoutMs) ? setTimeout(() => controller.abort(new Error('timeout')), timeoutMs) : undefined;
   ctx.emit({ type: 'tool_call_update', toolCallId: call.id, status: 'in_progress' });
   try {
     const onProgress: ToolContext['onProgress'] = (update) =>
@@ -128,7 +139,7 @@ async function runOne(call: ToolCallRequest, ctx: ToolDispatchContext, turnSigna
     ]).catch((error: unknown): ToolResult => {
       if (turnSignal.aborted) return { content: [{ type: 'text', text: 'Cancelled: the turn was stopped while this tool ran.' }], isError: true };
       if (controller.signal.aborted) return { content: [{ type: 'text', text: `Timed out after ${timeoutMs} ms; the tool was stopped.` }], isError: true };
-      return { content: [{ type: 'text', text: `The tool crashed: ${(error as Error).message ?? String(error)}` }], isError: true };
+      return errorResult(error);
     });
     if (ctx.hooks) result = await ctx.hooks.after({ ...call, args }, result, ctx.sessionId);
     if (result.details?.plan) ctx.emit({ type: 'plan', entries: result.details.plan });

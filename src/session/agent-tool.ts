@@ -36,12 +36,23 @@ export function createAgentTool(options: AgentToolOptions): Tool<AgentToolArgs> 
   const waiters = new Map<string, Array<() => void>>();
   const spent = new Map<string, number>();
 
-  const acquire = async (parentId: string, signal: AbortSignal): Promise<void> => {
+  /** Waits for a free slot; false when the call was aborted while waiting (no slot taken). */
+  const acquire = async (parentId: string, signal: AbortSignal): Promise<boolean> => {
     while ((running.get(parentId) ?? 0) >= options.maxConcurrent) {
-      if (signal.aborted) throw new Error('aborted');
-      await new Promise<void>((resolve) => waiters.set(parentId, [...(waiters.get(parentId) ?? []), resolve]));
+      if (signal.aborted) return false;
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          signal.removeEventListener('abort', wake);
+          waiters.set(parentId, (waiters.get(parentId) ?? []).filter((w) => w !== wake));
+          resolve();
+        };
+        waiters.set(parentId, [...(waiters.get(parentId) ?? []), wake]);
+        signal.addEventListener('abort', wake, { once: true });
+      });
     }
+    if (signal.aborted) return false;
     running.set(parentId, (running.get(parentId) ?? 0) + 1);
+    return true;
   };
   const release = (parentId: string): void => {
     running.set(parentId, (running.get(parentId) ?? 1) - 1);
@@ -57,6 +68,8 @@ export function createAgentTool(options: AgentToolOptions): Tool<AgentToolArgs> 
     kind: 'think',
     access: 'read',
     title: (args) => `Sub-agent: ${args.description}`,
+    // A child is bounded by its own turn limit and budget, not by the per-call limit.
+    timeoutMs: () => Infinity,
     async execute(args, ctx): Promise<ToolResult> {
       const sessions = options.sessions();
       const parent = sessions.open(ctx.sessionId);
@@ -71,7 +84,7 @@ export function createAgentTool(options: AgentToolOptions): Tool<AgentToolArgs> 
       const remaining = options.budgetUsd === undefined ? undefined : options.budgetUsd - (spent.get(parent.id) ?? 0);
       if (remaining !== undefined && remaining <= 0) return error(`The sub-agent budget of $${options.budgetUsd} for this session is spent.`);
 
-      await acquire(parent.id, ctx.signal);
+      if (!(await acquire(parent.id, ctx.signal))) return error('The sub-agent call was cancelled before it started.');
       let child: Session | undefined;
       try {
         child = sessions.create({
@@ -102,7 +115,11 @@ export function createAgentTool(options: AgentToolOptions): Tool<AgentToolArgs> 
       } catch (failure) {
         return error(`The sub-agent failed: ${(failure as Error).message}`);
       } finally {
-        if (child) spent.set(parent.id, (spent.get(parent.id) ?? 0) + child.record.totalCostUsd);
+        if (child) {
+          spent.set(parent.id, (spent.get(parent.id) ?? 0) + child.record.totalCostUsd);
+          // Its history stays in the store; the live session is not needed any more.
+          await sessions.close(child.id).catch(() => undefined);
+        }
         release(parent.id);
       }
     },

@@ -40,8 +40,22 @@ export async function runSessionTools(
   const { record } = session;
   const sandbox = await options.sandbox;
   const permissionsDir = path.join(options.dataDir, 'permissions');
-  const ask = (question: { toolCallId: string; title: string; kind: string; rawInput: Record<string, unknown>; reason?: string }): Promise<PermissionAnswer> =>
-    options.asker({ sessionId: session.id, ...question }, signal);
+  const ask = (
+    question: { toolCallId: string; title: string; kind: string; rawInput: Record<string, unknown>; reason?: string },
+    askSignal: AbortSignal,
+  ): Promise<PermissionAnswer> => options.asker({ sessionId: session.id, ...question }, askSignal);
+  const decide = async (tool: string, access: Tool['access'], args: Record<string, unknown>): Promise<'allow' | 'ask' | 'deny'> =>
+    decidePermission({
+      rules: [...options.rules, await loadRememberedPermissions(record.cwd, permissionsDir)],
+      mode: options.mode,
+      tool,
+      access,
+      args,
+      cwd: record.cwd,
+      additionalDirectories: record.additionalDirectories,
+    });
+  // Calls the user has just allowed: a tool's own check in the same call does not ask again.
+  const allowedByUser = new Set<string>();
 
   const ctx: ToolDispatchContext = {
     registry: options.registry,
@@ -49,33 +63,32 @@ export async function runSessionTools(
     cwd: record.cwd,
     refusal: (tool) => options.refusal(session, tool),
     permit: async (tool, args, call) => {
-      const remembered = await loadRememberedPermissions(record.cwd, permissionsDir);
-      const decision = decidePermission({
-        rules: [...options.rules, remembered],
-        mode: options.mode,
-        tool: tool.name,
-        access: tool.access,
-        args,
-        cwd: record.cwd,
-        additionalDirectories: record.additionalDirectories,
-      });
+      const decision = await decide(tool.name, tool.access, args);
       if (decision === 'allow') return { allowed: true };
       if (decision === 'deny') return denied(`Permission denied by the configured rules or permission mode for ${tool.name}.`);
-      const answer = await ask({ toolCallId: call.id, title: call.title, kind: tool.kind, rawInput: args });
-      return settle(answer, tool.name, async (outcome) => {
+      const answer = await ask({ toolCallId: call.id, title: call.title, kind: tool.kind, rawInput: args }, signal);
+      const permit = await settle(answer, tool.name, async (outcome) => {
         await rememberPermission(record.cwd, permissionsDir, { tool: tool.name, args, outcome });
       });
+      if (permit.allowed) allowedByUser.add(call.id);
+      return permit;
     },
     toolContext: (call, callSignal, onProgress) => {
       const gate: PermissionGate = {
+        // A tool's own question (a path outside the workspace, bash without the sandbox)
+        // follows the same rules and mode as the call itself, and asks only when they do.
         check: async (request) => {
+          if (allowedByUser.has(call.id)) return 'allow';
+          const target = request.paths?.[0] !== undefined ? { ...request.args, path: request.paths[0] } : request.args;
+          const decision = await decide(request.tool, request.access, target);
+          if (decision !== 'ask') return decision;
           const answer = await ask({
             toolCallId: call.id,
             title: request.reason ?? `${request.tool} needs permission`,
             kind: options.registry.get(request.tool, session.id)?.kind ?? 'other',
             rawInput: request.args,
             ...(request.reason ? { reason: request.reason } : {}),
-          });
+          }, callSignal);
           return answer === 'allow_once' || answer === 'allow_always' ? 'allow' : 'deny';
         },
       };

@@ -132,6 +132,7 @@ export interface Tool<Args = Record<string, unknown>> {
   /**
    * How long this call may run, when the tool or its arguments say (bash's `timeoutMs`, a
    * client tool's registered limit); the loop's per-call limit applies otherwise.
+   * `Infinity` means the tool bounds itself (a sub-agent has its own turn limit and budget).
    */
   timeoutMs?(args: Args): number | undefined;
   /** Runs the call. Failures come back as `isError` results, not rejections. */

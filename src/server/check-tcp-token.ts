@@ -9,13 +9,10 @@ import { RpcError } from './rpc-error.js';
  */
 export function checkTcpToken(method: string, params: unknown, client: ClientConnection, shell: DaemonShell): void {
   const token = (params as { _meta?: { agentd?: { token?: unknown } } } | undefined)?._meta?.agentd?.token;
-  const expected = shell.tcpToken ?? '';
-  const ok =
-    method === 'initialize' &&
-    typeof token === 'string' &&
-    token.length === expected.length &&
-    expected.length > 0 &&
-    timingSafeEqual(Buffer.from(token), Buffer.from(expected));
+  // Compare bytes, not characters: timingSafeEqual needs buffers of equal byte length.
+  const expected = Buffer.from(shell.tcpToken ?? '');
+  const given = Buffer.from(typeof token === 'string' ? token : '');
+  const ok = method === 'initialize' && expected.length > 0 && given.length === expected.length && timingSafeEqual(given, expected);
   if (ok) {
     client.authenticated = true;
     return;

@@ -10,8 +10,11 @@ export class ClientConnection {
   wantsEvents = false;
   /** TCP connections must present the token before anything else. */
   authenticated: boolean;
-  /** Session id → unsubscribe, for every session this connection follows. */
-  readonly attached = new Map<string, () => void>();
+  /**
+   * Session id → the live session object followed and how to stop following it. A closed
+   * and reopened session is a new object, so the object is kept to tell them apart.
+   */
+  readonly attached = new Map<string, { session: object; unsubscribe: () => void }>();
 
   constructor(
     readonly rpc: JsonRpcConnection,
@@ -20,7 +23,7 @@ export class ClientConnection {
   ) {
     this.authenticated = !options.requireToken;
     rpc.onClose(() => {
-      for (const unsubscribe of this.attached.values()) unsubscribe();
+      for (const { unsubscribe } of this.attached.values()) unsubscribe();
       this.attached.clear();
     });
   }

@@ -29,6 +29,8 @@ export function createDaemonShell(settings: DaemonSettings): DaemonShell & { shu
     log: settings.log,
     context: async (): Promise<DaemonContext> => (await build()).daemon,
     async shutdown() {
+      // Connected clients are told by their connection closing, before the store goes.
+      for (const client of clients) client.rpc.close();
       if (building) await (await building).shutdown();
     },
   };

@@ -15,27 +15,47 @@ export class FramingError extends Error {}
  * Spec: https://microsoft.github.io/language-server-protocol/specifications/base/0.9/specification/
  */
 export function createContentLengthDecoder(maxFrameBytes: number): FrameDecoder {
-  let buffer: Buffer = Buffer.alloc(0);
+  // Chunks are only collected until a whole header or body is there, then joined once:
+  // joining on every chunk would copy a large body over and over.
+  let chunks: Buffer[] = [];
+  let pendingBytes = 0;
   let bodyLength = -1;
+
+  const take = (): Buffer => {
+    const all = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, pendingBytes);
+    chunks = [];
+    pendingBytes = 0;
+    return all;
+  };
+  const keep = (rest: Buffer): void => {
+    if (rest.length === 0) return;
+    chunks = [rest];
+    pendingBytes = rest.length;
+  };
 
   return {
     push(chunk) {
-      buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
+      chunks.push(chunk);
+      pendingBytes += chunk.length;
       const frames: string[] = [];
       for (;;) {
         if (bodyLength < 0) {
+          const buffer = take();
           const end = buffer.indexOf(HEADER_END);
           if (end < 0) {
             if (buffer.length > MAX_HEADER_BYTES) throw new FramingError('header block too long');
+            keep(buffer);
             break;
           }
           bodyLength = parseContentLength(buffer.subarray(0, end).toString('ascii'));
           if (bodyLength > maxFrameBytes) throw new FrameTooLargeError(maxFrameBytes, bodyLength);
-          buffer = buffer.subarray(end + HEADER_END.length);
+          const rest = buffer.subarray(end + HEADER_END.length);
+          keep(rest);
         }
-        if (buffer.length < bodyLength) break;
+        if (pendingBytes < bodyLength) break;
+        const buffer = take();
         frames.push(buffer.subarray(0, bodyLength).toString('utf8'));
-        buffer = buffer.subarray(bodyLength);
+        keep(buffer.subarray(bodyLength));
         bodyLength = -1;
       }
       return frames;

@@ -1,3 +1,4 @@
+import { StoreError } from '../../store/store-error.js';
 import type { RequestHandler } from '../handler-table.js';
 import { RpcError } from '../rpc-error.js';
 
@@ -7,7 +8,10 @@ export const sessionList: RequestHandler<'session/list'> = (params, { daemon }) 
   try {
     page = daemon.sessions.list({ ...(params.cwd ? { cwd: params.cwd } : {}), ...(params.cursor ? { cursor: params.cursor } : {}) });
   } catch (error) {
-    throw RpcError.invalidParams('session/list', [`cursor: ${(error as Error).message}`]);
+    if (error instanceof StoreError && error.code === 'invalid_argument') {
+      throw RpcError.invalidParams('session/list', [`cursor: ${error.message}`]);
+    }
+    throw error;
   }
   return {
     sessions: page.sessions.map((s) => ({

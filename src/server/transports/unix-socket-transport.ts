@@ -29,9 +29,12 @@ export async function serveUnixSocket(shell: DaemonShell, path: string): Promise
     serveConnection(shell, socket, socket, { kind: 'unix' });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
     // Create the socket with no group/other bits from the start, then make sure of it.
     const previous = process.umask(0o177);
+    server.once('error', (error) => {
+      process.umask(previous);
+      reject(error);
+    });
     server.listen(path, () => {
       process.umask(previous);
       resolve();

@@ -62,10 +62,13 @@ export class PromptQueues {
     }
   }
 
-  /** Drops everything waiting (abort); each dropped prompt answers `cancelled`. */
-  clear(): void {
+  /** Drops everything waiting; each dropped prompt answers with `reason` (abort: `cancelled`) or `failure`. */
+  clear(reason: TurnStopReason = 'cancelled', failure?: Error): void {
     const dropped = [...this.waiting.steering.splice(0), ...this.waiting.followUp.splice(0)];
-    for (const item of dropped) item.done.resolve('cancelled');
+    for (const item of dropped) {
+      if (failure) item.done.reject(failure);
+      else item.done.resolve(reason);
+    }
     if (dropped.length > 0) this.onChange(this.snapshot());
   }
 

@@ -57,6 +57,10 @@ export class Session {
   /** The last usage report and how much history it covered (see LoopContext.usageMark). */
   readonly usageMark: LoopContext['usageMark'] = { current: undefined };
   readonly writer: SessionWriter;
+  /** Set while session/compact runs outside a turn. */
+  private compacting: AbortController | undefined;
+  /** abort({ keepQueues: true }) asked to keep the queued messages for the next turn. */
+  private keepQueues = false;
   private turn: { id: string; origin: string | undefined; controller: AbortController; request: AbortController; done: Promise<PromptOutcome> } | undefined;
 
   constructor(
@@ -77,7 +81,7 @@ export class Session {
   }
 
   get state(): 'idle' | 'running' {
-    return this.turn ? 'running' : 'idle';
+    return this.turn || this.compacting ? 'running' : 'idle';
   }
 
   /** The connection that sent the running prompt, if any. */
@@ -103,6 +107,7 @@ export class Session {
    */
   async prompt(blocks: ContentBlock[], options: { delivery?: PromptDelivery; origin?: string } = {}): Promise<PromptOutcome> {
     const message: UserMessage = { role: 'user', content: convertPrompt(blocks) };
+    if (this.compacting) throw new SessionBusyError(this.id);
     if (this.turn) {
       if (!options.delivery) throw new SessionBusyError(this.id);
       const queue: QueueName = options.delivery === 'steer' ? 'steering' : 'followUp';
@@ -118,6 +123,7 @@ export class Session {
    */
   deliver(queue: QueueName, blocks: ContentBlock[], options: { interrupt?: boolean; origin?: string } = {}): number {
     const message: UserMessage = { role: 'user', content: convertPrompt(blocks) };
+    if (this.compacting) throw new SessionBusyError(this.id);
     if (!this.turn) {
       void this.startTurn(message, blocks, options.origin).catch((error: Error) => this.services.log(`session ${this.id}: ${error.message}`));
       return 0;
@@ -136,12 +142,14 @@ export class Session {
   /** Stops the running turn (ACP session/cancel); the prompt answers `cancelled`. */
   cancel(): void {
     this.turn?.controller.abort(new Error('cancelled'));
+    this.compacting?.abort(new Error('cancelled'));
   }
 
   /** Stops the running turn and resolves once it has fully stopped; queues are cleared unless kept. */
   async abort(options: { keepQueues?: boolean } = {}): Promise<void> {
     const turn = this.turn;
-    if (!options.keepQueues) this.queues.clear();
+    if (options.keepQueues && turn) this.keepQueues = true;
+    else this.queues.clear();
     this.cancel();
     if (turn) await turn.done.catch(() => undefined);
   }
@@ -162,14 +170,22 @@ export class Session {
     this.writer.update({ model: ref });
   }
 
-  /** Compacts the conversation now (session/compact); only while idle. */
+  /**
+   * Compacts the conversation now (session/compact); only while idle, and the session
+   * stays busy (refusing prompts, cancellable) until the summary is applied.
+   */
   async compactNow(): Promise<boolean> {
-    if (this.turn) throw new SessionBusyError(this.id);
-    const agent = this.services.agent(this.record);
-    const model = this.services.resolveModel(agent.model ?? this.record.model);
+    if (this.turn || this.compacting) throw new SessionBusyError(this.id);
     const controller = new AbortController();
-    const ctx = await buildLoopContext(this, agent, model, { signal: controller.signal, requestSignal: () => controller.signal });
-    return compactIfNeeded(ctx, newLoopState(), true);
+    this.compacting = controller;
+    try {
+      const agent = this.services.agent(this.record);
+      const model = this.services.resolveModel(agent.model ?? this.record.model);
+      const ctx = await buildLoopContext(this, agent, model, { signal: controller.signal, requestSignal: () => controller.signal });
+      return await compactIfNeeded(ctx, newLoopState(), true);
+    } finally {
+      this.compacting = undefined;
+    }
   }
 
   /** Sends an event to every subscriber (used by the tool runtime). */
@@ -192,10 +208,16 @@ export class Session {
     const controller = new AbortController();
     const turn = { id, origin, controller, request: new AbortController(), done: undefined as unknown as Promise<PromptOutcome> };
     this.turn = turn;
-    this.writer.startTurn(id);
-    this.writer.remember(message, blocks, origin);
+    try {
+      this.writer.startTurn(id);
+      this.writer.remember(message, blocks, origin);
+      this.writer.commit(message, { status: 'complete' });
+    } catch (error) {
+      // Nothing ran: the session must not stay busy because the store failed.
+      this.turn = undefined;
+      throw error;
+    }
     this.history.push(message);
-    this.writer.commit(message, { status: 'complete' });
 
     turn.done = (async (): Promise<PromptOutcome> => {
       let outcome: PromptOutcome = { stopReason: 'end_turn' };
@@ -218,6 +240,10 @@ export class Session {
       this.writer.endTurn(failure ? 'error' : outcome.stopReason, failure?.message ?? null);
       this.turn = undefined;
       this.queues.settle(outcome.stopReason, failure);
+      // Messages still waiting (the turn ended before it could take them) get the turn's
+      // outcome too, unless an abort asked to keep them for the next turn.
+      if (this.keepQueues) this.keepQueues = false;
+      else this.queues.clear(outcome.stopReason, failure);
       if (failure) throw failure;
       return outcome;
     })();

@@ -92,6 +92,18 @@ describe('steering, follow-ups and abort', () => {
     expect(last).toMatchObject({ sessionUpdate: 'tool_call_update', status: 'failed' });
   });
 
+  it('answers a queued follow-up when the turn ends before taking it (here: the model fails)', async () => {
+    h = await startLoopHarness({ providers: { local: { maxRetries: 0 } } });
+    const partial = chatCompletionSse(['part ', 'one ', 'and more']);
+    h.replay.enqueue({ body: partial, resetAfterBytes: partial.indexOf('and more') - 20, chunking: 'bytewise', delayMs: 1 });
+    const first = h.peer.request('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'a' }] });
+    await h.peer.waitFor((m) => m.params?.update?.sessionUpdate === 'agent_message_chunk');
+    const queued = h.peer.request('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'later' }], _meta: { agentd: { delivery: 'followUp' } } });
+    expect((await first).error!.code).toBe(-32014);
+    expect((await queued).error!.code).toBe(-32014);
+    expect(h.replay.requests).toHaveLength(1);
+  });
+
   it('clears queued messages on abort unless asked to keep them', async () => {
     h = await startLoopHarness();
     const slow = { body: chatCompletionSse(Array.from({ length: 100 }, (_, i) => `${i} `)), chunking: 'bytewise' as const, delayMs: 3 };

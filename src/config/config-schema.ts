@@ -5,6 +5,7 @@
  */
 import { Cron } from 'croner';
 import { z } from 'zod';
+import { parsePermissionRule } from './parse-permission-rule.js';
 import { ModelReferenceSchema, ProviderConfigSchema, ProviderIdSchema } from './provider-config-schema.js';
 
 export type { ModelOverride, ProviderConfig, ProviderType } from './provider-config-schema.js';
@@ -34,16 +35,25 @@ export const AgentConfigSchema = z.strictObject({
 });
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;
 
+/** A rule string, checked when the config loads rather than on the first tool call. */
+const ruleString = nonEmpty.superRefine((text, ctx) => {
+  try {
+    parsePermissionRule(text);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+  }
+});
+
 /** Tool permission rules, e.g. `"Bash(npm test:*)"` or `"Edit(src/**)"`. */
 export const PermissionsConfigSchema = z.strictObject({
   /** `ask` asks before risky tools, `acceptEdits` allows file edits, `bypass` allows all, `deny` refuses all. */
   mode: z.enum(['ask', 'acceptEdits', 'bypass', 'deny']).optional(),
   /** Rules allowed without asking. */
-  allow: z.array(nonEmpty).optional(),
+  allow: z.array(ruleString).optional(),
   /** Rules that always ask, even in `acceptEdits` mode. */
-  ask: z.array(nonEmpty).optional(),
-  /** Rules always refused; deny wins over allow and ask. */
-  deny: z.array(nonEmpty).optional(),
+  ask: z.array(ruleString).optional(),
+  /** Rules refused; within one file deny beats ask beats allow, and a later file's match wins. */
+  deny: z.array(ruleString).optional(),
 });
 
 /** An MCP server agentd starts as a child process (stdio transport). */

@@ -55,6 +55,8 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
   const tools = new ToolRegistry();
   const builtinOptions = {
     bash: { allowNetwork: config.sandbox?.network ?? false },
+    // The same user skills folder the system prompt lists.
+    skill: { userConfigDir: options.paths.configDir },
     ...(config.tools?.webFetchAllowedHosts ? { webFetch: { allowedHosts: config.tools.webFetchAllowedHosts } } : {}),
   };
   for (const tool of createBuiltinTools(builtinOptions)) tools.register(tool, { origin: 'builtin' });

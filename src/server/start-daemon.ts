@@ -2,7 +2,7 @@ import type { AgentdPaths } from '../config/agentd-paths.js';
 import type { AgentdConfig } from '../config/config-schema.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
-import { describeSandbox, detectSandbox } from '../tools/sandbox/detect-sandbox.js';
+import { describeSandbox, detectSandbox, type SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import type { ClientConnection } from './client-connection.js';
 import { createDaemonContext } from './create-daemon-context.js';
 import type { DaemonContext } from './daemon-context.js';
@@ -35,7 +35,8 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   const recovered = store.recoverInterruptedTurns();
   if (recovered.length > 0) log(`marked ${recovered.length} turn(s) interrupted by an earlier stop`);
   // Probed in the background so the first client is not kept waiting; bash awaits it.
-  const sandbox = detectSandbox();
+  // `sandbox.enabled: false` turns bubblewrap off on purpose: bash then asks every time.
+  const sandbox = config.sandbox?.enabled === false ? Promise.resolve<SandboxInfo>({ mode: 'none', reason: 'turned off by sandbox.enabled in config' }) : detectSandbox();
   void sandbox.then((info) => {
     if (info.mode === 'none') log(`bash runs without a sandbox (${describeSandbox(info)}); each command asks permission`);
   });

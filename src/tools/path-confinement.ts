@@ -42,8 +42,12 @@ export { isInside } from './is-inside.js';
 export function resolveArgPath(rawPath: string, cwd: string): string {
   if (rawPath.includes('\0')) throw new ToolError('The path contains a NUL byte; pass a plain file path.');
   if (rawPath.trim() === '') throw new ToolError('The path is empty; pass a file path relative to the workspace or absolute.');
-  const expanded = rawPath === '~' || rawPath.startsWith('~/') ? path.join(homedir(), rawPath.slice(1)) : rawPath;
-  return path.resolve(cwd, expanded);
+  return path.resolve(cwd, expandHome(rawPath));
+}
+
+/** `~` and `~/…` as the user's home, the way the tools (and a shell) read them. */
+export function expandHome(rawPath: string): string {
+  return rawPath === '~' || rawPath.startsWith('~/') ? path.join(homedir(), rawPath.slice(1)) : rawPath;
 }
 
 /**

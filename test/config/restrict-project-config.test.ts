@@ -68,3 +68,13 @@ describe('an untrusted project config', () => {
     expect(config.permissions?.mode).toBe('bypass');
   });
 });
+
+describe('permission rules in config', () => {
+  it('are checked when the config loads, naming the file, the path and what is wrong', () => {
+    const home = mkdtempSync(join(tmpdir(), 'agentd-home-'));
+    mkdirSync(join(home, 'config'), { recursive: true });
+    writeFileSync(join(home, 'config', 'config.json'), JSON.stringify({ permissions: { allow: ['bash(npm test'] } }));
+    expect(() => loadConfig({ cwd: home, paths: resolveAgentdPaths({ AGENTD_HOME: home }) })).toThrow(/config\.json: permissions\.allow\[0\]: .*bash\(npm test/);
+    rmSync(home, { recursive: true, force: true });
+  });
+});

@@ -8,5 +8,7 @@ export const sessionClose: RequestHandler<'session/close'> = async (params, { cl
   detachSession(client, params.sessionId);
   await daemon.sessions.close(params.sessionId);
   await daemon.mcp.stopSession(params.sessionId);
+  // Tools its clients registered for this session go with it.
+  daemon.tools.unregisterSession(params.sessionId);
   return {};
 };

@@ -8,5 +8,7 @@ export const sessionDelete: RequestHandler<'session/delete'> = async (params, { 
   detachSession(client, params.sessionId);
   await daemon.sessions.delete(params.sessionId);
   await daemon.mcp.stopSession(params.sessionId);
+  // Tools its clients registered for this session go with it.
+  daemon.tools.unregisterSession(params.sessionId);
   return {};
 };

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { globToRegex } from '../glob-to-regex.js';
-import { parsePermissionRule, type PermissionRule } from './parse-permission-rule.js';
+import { parsePermissionRule, type PermissionRule } from '../../config/parse-permission-rule.js';
 import { permissionTarget, type PermissionTarget } from './permission-target.js';
 import { splitShellCommand } from './split-shell-command.js';
 

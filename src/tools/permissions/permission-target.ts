@@ -1,3 +1,5 @@
+import { expandHome } from '../path-confinement.js';
+
 /** The argument of a call that permission rules match: what the call is about. */
 export type PermissionTarget =
   | { kind: 'command'; value: string }
@@ -18,7 +20,8 @@ export function permissionTarget(tool: string, args: Record<string, unknown>): P
     const command = text('command');
     return command === undefined ? undefined : { kind: 'command', value: command };
   }
-  if (PATH_TOOLS.has(tool)) return { kind: 'path', value: text('path') ?? '.' };
+  // `~` is expanded as the tools expand it, so rules and the workspace check see the real path.
+  if (PATH_TOOLS.has(tool)) return { kind: 'path', value: expandHome(text('path') ?? '.') };
   if (tool === 'web_fetch') {
     const url = text('url');
     return url === undefined ? undefined : { kind: 'url', value: url };

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { atomicWrite } from '../atomic-write.js';
 import { displayPath } from '../display-path.js';
-import { parsePermissionRule } from './parse-permission-rule.js';
+import { parsePermissionRule } from '../../config/parse-permission-rule.js';
 import type { PermissionRuleSet } from './match-permission-rules.js';
 import { permissionTarget } from './permission-target.js';
 

@@ -28,7 +28,7 @@ export function createRemoteTool(definition: ToolDefinition, peer: RemotePeer, o
     jsonSchema: definition.inputSchema,
     kind: toToolKind(definition.kind),
     access: definition.access ?? 'execute',
-    timeoutMs: () => definition.timeoutMs,
+    timeoutMs: () => timeoutMs,
     title: () => name,
     async execute(args, ctx) {
       const timeout = AbortSignal.timeout(timeoutMs);

@@ -66,3 +66,14 @@ describe('parsePermissionMode', () => {
     expect(() => parsePermissionMode('yolo')).toThrow('Unknown permission mode "yolo"; use one of: ask, acceptEdits, bypass, deny.');
   });
 });
+
+describe('paths written with ~', () => {
+  it('are matched as the home paths the tools read', async () => {
+    const { homedir } = await import('node:os');
+    const { join } = await import('node:path');
+    const rules = [{ deny: [`read(${join(homedir(), '.ssh')}/**)`] }];
+    const question = { rules, mode: 'bypass' as const, tool: 'read', access: 'read' as const, cwd: '/tmp/project' };
+    expect(decidePermission({ ...question, args: { path: '~/.ssh/id_rsa' } })).toBe('deny');
+    expect(decidePermission({ ...question, args: { path: join(homedir(), '.ssh', 'id_rsa') } })).toBe('deny');
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePermissionRule } from '../../../src/tools/permissions/parse-permission-rule.js';
+import { parsePermissionRule } from '../../src/config/parse-permission-rule.js';
 
 describe('parsePermissionRule', () => {
   it.each([

@@ -90,7 +90,21 @@ export const ProviderConfigSchema = z.strictObject({
       /** Ask for the usage chunk at the end of the stream. */
       streamUsage: z.boolean().optional(),
       /** Regular expression for the model ids that reason and take `reasoning_effort`. */
-      reasoningModels: z.string().min(1).optional(),
+      reasoningModels: z
+        .string()
+        .min(1)
+        .refine(
+          (source) => {
+            try {
+              new RegExp(source, 'i');
+              return true;
+            } catch {
+              return false;
+            }
+          },
+          { error: 'expected a valid regular expression, e.g. "^(o\\d|gpt-5)"' },
+        )
+        .optional(),
       /** Role of the system prompt for reasoning models. */
       reasoningSystemRole: z.enum(['system', 'developer']).optional(),
       /** Thinking level → `reasoning_effort` value (null leaves it out). */

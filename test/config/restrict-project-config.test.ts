@@ -78,3 +78,13 @@ describe('permission rules in config', () => {
     rmSync(home, { recursive: true, force: true });
   });
 });
+
+describe('provider quirks in config', () => {
+  it('refuse a reasoningModels pattern that is not a regular expression, when the config loads', () => {
+    const home = mkdtempSync(join(tmpdir(), 'agentd-home-'));
+    mkdirSync(join(home, 'config'), { recursive: true });
+    writeFileSync(join(home, 'config', 'config.json'), JSON.stringify({ providers: { local: { type: 'openai-chat', quirks: { reasoningModels: 'gpt-(5' } } } }));
+    expect(() => loadConfig({ cwd: home, paths: resolveAgentdPaths({ AGENTD_HOME: home }) })).toThrow(/providers\.local\.quirks\.reasoningModels: expected a valid regular expression/);
+    rmSync(home, { recursive: true, force: true });
+  });
+});

@@ -1,3 +1,4 @@
+import { kindFromHttpStatus } from '../http/kind-from-http-status.js';
 import { parseRetryAfter } from '../http/parse-retry-after.js';
 import { ProviderError, type ProviderErrorKind } from '../provider-error.js';
 import type { AnthropicErrorObject } from './anthropic-messages-types.js';
@@ -48,16 +49,9 @@ export function anthropicMessagesErrorKind(type: string | undefined, message: st
   return kindFromStatus(status);
 }
 
+/** Anthropic answers 413 request_too_large for a prompt that does not fit: shrinking it is the fix. */
 function kindFromStatus(status: number | undefined): ProviderErrorKind {
-  if (status === undefined) return 'server';
-  if (status === 401 || status === 403) return 'auth';
-  if (status === 404) return 'not_found';
-  if (status === 413) return 'context_overflow';
-  if (status === 429) return 'rate_limit';
-  if (status === 529 || status === 503) return 'overloaded';
-  if (status === 408 || status === 504) return 'timeout';
-  if (status >= 500) return 'server';
-  return 'bad_request';
+  return status === 413 ? 'context_overflow' : kindFromHttpStatus(status);
 }
 
 /** Classify a non-2xx response: the body is `{type:'error', error:{type, message}}` when it came from Anthropic. */

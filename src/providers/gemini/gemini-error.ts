@@ -1,3 +1,4 @@
+import { kindFromHttpStatus } from '../http/kind-from-http-status.js';
 import { ProviderError, type ProviderErrorKind } from '../provider-error.js';
 import type { GeminiErrorObject } from './gemini-types.js';
 
@@ -47,17 +48,6 @@ export function geminiErrorKind(error: GeminiErrorObject | undefined, httpStatus
   const kind = byStatus ?? kindFromHttpStatus(httpStatus ?? error?.code);
   if (kind === 'rate_limit' && (DAILY_QUOTA.test(message) || DAILY_QUOTA.test(details))) return 'quota';
   return kind;
-}
-
-function kindFromHttpStatus(status: number | undefined): ProviderErrorKind {
-  if (status === undefined) return 'server';
-  if (status === 401 || status === 403) return 'auth';
-  if (status === 404) return 'not_found';
-  if (status === 429) return 'rate_limit';
-  if (status === 503) return 'overloaded';
-  if (status === 408 || status === 504) return 'timeout';
-  if (status >= 500) return 'server';
-  return 'bad_request';
 }
 
 /** Classify a non-2xx response: the body is `{error:{code, message, status, details}}` (sometimes wrapped in an array). */

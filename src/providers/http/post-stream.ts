@@ -75,12 +75,15 @@ export async function postStream(options: PostStreamOptions): Promise<AsyncItera
 
   const responseHeaders = toHeaders(response.headers);
   if (response.statusCode < 200 || response.statusCode > 299) {
-    let text: string;
-    try {
-      text = (await response.body.text()).slice(0, maxErrorBodyChars);
-    } catch (error) {
-      throw networkError(error, context);
+    // Through the idle watchdog and only as far as the limit: a server that stalls or
+    // sends a huge page with its error status must not hang the turn or fill memory.
+    let text = '';
+    const decoder = new TextDecoder();
+    for await (const chunk of readBody(response.body, timeouts.idleMs, context)) {
+      text += decoder.decode(chunk, { stream: true });
+      if (text.length >= maxErrorBodyChars) break;
     }
+    text = (text + decoder.decode()).slice(0, maxErrorBodyChars);
     throw withRetryAfter(redactError(options.classifyError(response.statusCode, text, responseHeaders), options.redact), responseHeaders);
   }
   return readBody(response.body, timeouts.idleMs, context);

@@ -1,3 +1,4 @@
+import { kindFromHttpStatus } from '../http/kind-from-http-status.js';
 import { ProviderError, type ProviderErrorKind } from '../provider-error.js';
 import { parseRetryAfter } from '../http/parse-retry-after.js';
 import type { ChatErrorBody } from './openai-chat-api-types.js';
@@ -87,16 +88,12 @@ interface DescribedError {
 }
 
 function kindForStatus(status: number, body: DescribedError): ProviderErrorKind {
-  if (status === 401 || status === 403) return 'auth';
-  if (status === 404) return 'not_found';
   if (status === 402) return 'quota';
-  if (status === 408) return 'timeout';
-  if (status === 413) return 'bad_request';
-  if (status === 429) return isQuota(body) ? 'quota' : 'rate_limit';
-  if (status === 503 || status === 529) return 'overloaded';
-  if (status === 409 || status >= 500) return 'server';
-  if (status >= 400) return isContextOverflowMessage(`${body.tag} ${body.message}`) ? 'context_overflow' : 'bad_request';
-  return 'server';
+  if (status < 400) return 'server';
+  const base = kindFromHttpStatus(status);
+  if (base === 'rate_limit') return isQuota(body) ? 'quota' : 'rate_limit';
+  if (base === 'bad_request' && status !== 413) return isContextOverflowMessage(`${body.tag} ${body.message}`) ? 'context_overflow' : 'bad_request';
+  return base;
 }
 
 function kindForTag(body: DescribedError): ProviderErrorKind {

@@ -1,3 +1,4 @@
+import { kindFromHttpStatus } from '../http/kind-from-http-status.js';
 import { parseRetryAfter } from '../http/parse-retry-after.js';
 import { ProviderError, type ProviderErrorKind } from '../provider-error.js';
 import type { ResponsesErrorObject } from './openai-responses-api-types.js';
@@ -80,14 +81,11 @@ export function classifyOpenAIResponsesHttpError(
 ): ProviderError {
   const error = parseErrorBody(bodyText);
   const byBody = kindFromErrorObject(error);
-  let kind: ProviderErrorKind;
-  if (status === 401 || status === 403) kind = 'auth';
-  else if (status === 404) kind = 'not_found';
-  else if (status === 429) kind = byBody === 'quota' ? 'quota' : 'rate_limit';
-  else if (status === 408) kind = 'timeout';
-  else if (status === 503) kind = 'overloaded';
-  else if (status >= 500) kind = byBody === 'overloaded' ? 'overloaded' : 'server';
-  else kind = byBody === 'context_overflow' ? 'context_overflow' : 'bad_request';
+  const base = kindFromHttpStatus(status);
+  let kind: ProviderErrorKind = base;
+  if (base === 'rate_limit' && byBody === 'quota') kind = 'quota';
+  else if (base === 'server' && byBody === 'overloaded') kind = 'overloaded';
+  else if (base === 'bad_request' && byBody === 'context_overflow') kind = 'context_overflow';
   const detail = error.message !== undefined && error.message !== null && error.message !== '' ? error.message : 'no error message';
   const code = error.code ?? error.type;
   return new ProviderError({

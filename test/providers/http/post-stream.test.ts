@@ -48,6 +48,19 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
 }
 
 describe('postStream', () => {
+  it('reads an error body through the idle watchdog: a stalled error answer times out', async () => {
+    server.enqueue({ status: 503, headers: { 'content-type': 'application/json' }, body: '{"error":"busy, more to come', stallAfterBytes: 10 });
+    const error = await failure(postStream(options({ timeouts: { idleMs: 150 } })));
+    expect(error.kind).toBe('timeout');
+  });
+
+  it('keeps only the start of a huge error body', async () => {
+    server.enqueue({ status: 500, body: 'x'.repeat(200_000) });
+    const error = await failure(postStream(options()));
+    expect(error.message.length).toBeLessThan(17_000);
+    expect(error.message).toMatch(/^classified 500: x+$/);
+  });
+
   it('POSTs JSON with the given headers and streams the body bytes back', async () => {
     server.enqueue({ body: 'data: é\n\n', chunking: 'bytewise' });
     const body = await postStream(options());

@@ -1,4 +1,5 @@
-import type { ModelMessage, ToolResultPart } from '../providers/message.js';
+import type { ModelMessage } from '../providers/message.js';
+import { answerUnrun } from './commit-steps.js';
 
 const INTERRUPTED = 'The tool call was interrupted before it finished (the turn was cancelled or the daemon stopped).';
 
@@ -17,9 +18,7 @@ export function repairTranscript(history: ModelMessage[]): ModelMessage[] {
     if (calls.length === 0) continue;
     const next = history[i + 1];
     const answered = new Set(next?.role === 'tool' ? next.content.map((r) => r.toolCallId) : []);
-    const missing: ToolResultPart[] = calls
-      .filter((call) => !answered.has(call.id))
-      .map((call) => ({ type: 'tool_result', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text: INTERRUPTED }], isError: true }));
+    const missing = answerUnrun(calls.filter((call) => !answered.has(call.id)), INTERRUPTED).content;
     if (missing.length === 0) continue;
     if (next?.role === 'tool') {
       out.push({ role: 'tool', content: [...next.content, ...missing] });

@@ -79,6 +79,7 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
   const clientTools = new ClientTools(tools, { ...(config.server?.requestTimeoutMs ? { defaultTimeoutMs: config.server.requestTimeoutMs } : {}) });
   const mcp = new McpManager({ registry: tools, log, clientVersion: options.version });
   const hooks = new HookRunner({ config: config.hooks, cwdOf: (id) => sessions!.record(id).cwd, log, env });
+  const defaultModel = options.model ?? pickDefaultModel(config, env);
   const services = createSessionServices({
     tools: {
       registry: tools,
@@ -102,7 +103,7 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
     thinking: config.thinking,
     toolResultBudget: 50_000,
     costTotals: new DaemonCostTotals(),
-    defaultModel: options.model ?? pickDefaultModel(config, env),
+    defaultModel,
     setupHelp: describeProviderSetup(options.paths),
     maxTurns: config.maxTurns ?? 50,
     log,
@@ -125,7 +126,6 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
     },
   });
   sessions = new SessionManager(options.store, services, subagents.manager ? 'manager' : 'build');
-  const defaultModel = options.model ?? pickDefaultModel(config, env);
   return {
     sessions,
     sandbox: options.sandbox,

@@ -14,8 +14,6 @@ export interface InboundHandler {
 
 export interface ConnectionOptions {
   maxFrameBytes: number;
-  /** A peer that stops reading is dropped once this much output is queued for it. */
-  maxQueuedBytes?: number;
   /** Label for logs (e.g. `stdio`, `unix#3`). */
   label: string;
   log?: (line: string) => void;
@@ -27,7 +25,8 @@ interface PendingOutbound {
   cleanup(): void;
 }
 
-const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
+/** A peer that stops reading is dropped once this much output is queued for it. */
+const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
 
 /**
  * One JSON-RPC 2.0 peer over a framed byte stream, both directions: it answers the
@@ -125,7 +124,7 @@ export class JsonRpcConnection {
   private send(message: object): void {
     if (this.closedFlag) return;
     const queued = this.output.writableLength;
-    if (queued > (this.options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES)) {
+    if (queued > MAX_QUEUED_BYTES) {
       this.options.log?.(`${this.label}: peer is not reading (${queued} bytes queued); closing`);
       this.output.destroy();
       this.close();

@@ -5,7 +5,7 @@ import type { DaemonContext } from './daemon-context.js';
 export function sessionModes(session: Session): { currentModeId: string; availableModes: Array<{ id: string; name: string; description: string }> } {
   const agents = session.services.agents(session.record);
   return {
-    currentModeId: session.services.agent(session.record).name,
+    currentModeId: session.services.agent(session.record, agents).name,
     availableModes: agents.map((a) => ({ id: a.name, name: a.name, description: a.description })),
   };
 }

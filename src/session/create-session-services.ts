@@ -76,7 +76,7 @@ export function createSessionServices(options: SessionServicesOptions): SessionS
       return { ref, model, contextWindow: facts.contextWindow, maxOutputTokens: facts.maxOutputTokens, price: facts.price };
     },
     agents: (record) => options.loadAgents(record.cwd),
-    agent: (record) => agentFor(options.loadAgents(record.cwd), record.mode),
+    agent: (record, agents = options.loadAgents(record.cwd)) => agentFor(agents, record.mode),
     async systemPrompt(record, agent) {
       let git$ = gitBySession.get(record.id);
       if (!git$) gitBySession.set(record.id, (git$ = gitFacts(record.cwd)));

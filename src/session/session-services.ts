@@ -26,8 +26,8 @@ export interface SessionServices {
   resolveModel(ref: string | null): ResolvedModel;
   /** Every agent (mode) available in a session's project. */
   agents(record: SessionRecord): AgentDefinition[];
-  /** The agent of the session's current mode (`build` when the mode is unknown). */
-  agent(record: SessionRecord): AgentDefinition;
+  /** The agent of the session's current mode (`build` when the mode is unknown), from `agents` when already loaded. */
+  agent(record: SessionRecord, agents?: AgentDefinition[]): AgentDefinition;
   /** Role prompt, guidance, skills, AGENTS.md, then session facts. */
   systemPrompt(record: SessionRecord, agent: AgentDefinition): Promise<SystemBlock[]>;
   /** The tools the agent may use, as sent to the model. */

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { createContentLengthDecoder, encodeContentLength } from './content-length-decoder.js';
 import { detectFraming } from './detect-framing.js';
-import type { FrameDecoder, FrameEncoder, Framing } from './frame-decoder.js';
+import type { FrameDecoder, FrameEncoder } from './frame-decoder.js';
 import { createNdjsonDecoder, encodeNdjson } from './ndjson-decoder.js';
 
 export interface FramedStreamHandlers {
@@ -16,7 +16,6 @@ export interface FramedStreamHandlers {
  * bytes the peer sends and replies use the same framing; until then replies are NDJSON.
  */
 export class FramedStream {
-  private framing: Framing | undefined;
   private decoder: FrameDecoder | undefined;
   private encoder: FrameEncoder = encodeNdjson;
   private head: Buffer = Buffer.alloc(0);
@@ -35,9 +34,6 @@ export class FramedStream {
     output.on('error', () => this.close());
   }
 
-  get detectedFraming(): Framing | undefined {
-    return this.framing;
-  }
 
   /** Queues one message; returns false when the peer is gone. */
   write(body: string): boolean {
@@ -62,7 +58,6 @@ export class FramedStream {
         this.head = this.head.length === 0 ? chunk : Buffer.concat([this.head, chunk]);
         const framing = detectFraming(this.head);
         if (!framing) return;
-        this.framing = framing;
         this.decoder =
           framing === 'content-length'
             ? createContentLengthDecoder(this.maxFrameBytes)

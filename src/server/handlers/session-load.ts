@@ -1,9 +1,8 @@
-import { specsFromAcp } from '../../tools/mcp/mcp-server-spec.js';
 import { attachSession } from '../attach-session.js';
 import type { RequestHandler } from '../handler-table.js';
+import { sessionMcpSpecs, startSessionMcp } from './session-mcp.js';
 import { sessionConfigOptions, sessionModes } from '../session-choices.js';
 import { replayHistory } from '../replay-history.js';
-import { RpcError } from '../rpc-error.js';
 import { openSession } from './open-session.js';
 
 /**
@@ -11,15 +10,9 @@ import { openSession } from './open-session.js';
  * and from then on streams the session's live updates (also when it is running now).
  */
 export const sessionLoad: RequestHandler<'session/load'> = async (params, { client, daemon }) => {
-  let mcpServers;
-  try {
-    mcpServers = specsFromAcp(params.mcpServers, params.cwd);
-  } catch (error) {
-    throw RpcError.invalidParams('session/load', [(error as Error).message]);
-  }
+  const mcpServers = sessionMcpSpecs('session/load', params.mcpServers, params.cwd);
   const session = openSession(daemon, params.sessionId);
-  await daemon.mcp.configuredStarted();
-  await daemon.mcp.startSession(session.id, mcpServers);
+  await startSessionMcp(daemon, session.id, mcpServers);
   const turns = daemon.sessions.turns(session.id);
   replayHistory(client, session.id, daemon.sessions.messages(session.id), turns);
   attachSession(client, session);

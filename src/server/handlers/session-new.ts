@@ -1,8 +1,7 @@
-import { specsFromAcp } from '../../tools/mcp/mcp-server-spec.js';
 import { attachSession } from '../attach-session.js';
 import type { RequestHandler } from '../handler-table.js';
+import { sessionMcpSpecs, startSessionMcp } from './session-mcp.js';
 import { sessionConfigOptions, sessionModes } from '../session-choices.js';
-import { RpcError } from '../rpc-error.js';
 import { requireDirectory } from './require-directory.js';
 
 /** Creates a session rooted at an existing absolute cwd, starts its MCP servers and follows it. */
@@ -10,15 +9,9 @@ export const sessionNew: RequestHandler<'session/new'> = async (params, { client
   requireDirectory('session/new', 'cwd', params.cwd);
   const additional = params.additionalDirectories ?? [];
   additional.forEach((dir, i) => requireDirectory('session/new', `additionalDirectories[${i}]`, dir));
-  let mcpServers;
-  try {
-    mcpServers = specsFromAcp(params.mcpServers, params.cwd);
-  } catch (error) {
-    throw RpcError.invalidParams('session/new', [(error as Error).message]);
-  }
+  const mcpServers = sessionMcpSpecs('session/new', params.mcpServers, params.cwd);
   const session = daemon.sessions.create({ cwd: params.cwd, additionalDirectories: additional });
-  await daemon.mcp.configuredStarted();
-  await daemon.mcp.startSession(session.id, mcpServers);
+  await startSessionMcp(daemon, session.id, mcpServers);
   attachSession(client, session);
   const sandbox = await daemon.sandbox;
   return {

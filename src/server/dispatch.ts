@@ -8,6 +8,7 @@ import type { HandlerTable, RequestHandler } from './handler-table.js';
 import { initialize } from './handlers/initialize.js';
 import type { InboundHandler } from './json-rpc-connection.js';
 import { RpcError } from './rpc-error.js';
+import { sessionErrorToRpc } from './session-error-to-rpc.js';
 
 /**
  * Table-driven dispatch: the method's descriptor validates the params, then its one
@@ -37,7 +38,11 @@ export function createDispatcher(table: HandlerTable, client: ClientConnection, 
     }
     const load = (table as Record<string, (() => Promise<RequestHandler<never>>) | undefined>)[method]!;
     const [handler, daemon] = await Promise.all([load(), shell.context()]);
-    return handler(params as never, { client, daemon, signal, servedMethods });
+    try {
+      return await handler(params as never, { client, daemon, signal, servedMethods });
+    } catch (error) {
+      throw sessionErrorToRpc(method, error);
+    }
   };
 
   return {

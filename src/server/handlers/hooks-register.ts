@@ -1,5 +1,4 @@
 import type { RequestHandler } from '../handler-table.js';
-import { requireSessionRecord } from './open-session.js';
 
 /**
  * Subscribes this client to `hooks/beforeToolCall` / `hooks/afterToolCall` for matching
@@ -7,7 +6,7 @@ import { requireSessionRecord } from './open-session.js';
  * this connection closes.
  */
 export const hooksRegister: RequestHandler<'hooks/register'> = (params, { client, daemon }) => {
-  if (params.sessionId !== undefined) requireSessionRecord(daemon, params.sessionId);
+  if (params.sessionId !== undefined) daemon.sessions.record(params.sessionId);
   daemon.hooks.register(client.rpc, params);
   return { registered: true };
 };

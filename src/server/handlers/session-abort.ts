@@ -1,9 +1,8 @@
 import type { RequestHandler } from '../handler-table.js';
-import { openSession } from './open-session.js';
 
 /** Stops the running turn now and answers once it has fully stopped. */
 export const sessionAbort: RequestHandler<'session/abort'> = async (params, { daemon }) => {
-  const session = openSession(daemon, params.sessionId);
+  const session = daemon.sessions.open(params.sessionId);
   await session.abort({ keepQueues: params.keepQueues === true });
   return { stopped: true };
 };

@@ -1,10 +1,9 @@
 import { detachSession } from '../attach-session.js';
 import type { RequestHandler } from '../handler-table.js';
-import { requireSessionRecord } from './open-session.js';
 
 /** Stops the session's turn and its MCP servers and unloads it; its history stays stored. */
 export const sessionClose: RequestHandler<'session/close'> = async (params, { client, daemon }) => {
-  requireSessionRecord(daemon, params.sessionId);
+  daemon.sessions.record(params.sessionId);
   detachSession(client, params.sessionId);
   await daemon.sessions.close(params.sessionId);
   await daemon.mcp.stopSession(params.sessionId);

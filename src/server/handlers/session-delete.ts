@@ -1,10 +1,9 @@
 import { detachSession } from '../attach-session.js';
 import type { RequestHandler } from '../handler-table.js';
-import { requireSessionRecord } from './open-session.js';
 
 /** Stops the session and deletes it with its whole history. */
 export const sessionDelete: RequestHandler<'session/delete'> = async (params, { client, daemon }) => {
-  requireSessionRecord(daemon, params.sessionId);
+  daemon.sessions.record(params.sessionId);
   detachSession(client, params.sessionId);
   await daemon.sessions.delete(params.sessionId);
   await daemon.mcp.stopSession(params.sessionId);

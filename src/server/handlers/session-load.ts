@@ -3,7 +3,6 @@ import type { RequestHandler } from '../handler-table.js';
 import { sessionMcpSpecs, startSessionMcp } from './session-mcp.js';
 import { sessionConfigOptions, sessionModes } from '../session-choices.js';
 import { replayHistory } from '../replay-history.js';
-import { openSession } from './open-session.js';
 
 /**
  * Replays the whole stored history as `session/update` notifications, then answers,
@@ -11,7 +10,7 @@ import { openSession } from './open-session.js';
  */
 export const sessionLoad: RequestHandler<'session/load'> = async (params, { client, daemon }) => {
   const mcpServers = sessionMcpSpecs('session/load', params.mcpServers, params.cwd);
-  const session = openSession(daemon, params.sessionId);
+  const session = daemon.sessions.open(params.sessionId);
   await startSessionMcp(daemon, session.id, mcpServers);
   const turns = daemon.sessions.turns(session.id);
   replayHistory(client, session.id, daemon.sessions.messages(session.id), turns);

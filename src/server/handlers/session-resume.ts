@@ -2,12 +2,11 @@ import { attachSession } from '../attach-session.js';
 import type { RequestHandler } from '../handler-table.js';
 import { sessionMcpSpecs, startSessionMcp } from './session-mcp.js';
 import { sessionConfigOptions, sessionModes } from '../session-choices.js';
-import { openSession } from './open-session.js';
 
 /** Follows a session again without replaying its history (ACP session/resume). */
 export const sessionResume: RequestHandler<'session/resume'> = async (params, { client, daemon }) => {
   const mcpServers = sessionMcpSpecs('session/resume', params.mcpServers, params.cwd);
-  const session = openSession(daemon, params.sessionId);
+  const session = daemon.sessions.open(params.sessionId);
   await startSessionMcp(daemon, session.id, mcpServers);
   attachSession(client, session);
   return {

@@ -2,13 +2,12 @@ import { ModelNotConfiguredError } from '../../session/model-not-configured-erro
 import type { RequestHandler } from '../handler-table.js';
 import { RpcError } from '../rpc-error.js';
 import { sessionConfigOptions } from '../session-choices.js';
-import { openSession } from './open-session.js';
 
 const QUEUE_MODES = ['all', 'oneAtATime'] as const;
 
 /** Sets the model or a queue's delivery mode; answers with every option's new state. */
 export const sessionSetConfigOption: RequestHandler<'session/set_config_option'> = (params, { daemon }) => {
-  const session = openSession(daemon, params.sessionId);
+  const session = daemon.sessions.open(params.sessionId);
   const value = (params as { value?: unknown }).value;
   const invalid = (detail: string): RpcError => RpcError.invalidParams('session/set_config_option', [detail]);
   if (typeof value !== 'string') throw invalid(`value: expected a string for ${params.configId}`);

@@ -1,11 +1,10 @@
 import { UnknownChoiceError } from '../../session/session.js';
 import type { RequestHandler } from '../handler-table.js';
 import { RpcError } from '../rpc-error.js';
-import { openSession } from './open-session.js';
 
 /** Switches the session's agent (build, plan, explore or a user agent). */
 export const sessionSetMode: RequestHandler<'session/set_mode'> = (params, { daemon }) => {
-  const session = openSession(daemon, params.sessionId);
+  const session = daemon.sessions.open(params.sessionId);
   try {
     session.setMode(params.modeId);
   } catch (error) {

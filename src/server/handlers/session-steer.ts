@@ -1,7 +1,4 @@
-import { PromptContentError } from '../../session/convert-prompt.js';
 import type { RequestHandler } from '../handler-table.js';
-import { RpcError } from '../rpc-error.js';
-import { openSession } from './open-session.js';
 
 /**
  * Delivers a message into the running turn before its next model request, after the
@@ -9,11 +6,6 @@ import { openSession } from './open-session.js';
  * a turn when the session is idle. Answers at once with the queue length.
  */
 export const sessionSteer: RequestHandler<'session/steer'> = (params, { client, daemon }) => {
-  const session = openSession(daemon, params.sessionId);
-  try {
-    return { queued: session.deliver('steering', params.prompt, { interrupt: params.interrupt === true, origin: client.id }) };
-  } catch (error) {
-    if (error instanceof PromptContentError) throw RpcError.invalidParams('session/steer', [error.message]);
-    throw error;
-  }
+  const session = daemon.sessions.open(params.sessionId);
+  return { queued: session.deliver('steering', params.prompt, { interrupt: params.interrupt === true, origin: client.id }) };
 };

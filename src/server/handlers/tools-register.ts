@@ -1,7 +1,7 @@
+import { SessionNotFoundError } from '../../session/session-manager.js';
 import { ClientToolError } from '../../tools/remote/client-tools.js';
 import type { RequestHandler } from '../handler-table.js';
 import { RpcError } from '../rpc-error.js';
-import { requireSessionRecord } from './open-session.js';
 
 /**
  * Adds tools this client executes (all or none): each schema is checked with ajv, a
@@ -12,9 +12,9 @@ export const toolsRegister: RequestHandler<'tools/register'> = (params, { client
   params.tools.forEach((tool, index) => {
     if (tool.sessionId === undefined) return;
     try {
-      requireSessionRecord(daemon, tool.sessionId);
+      daemon.sessions.record(tool.sessionId);
     } catch (error) {
-      throw error instanceof RpcError ? RpcError.notFound(`tools[${index}] ("${tool.name}").sessionId: ${error.message}`) : error;
+      throw error instanceof SessionNotFoundError ? RpcError.notFound(`tools[${index}] ("${tool.name}").sessionId: ${error.message}`) : error;
     }
   });
   try {

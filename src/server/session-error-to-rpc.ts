@@ -1,0 +1,27 @@
+import { ErrorCodes } from '../../protocol/index.js';
+import { PromptContentError } from '../session/convert-prompt.js';
+import { ModelNotConfiguredError } from '../session/model-not-configured-error.js';
+import { SessionBusyError, TurnFailedError } from '../session/session.js';
+import { SessionNotFoundError } from '../session/session-manager.js';
+import { RpcError } from './rpc-error.js';
+
+/**
+ * The session layer's errors as JSON-RPC errors, for every handler at once (dispatch
+ * applies it); anything else is passed on unchanged.
+ */
+export function sessionErrorToRpc(method: string, error: unknown): unknown {
+  if (error instanceof SessionNotFoundError) return RpcError.notFound(error.message);
+  if (error instanceof SessionBusyError) return RpcError.sessionBusy(error.sessionId);
+  if (error instanceof PromptContentError) return RpcError.invalidParams(method, [error.message]);
+  if (error instanceof ModelNotConfiguredError) return RpcError.providerNotConfigured(error.message);
+  if (error instanceof TurnFailedError) {
+    const e = error.providerError;
+    return new RpcError(ErrorCodes.ProviderError, `${e.provider}: ${e.message}`, {
+      kind: e.kind,
+      provider: e.provider,
+      model: e.model ?? null,
+      status: e.status ?? null,
+    });
+  }
+  return error;
+}

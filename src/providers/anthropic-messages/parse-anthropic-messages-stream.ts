@@ -1,3 +1,4 @@
+import { markMidStream } from '../http/mark-mid-stream.js';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProviderError } from '../provider-error.js';
 import type { StreamEvent } from '../stream-event.js';
@@ -181,7 +182,7 @@ export function parseAnthropicMessagesStream(context: AnthropicMessagesErrorCont
       return drain();
     },
     fail(error) {
-      emit({ type: 'error', error: withMidStream(error, emittedContent) });
+      emit({ type: 'error', error: emittedContent ? markMidStream(error) : error });
       return drain();
     },
     get finished() {
@@ -205,15 +206,3 @@ function malformed(context: AnthropicMessagesErrorContext, what: string, midStre
 }
 
 /** ProviderError is immutable; copy it with the stream position filled in. */
-function withMidStream(error: ProviderError, midStream: boolean): ProviderError {
-  if (error.midStream || !midStream) return error;
-  return new ProviderError({
-    kind: error.kind,
-    message: error.message,
-    provider: error.provider,
-    model: error.model,
-    status: error.status,
-    retryAfterMs: error.retryAfterMs,
-    midStream,
-  });
-}

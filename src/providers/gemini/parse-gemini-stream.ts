@@ -1,3 +1,4 @@
+import { markMidStream } from '../http/mark-mid-stream.js';
 import { randomUUID } from 'node:crypto';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProviderError } from '../provider-error.js';
@@ -125,7 +126,7 @@ export function parseGeminiStream(context: GeminiErrorContext, options: GeminiSt
       return drain();
     },
     fail(error) {
-      emit({ type: 'error', error: error.midStream || !emittedContent ? error : copyMidStream(error) });
+      emit({ type: 'error', error: emittedContent ? markMidStream(error) : error });
       return drain();
     },
     get finished() {
@@ -166,14 +167,3 @@ function failure(context: GeminiErrorContext, kind: 'server' | 'network', what: 
 }
 
 /** ProviderError is immutable; copy it with `midStream` set. */
-function copyMidStream(error: ProviderError): ProviderError {
-  return new ProviderError({
-    kind: error.kind,
-    message: error.message,
-    provider: error.provider,
-    model: error.model,
-    status: error.status,
-    retryAfterMs: error.retryAfterMs,
-    midStream: true,
-  });
-}

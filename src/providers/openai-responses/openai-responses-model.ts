@@ -1,6 +1,7 @@
+import { streamThroughParser } from '../http/stream-through-parser.js';
+import { toProviderError } from '../http/to-provider-error.js';
 import { postStream } from '../http/post-stream.js';
 import type { LanguageModel } from '../language-model.js';
-import { ProviderError } from '../provider-error.js';
 import type { ModelRequest } from '../request.js';
 import type { StreamEvent } from '../stream-event.js';
 import type { ResponsesRequestBody } from './openai-responses-api-types.js';
@@ -103,63 +104,21 @@ export class OpenAIResponsesModel implements LanguageModel {
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
     const context = { provider: this.provider, model: request.model === '' ? this.modelId : request.model };
-    const parser = createOpenAIResponsesStreamParser(context);
-    let emitted = false;
-    try {
-      const bytes = await postStream({
-        url: this.url(),
-        headers: this.headers(),
-        body: this.body(request),
-        signal,
-        provider: context.provider,
-        model: context.model,
-        ...(this.options.timeouts !== undefined ? { timeouts: this.options.timeouts } : {}),
-        classifyError: (status: number, bodyText: string, headers: Headers) => classifyOpenAIResponsesHttpError(status, bodyText, headers, context),
-        ...(this.options.apiKey !== undefined ? { redact: [this.options.apiKey] } : {}),
-      });
-      // A streaming decoder keeps a UTF-8 sequence split across chunks intact.
-      const decoder = new TextDecoder('utf-8');
-      for await (const chunk of bytes) {
-        for (const event of parser.push(decoder.decode(chunk, { stream: true }))) {
-          emitted = true;
-          yield event;
-        }
-        // Stop reading once the response is over; leaving the loop releases the body.
-        if (parser.done) return;
-      }
-      for (const event of [...parser.push(decoder.decode()), ...parser.end()]) yield event;
-    } catch (error) {
-      yield { type: 'error', error: toProviderError(error, signal, context, emitted) };
-    }
+    yield* streamThroughParser(
+      () =>
+        postStream({
+          url: this.url(),
+          headers: this.headers(),
+          body: this.body(request),
+          signal,
+          provider: context.provider,
+          model: context.model,
+          ...(this.options.timeouts !== undefined ? { timeouts: this.options.timeouts } : {}),
+          classifyError: (status: number, bodyText: string, headers: Headers) => classifyOpenAIResponsesHttpError(status, bodyText, headers, context),
+          ...(this.options.apiKey !== undefined ? { redact: [this.options.apiKey] } : {}),
+        }),
+      createOpenAIResponsesStreamParser(context),
+      (error) => toProviderError(error, { ...context, protocol: 'openai-responses', signal }),
+    );
   }
-}
-
-/** Any failure as a ProviderError: aborts as `aborted`, the rest as `network` unless already typed. */
-function toProviderError(
-  error: unknown,
-  signal: AbortSignal,
-  context: { provider: string; model: string },
-  midStream: boolean,
-): ProviderError {
-  if (error instanceof ProviderError) {
-    if (!midStream || error.midStream) return error;
-    return new ProviderError({
-      kind: error.kind,
-      message: error.message,
-      provider: error.provider,
-      model: error.model,
-      status: error.status,
-      retryAfterMs: error.retryAfterMs,
-      midStream: true,
-    });
-  }
-  const aborted = signal.aborted;
-  const message = error instanceof Error ? error.message : String(error);
-  return new ProviderError({
-    kind: aborted ? 'aborted' : 'network',
-    message: `${context.provider}/${context.model}: ${aborted ? 'request aborted' : message}`,
-    provider: context.provider,
-    model: context.model,
-    midStream,
-  });
 }

@@ -1,3 +1,5 @@
+import { markMidStream } from '../http/mark-mid-stream.js';
+import type { StreamParser } from '../http/stream-through-parser.js';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProviderError } from '../provider-error.js';
 import type { StreamEvent } from '../stream-event.js';
@@ -6,15 +8,8 @@ import { openAIResponsesStreamError, type OpenAIResponsesErrorContext } from './
 import { mapOpenAIResponsesStopReason } from './map-openai-responses-stop-reason.js';
 import { mapOpenAIResponsesUsage } from './map-openai-responses-usage.js';
 
-/** A pure, push-driven parser of one Responses event stream (text in, unified events out). */
-export interface OpenAIResponsesStreamParser {
-  /** Feeds decoded text (any split); returns the events it completed. */
-  push(text: string): StreamEvent[];
-  /** The body ended: returns a final `error` when no terminal event was seen. */
-  end(): StreamEvent[];
-  /** True once `stop` or `error` was returned; later input is ignored. */
-  readonly done: boolean;
-}
+/** A pure, push-driven parser of one Responses event stream; `finished` once a terminal event was seen. */
+export type OpenAIResponsesStreamParser = StreamParser;
 
 interface PendingCall {
   callId: string;
@@ -211,7 +206,13 @@ export function createOpenAIResponsesStreamParser(context: OpenAIResponsesErrorC
       out = [];
       return events;
     },
-    get done() {
+    fail(error: ProviderError): StreamEvent[] {
+      emit({ type: 'error', error: emittedContent && !error.midStream ? markMidStream(error) : error });
+      const events = out;
+      out = [];
+      return events;
+    },
+    get finished() {
       return done;
     },
   };

@@ -113,7 +113,7 @@ describe('parseOpenAIResponsesStream edge cases', () => {
   it('returns nothing from push after done and only one terminal event from end', () => {
     const parser = createOpenAIResponsesStreamParser(context);
     expect(parser.push(completed)).toHaveLength(2);
-    expect(parser.done).toBe(true);
+    expect(parser.finished).toBe(true);
     expect(parser.push(completed)).toEqual([]);
     expect(parser.end()).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { loadUndici } from './http/load-undici.js';
+import { findPreset } from './registry/presets.js';
 
 /** A local OpenAI-compatible server found on its default port. */
 export interface LocalServer {
@@ -9,11 +10,11 @@ export interface LocalServer {
   models: string[];
 }
 
-/** Default ports from each server's documentation. */
+/** Their default addresses, from the presets (each server's documented default port). */
 const CANDIDATES = [
-  { name: 'Ollama', provider: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1' },
-  { name: 'LM Studio', provider: 'lmstudio', baseUrl: 'http://127.0.0.1:1234/v1' },
-];
+  { name: 'Ollama', provider: 'ollama' },
+  { name: 'LM Studio', provider: 'lmstudio' },
+].map((server) => ({ ...server, baseUrl: findPreset(server.provider)!.baseUrl }));
 
 /**
  * Asks each local server's `GET /models` (OpenAI-compatible) with a short timeout, so

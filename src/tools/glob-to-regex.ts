@@ -65,7 +65,16 @@ function escapeAll(text: string): string {
  * whole relative path.
  */
 export function pathMatchesGlob(relativePath: string, glob: string): boolean {
+  return globMatcher(glob)(relativePath);
+}
+
+/** pathMatchesGlob with the expression compiled once, for matching many paths. */
+export function globMatcher(glob: string): (relativePath: string) => boolean {
   const pattern = glob.replace(/^\.\//, '');
-  if (!pattern.includes('/')) return globToRegex(pattern).test(relativePath.slice(relativePath.lastIndexOf('/') + 1));
-  return globToRegex(pattern.replace(/^\//, '')).test(relativePath);
+  if (!pattern.includes('/')) {
+    const name = globToRegex(pattern);
+    return (relativePath) => name.test(relativePath.slice(relativePath.lastIndexOf('/') + 1));
+  }
+  const full = globToRegex(pattern.replace(/^\//, ''));
+  return (relativePath) => full.test(relativePath);
 }

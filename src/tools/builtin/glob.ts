@@ -2,7 +2,7 @@ import path from 'node:path';
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { displayPath } from '../display-path.js';
-import { globToRegex } from '../glob-to-regex.js';
+import { globMatcher } from '../glob-to-regex.js';
 import { resolveConfinedPath } from '../path-confinement.js';
 import { plural } from '../plural.js';
 import { NewestFirst, runRipgrep } from '../run-ripgrep.js';
@@ -61,20 +61,6 @@ export const globTool: Tool<GlobArgs> = {
   },
 };
 
-/**
- * `pathMatchesGlob` (glob-to-regex.ts) with the expression compiled once rather than per
- * listed file: a glob without `/` matches the file name at any depth, one with `/` the
- * whole relative path.
- */
-function globMatcher(glob: string): (relativePath: string) => boolean {
-  const pattern = glob.replace(/^\.\//, '');
-  if (!pattern.includes('/')) {
-    const name = globToRegex(pattern);
-    return (relativePath) => name.test(relativePath.slice(relativePath.lastIndexOf('/') + 1));
-  }
-  const full = globToRegex(pattern.replace(/^\//, ''));
-  return (relativePath) => full.test(relativePath);
-}
 
 /**
  * A file-name prefilter for rg, so it prints only candidates: the glob's last segment as

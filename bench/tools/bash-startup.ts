@@ -5,6 +5,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createBashTool } from '../../src/tools/builtin/bash.js';
 import { detectSandbox } from '../../src/tools/sandbox/detect-sandbox.js';
+import { resolveSandboxMounts } from '../../src/tools/sandbox/resolve-sandbox-mounts.js';
+import { defaultSandboxPolicy } from '../../src/tools/sandbox/sandbox-policy.js';
 import { wrapCommand } from '../../src/tools/sandbox/wrap-command.js';
 import { benchContext } from './bench-context.js';
 import { timeInterleaved } from './bench-stats.js';
@@ -36,14 +38,19 @@ async function main(): Promise<void> {
     const bash = createBashTool();
     const sandboxed = benchContext(workspace, sandbox);
     const unsandboxed = benchContext(workspace, { mode: 'none', reason: 'benchmark: the unsandboxed path' });
-    const outputDir = path.join(sandboxed.dataDir, 'tool-output');
-    const wrapped = wrapCommand('bubblewrap', { command: 'true', cwd: workspace, writableDirs: [], readOnlyDirs: [outputDir], allowNetwork: false });
+    const outputDir = path.join(sandboxed.dataDir, 'tool-output', sandboxed.sessionId);
+    // The first tool call creates the output folder that the bwrap case binds.
     const tool = async (ctx: typeof sandboxed): Promise<void> => {
       const result = await bash.execute({ command: 'true' }, ctx);
       if (result.isError || result.details?.exitCode !== 0) throw new Error(`bash tool failed: ${JSON.stringify(result)}`);
     };
-    // The first tool call creates the output folder that the bwrap case binds.
     await tool(sandboxed);
+    const mounts = resolveSandboxMounts({
+      hidden: defaultSandboxPolicy().hidden,
+      roots: [{ dir: workspace, writable: true }],
+      readOnly: [outputDir],
+    });
+    const wrapped = wrapCommand('bubblewrap', { argv: ['bash', '-c', 'true'], cwd: workspace, mounts, allowNetwork: false });
     const timings = await timeInterleaved(
       {
         'spawn bash -c true': () => run('bash', ['-c', 'true'], workspace),

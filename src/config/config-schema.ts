@@ -186,8 +186,35 @@ export const AgentdConfigSchema = z.strictObject({
     .strictObject({
       /** Run commands in the sandbox (when bubblewrap is available). */
       enabled: z.boolean().optional(),
-      /** Allow network access inside the sandbox. */
+      /**
+       * Allow network access inside the sandbox. This also opens the host's loopback
+       * services and abstract Unix sockets (X11, some dbus and agent sockets).
+       */
       network: z.boolean().optional(),
+      /**
+       * Environment variables passed into sandboxed commands besides the core set (PATH,
+       * HOME, USER, LOGNAME, SHELL, LANG, LANGUAGE, LC_*, TERM, TZ), with the daemon's
+       * values: names, or prefixes ending in `*` (`"NPM_CONFIG_*"`). A provider's API key
+       * variable never passes, even when listed.
+       */
+      env: z
+        .array(
+          z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, {
+            error: 'expected an environment variable name like "JAVA_HOME", or a prefix ending in * like "NPM_CONFIG_*"',
+          }),
+        )
+        .optional(),
+      /**
+       * More files and folders hidden inside the sandbox, besides agentd's own directories
+       * and the usual credential files: absolute paths or `~/…`.
+       */
+      denyRead: z
+        .array(
+          z.string().refine((p) => p.startsWith('/') || p === '~' || p.startsWith('~/'), {
+            error: 'expected an absolute path like "/srv/secrets" or a home path like "~/.config/vendor"',
+          }),
+        )
+        .optional(),
     })
     .optional(),
   /** Commands run around tool calls, besides hooks registered by clients. */

@@ -57,3 +57,18 @@ export function resolveApiKey(
   const configured = provider?.apiKey?.trim();
   return configured === undefined || configured === '' ? undefined : configured;
 }
+
+/**
+ * Every variable a provider reads its key from: the conventional ones of all built-in
+ * providers, plus those of each configured provider (its `apiKeyEnv`, or `<ID>_API_KEY`).
+ * The sandbox never passes any of them to a command.
+ */
+export function allApiKeyVariables(providers: Readonly<Record<string, ProviderConfig>> | undefined): Set<string> {
+  const names = new Set(Object.values(CONVENTIONAL_KEY_VARIABLES).flat());
+  for (const [id, provider] of Object.entries(providers ?? {})) {
+    for (const name of apiKeyVariables(id, provider)) names.add(name);
+    // The conventional names stay secret even when apiKeyEnv points elsewhere.
+    for (const name of apiKeyVariables(id, undefined)) names.add(name);
+  }
+  return names;
+}

@@ -1,4 +1,9 @@
-import { execFile } from 'node:child_process';
+import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
+import { resolveSandboxMounts, type SandboxMounts } from '../tools/sandbox/resolve-sandbox-mounts.js';
+import { runSandboxed } from '../tools/sandbox/run-sandboxed.js';
+import { sandboxEnv } from '../tools/sandbox/sandbox-env.js';
+import type { SandboxPolicy } from '../tools/sandbox/sandbox-policy.js';
+import { readGitHead } from './read-git-head.js';
 
 /** What the system prompt says about the repository the session works in. */
 export interface GitFacts {
@@ -11,15 +16,70 @@ export interface GitFacts {
 /** git usually answers in milliseconds; a huge or networked tree must not hold up a session. */
 export const GIT_TIMEOUT_MS = 3_000;
 
+export interface GitFactsOptions {
+  /** Whether bubblewrap works; without it no git process runs and only the branch is known. */
+  sandbox: SandboxInfo;
+  /** What the sandbox hides and which variables pass. */
+  policy: SandboxPolicy;
+  /** The daemon's environment, filtered through the policy. */
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}
+
 /**
- * Runs `git status --porcelain=v2 --branch` in `cwd` and summarizes it. Undefined when
- * git is not installed, `cwd` is not in a repository, or git is too slow. The v2
- * porcelain format is stable across git versions and locales
- * (https://git-scm.com/docs/git-status#_porcelain_format_version_2).
+ * The branch, read from `.git/HEAD` without running anything, and the working-tree
+ * summary from `git status`, run only inside the sandbox: read-only, without network, with
+ * the allowlisted environment, and with everything that makes git start programs switched
+ * off (fsmonitor, hooks, every configured filter driver, submodule recursion). A
+ * repository's `.git/config` is untrusted, so git never runs outside the sandbox; the
+ * switches are a second line. Undefined outside a repository.
  */
-export async function gitFacts(cwd: string, timeoutMs = GIT_TIMEOUT_MS): Promise<GitFacts | undefined> {
-  const output = await runGit(cwd, ['status', '--porcelain=v2', '--branch'], timeoutMs);
-  return output === undefined ? undefined : parseGitStatus(output);
+export async function gitFacts(cwd: string, options: GitFactsOptions): Promise<GitFacts | undefined> {
+  const head = readGitHead(cwd);
+  if (head === undefined) return undefined;
+  const facts: GitFacts = head.branch !== undefined ? { branch: head.branch } : {};
+  if (options.sandbox.mode !== 'bubblewrap') return facts;
+  let mounts: SandboxMounts;
+  try {
+    // The git dirs are roots too, so one inside a hidden path (a `gitdir:` pointing into ~/.ssh) refuses.
+    const dirs = [head.worktree, head.gitDir, ...(head.commonDir ? [head.commonDir] : [])];
+    mounts = resolveSandboxMounts({ hidden: options.policy.hidden, roots: [...new Set(dirs)].map((dir) => ({ dir, writable: false })) });
+  } catch {
+    return facts;
+  }
+  const run = (argv: string[]): ReturnType<typeof runSandboxed> =>
+    runSandboxed({ argv, cwd: head.cwd, mounts, env: gitEnv(options), timeoutMs: options.timeoutMs ?? GIT_TIMEOUT_MS });
+  const filters = await run(['git', 'config', '--null', '--name-only', '--get-regexp', '^filter\\.']);
+  const status = await run(['git', ...safetySwitches(filterDrivers(filters?.stdout ?? '')), 'status', '--porcelain=v2', '--branch', '--ignore-submodules=all']);
+  if (status !== undefined) facts.status = parseGitStatus(status.stdout).status;
+  return facts;
+}
+
+/**
+ * `-c` switches that win over every config file (git-config(1), "command line"): no
+ * fsmonitor program, no hooks (post-index-change), no external diff, no submodule
+ * recursion, and every filter driver's clean, smudge and process command empty, since
+ * `.gitattributes` or `.git/info/attributes` may name any of them.
+ */
+export function safetySwitches(drivers: readonly string[]): string[] {
+  const settings = ['core.fsmonitor=false', 'core.hooksPath=/dev/null', 'diff.external=', 'submodule.recurse=false', 'status.submoduleSummary=false'];
+  for (const driver of drivers) for (const key of ['clean', 'smudge', 'process']) settings.push(`filter.${driver}.${key}=`);
+  return ['--no-optional-locks', ...settings.flatMap((setting) => ['-c', setting])];
+}
+
+/** Driver names from `git config --null --name-only --get-regexp '^filter\.'` (`filter.<driver>.<key>`). */
+export function filterDrivers(output: string): string[] {
+  const names = output.split('\0').filter((name) => name.startsWith('filter.') && name.lastIndexOf('.') > 'filter.'.length);
+  return [...new Set(names.map((name) => name.slice('filter.'.length, name.lastIndexOf('.'))))];
+}
+
+/**
+ * The allowlisted environment (no key, no variable pointing git at another repository),
+ * without prompts or optional locks, which would block the user's own git commands
+ * (https://git-scm.com/docs/git#Documentation/git.txt-codeGITOPTIONALLOCKScode).
+ */
+function gitEnv(options: GitFactsOptions): NodeJS.ProcessEnv {
+  return { ...sandboxEnv(options.env ?? process.env, options.policy.env), GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
 }
 
 /** Summarizes `git status --porcelain=v2 --branch` output. */
@@ -49,32 +109,4 @@ export function parseGitStatus(output: string): GitFacts {
   const parts = order.filter((kind) => counts.has(kind)).map((kind) => `${counts.get(kind)} ${kind}`);
   facts.status = parts.length > 0 ? parts.join(', ') : 'clean';
   return facts;
-}
-
-function runGit(cwd: string, args: string[], timeoutMs: number): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      args,
-      {
-        cwd,
-        timeout: timeoutMs,
-        maxBuffer: 16 * 1024 * 1024,
-        env: gitEnv(),
-        windowsHide: true,
-      },
-      (error, stdout) => resolve(error ? undefined : stdout),
-    );
-  });
-}
-
-/**
- * The daemon's environment for git, minus the variables that point git at another
- * repository (set when the daemon was started from a git hook), so status describes
- * `cwd`. A read-only status must not take the index lock and block the user's own git
- * commands (https://git-scm.com/docs/git#Documentation/git.txt-codeGITOPTIONALLOCKScode).
- */
-function gitEnv(): NodeJS.ProcessEnv {
-  const { GIT_DIR: _dir, GIT_WORK_TREE: _tree, GIT_INDEX_FILE: _index, ...env } = process.env;
-  return { ...env, GIT_OPTIONAL_LOCKS: '0' };
 }

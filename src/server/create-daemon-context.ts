@@ -19,7 +19,9 @@ import { HookRunner } from '../tools/hooks/hook-runner.js';
 import { McpManager } from '../tools/mcp/mcp-manager.js';
 import type { PermissionMode } from '../tools/permissions/permission-mode.js';
 import { ClientTools } from '../tools/remote/client-tools.js';
+import { gitFacts } from '../loop/git-facts.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
+import { buildSandboxPolicy } from '../tools/sandbox/sandbox-policy.js';
 import { createBuiltinTools, ToolRegistry } from '../tools/tool-registry.js';
 import { createClientAsker } from './ask-client-permission.js';
 import type { ClientConnection } from './client-connection.js';
@@ -38,6 +40,9 @@ export interface DaemonOptions {
   model?: string;
   /** Whether bash runs in bubblewrap (probed once at start-up, in the background). */
   sandbox: Promise<SandboxInfo>;
+  /** `--config FILE` and `serve --socket PATH`: hidden from the sandbox like agentd's own dirs. */
+  configFile?: string;
+  socketPath?: string;
   /** Overrides config `permissions.mode` (`--permission-mode`). */
   permissionMode?: PermissionMode;
   /** The connected clients (the server's shell owns the set); a new empty set when absent. */
@@ -53,8 +58,17 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
   const catalog = createModelCatalog(config.providers);
   const warned = new Set<string>();
   const tools = new ToolRegistry();
+  // One policy for bash and git facts; a provider key listed in sandbox.env is refused here, loudly.
+  const { policy: sandboxPolicy, warnings: sandboxWarnings } = buildSandboxPolicy({
+    paths: options.paths,
+    config,
+    env,
+    ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
+    ...(options.socketPath !== undefined ? { socketPath: options.socketPath } : {}),
+  });
+  for (const warning of sandboxWarnings) log(warning);
   const builtinOptions = {
-    bash: { allowNetwork: config.sandbox?.network ?? false },
+    bash: { policy: sandboxPolicy },
     // The same user skills folder the system prompt lists.
     skill: { userConfigDir: options.paths.configDir },
     ...(config.tools?.webFetchAllowedHosts ? { webFetch: { allowedHosts: config.tools.webFetchAllowedHosts } } : {}),
@@ -99,6 +113,7 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
     },
     skills: (cwd) => discoverSkills(skillDirs(cwd, { userConfigDir: options.paths.configDir })).map(({ name, description }) => ({ name, description })),
     userConfigDir: options.paths.configDir,
+    gitFacts: async (cwd) => gitFacts(cwd, { sandbox: await options.sandbox, policy: sandboxPolicy, env }),
     budgetUsd: config.budgetUsd,
     thinking: config.thinking,
     toolResultBudget: 50_000,

@@ -8,6 +8,8 @@ import type { PermissionMode } from '../tools/permissions/permission-mode.js';
 export interface StartOptions {
   /** `--config FILE`. */
   configFile?: string;
+  /** `serve --socket PATH`: the Unix socket served (hidden from the sandbox). */
+  socketPath?: string;
   /** The project directory whose `.agentd/config.json` applies. */
   cwd: string;
   env: NodeJS.ProcessEnv;

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { AgentdPaths } from '../config/agentd-paths.js';
 import type { AgentdConfig } from '../config/config-schema.js';
 import { openStore } from '../store/open-store.js';
@@ -48,6 +49,8 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
     config,
     permissionSources,
     paths,
+    ...(options.configFile ? { configFile: path.resolve(options.cwd, options.configFile) } : {}),
+    ...(options.socketPath ? { socketPath: path.resolve(options.cwd, options.socketPath) } : {}),
     store,
     env: options.env,
     version: options.version,

@@ -2,7 +2,7 @@ import type { AgentDefinition } from '../config/agent-definition.js';
 import { agentAllowsTool } from '../loop/agent-allows-tool.js';
 import { buildSystemPrompt } from '../loop/build-system-prompt.js';
 import { findAgentsFiles } from '../loop/find-agents-files.js';
-import { gitFacts } from '../loop/git-facts.js';
+import type { GitFacts } from '../loop/git-facts.js';
 import type { DaemonCostTotals } from '../loop/track-cost.js';
 import type { LanguageModel } from '../providers/language-model.js';
 import type { ThinkingLevel } from '../providers/request.js';
@@ -31,6 +31,8 @@ export interface SessionServicesOptions {
   loadAgents(cwd: string): AgentDefinition[];
   /** Skills listed in the system prompt, for a project directory. */
   skills(cwd: string): Array<{ name: string; description: string }>;
+  /** Branch and working-tree summary of a directory (read from files and sandboxed git). */
+  gitFacts(cwd: string): Promise<GitFacts | undefined>;
   /** The user's config directory (global AGENTS.md). */
   userConfigDir: string;
   maxTurns: number;
@@ -54,7 +56,7 @@ export function createSessionServices(options: SessionServicesOptions): SessionS
 
   // Git facts are read once per session, like the status "at the start of the conversation"
   // other agents show: it keeps git off every turn and the system prompt stable for caching.
-  const gitBySession = new Map<string, ReturnType<typeof gitFacts>>();
+  const gitBySession = new Map<string, Promise<GitFacts | undefined>>();
 
   return {
     maxTurns: options.maxTurns,
@@ -79,7 +81,7 @@ export function createSessionServices(options: SessionServicesOptions): SessionS
     agent: (record, agents = options.loadAgents(record.cwd)) => agentFor(agents, record.mode),
     async systemPrompt(record, agent) {
       let git$ = gitBySession.get(record.id);
-      if (!git$) gitBySession.set(record.id, (git$ = gitFacts(record.cwd)));
+      if (!git$) gitBySession.set(record.id, (git$ = options.gitFacts(record.cwd)));
       const [agentsFiles, git] = await Promise.all([findAgentsFiles(record.cwd, options.userConfigDir), git$]);
       return buildSystemPrompt({
         rolePrompt: agent.prompt,

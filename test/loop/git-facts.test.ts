@@ -3,14 +3,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gitFacts, parseGitStatus } from '../../src/loop/git-facts.js';
+import { resolveAgentdPaths } from '../../src/config/agentd-paths.js';
+import { filterDrivers, gitFacts, parseGitStatus, type GitFactsOptions } from '../../src/loop/git-facts.js';
+import { buildSandboxPolicy } from '../../src/tools/sandbox/sandbox-policy.js';
 
 let dir: string;
+let home: string;
+let options: GitFactsOptions;
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-'));
+  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-')));
+  home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-home-')));
+  const env = { PATH: process.env.PATH, HOME: home, AGENTD_HOME: path.join(home, 'agentd') };
+  options = { sandbox: { mode: 'bubblewrap' }, policy: buildSandboxPolicy({ paths: resolveAgentdPaths(env), config: {}, env }).policy, env };
 });
 afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(home, { recursive: true, force: true });
 });
 
 function git(...args: string[]): string {
@@ -20,7 +28,7 @@ function git(...args: string[]): string {
 describe('gitFacts', () => {
   it('reports the branch and a short status of a real repository', async () => {
     git('init', '-q', '-b', 'feature/x');
-    expect(await gitFacts(dir)).toEqual({ branch: 'feature/x', status: 'clean' });
+    expect(await gitFacts(dir, options)).toEqual({ branch: 'feature/x', status: 'clean' });
 
     for (const name of ['a.txt', 'b.txt', 'c.txt', 'gone.txt', 'old.txt']) fs.writeFileSync(path.join(dir, name), `${name}\n`);
     git('add', '.');
@@ -35,7 +43,7 @@ describe('gitFacts', () => {
     fs.writeFileSync(path.join(dir, 'untracked.txt'), 'x\n');
     fs.writeFileSync(path.join(dir, 'untracked2.txt'), 'x\n');
 
-    expect(await gitFacts(dir)).toEqual({ branch: 'feature/x', status: '2 modified, 1 added, 1 deleted, 1 renamed, 2 untracked' });
+    expect(await gitFacts(dir, options)).toEqual({ branch: 'feature/x', status: '2 modified, 1 added, 1 deleted, 1 renamed, 2 untracked' });
   });
 
   it('names a detached HEAD by its commit', async () => {
@@ -45,12 +53,39 @@ describe('gitFacts', () => {
     git('commit', '-q', '-m', 'one');
     const sha = git('rev-parse', 'HEAD').trim();
     git('checkout', '-q', '--detach');
-    expect(await gitFacts(dir)).toEqual({ branch: `detached at ${sha.slice(0, 7)}`, status: 'clean' });
+    expect(await gitFacts(dir, options)).toEqual({ branch: `detached at ${sha.slice(0, 7)}`, status: 'clean' });
+  });
+
+  it('without the sandbox reads the branch from files and runs no git at all', async () => {
+    git('init', '-q', '-b', 'topic');
+    fs.writeFileSync(path.join(dir, 'untracked.txt'), 'x\n');
+    expect(await gitFacts(dir, { ...options, sandbox: { mode: 'none', reason: 'test' } })).toEqual({ branch: 'topic' });
+  });
+
+  it('describes a subdirectory of a repository, and a linked worktree through its .git file', async () => {
+    git('init', '-q', '-b', 'main');
+    fs.mkdirSync(path.join(dir, 'sub'));
+    fs.writeFileSync(path.join(dir, 'sub', 'a.txt'), 'a\n');
+    git('add', '.');
+    git('commit', '-q', '-m', 'one');
+    expect(await gitFacts(path.join(dir, 'sub'), options)).toEqual({ branch: 'main', status: 'clean' });
+
+    const tree = path.join(home, 'linked');
+    git('worktree', 'add', '-q', '-b', 'side', tree);
+    fs.writeFileSync(path.join(tree, 'new.txt'), 'n\n');
+    expect(fs.statSync(path.join(tree, '.git')).isFile()).toBe(true);
+    expect(await gitFacts(tree, options)).toEqual({ branch: 'side', status: '1 untracked' });
   });
 
   it('is undefined outside a repository or when the directory does not exist', async () => {
-    expect(await gitFacts(dir)).toBeUndefined();
-    expect(await gitFacts(path.join(dir, 'missing'))).toBeUndefined();
+    expect(await gitFacts(dir, options)).toBeUndefined();
+    expect(await gitFacts(path.join(dir, 'missing'), options)).toBeUndefined();
+  });
+});
+
+describe('filterDrivers', () => {
+  it('takes the driver names, dots inside included, from git config --null --name-only', () => {
+    expect(filterDrivers('filter.lfs.clean\0filter.lfs.process\0filter.a.b.smudge\0filter.x\0')).toEqual(['lfs', 'a.b']);
   });
 });
 

@@ -29,6 +29,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     env: process.env,
     version: packageVersion(),
     ...(values.config ? { configFile: values.config } : {}),
+    ...(values.socket ? { socketPath: values.socket } : {}),
     ...(values['permission-mode'] ? { permissionMode: parsePermissionMode(values['permission-mode']) } : {}),
   });
   const { paths } = settings;

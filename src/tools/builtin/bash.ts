@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { OutputCollector } from '../output-collector.js';
 import { workspaceRoots } from '../path-confinement.js';
 import { runShell } from '../run-shell.js';
+import { resolveSandboxMounts, type SandboxMounts } from '../sandbox/resolve-sandbox-mounts.js';
+import { sandboxEnv } from '../sandbox/sandbox-env.js';
+import { defaultSandboxPolicy, type SandboxPolicy } from '../sandbox/sandbox-policy.js';
 import { wrapCommand } from '../sandbox/wrap-command.js';
-import { scrubEnv } from '../scrub-env.js';
 import type { Tool, ToolContext } from '../tool.js';
 import { errorResult, ToolError } from '../tool-error.js';
 
@@ -18,8 +20,13 @@ const PROGRESS_INTERVAL_MS = 250;
 
 /** Settings of the bash tool. */
 export interface BashToolOptions {
-  /** Let sandboxed commands use the network (default false: an empty network namespace). */
+  /** Let sandboxed commands use the network; the policy's `allowNetwork` when unset. */
   allowNetwork?: boolean;
+  /**
+   * What the sandbox hides and which variables pass (the daemon builds it from its paths and
+   * config); without it, the policy of a daemon on `ctx.env` with an empty config.
+   */
+  policy?: SandboxPolicy;
 }
 
 export const bashSchema = z
@@ -46,7 +53,8 @@ export function createBashTool(options: BashToolOptions = {}): Tool<BashArgs> {
       'Run a shell command (bash -c) in the working directory. stdout and stderr come back together; long output ' +
       `is cut to its start and end with the full text saved to a file. Default timeout ${BASH_DEFAULT_TIMEOUT_MS / 1000} s. ` +
       'stdin is empty, so interactive programs get EOF. Background jobs end when the command ends. ' +
-      (options.allowNetwork ? '' : 'When sandboxed, commands can write only inside the workspace and have no network.'),
+      'When sandboxed, commands can write only inside the workspace (not its .git/ or .agentd/), ' +
+      ((options.allowNetwork ?? options.policy?.allowNetwork) ? 'and credentials are hidden.' : 'credentials are hidden and there is no network.'),
     inputSchema: bashSchema,
     kind: 'execute',
     access: 'execute',
@@ -78,8 +86,19 @@ async function runBash(args: BashArgs, ctx: ToolContext, options: BashToolOption
   const [cwd = ctx.cwd, ...extraDirs] = await workspaceRoots(ctx);
   // bwrap refuses to bind a missing source; an additional directory that is gone is skipped.
   const writableDirs = extraDirs.filter((dir) => existsSync(dir));
-  const outputDir = path.join(ctx.dataDir, 'tool-output');
+  // One folder per session: the sandbox shows a command its own session's outputs only.
+  const outputDir = path.join(ctx.dataDir, 'tool-output', safeName(ctx.sessionId));
   await mkdir(outputDir, { recursive: true });
+  const policy = options.policy ?? defaultSandboxPolicy(ctx.env ?? process.env);
+  const mounts =
+    ctx.sandbox.mode === 'none'
+      ? undefined
+      : resolveSandboxMounts({
+          // The data dir the session uses is hidden even when the policy was built for another.
+          hidden: [...policy.hidden, { path: ctx.dataDir, reason: 'agentd', layer: 'strict' }],
+          roots: [cwd, ...writableDirs].map((dir) => ({ dir, writable: true })),
+          readOnly: [outputDir],
+        });
   const id = `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeName(ctx.toolCallId)}-${randomBytes(3).toString('hex')}`;
   const collector = new OutputCollector(path.join(outputDir, `bash-${id}.log`));
 
@@ -93,15 +112,14 @@ async function runBash(args: BashArgs, ctx: ToolContext, options: BashToolOption
   };
 
   const wrapped = wrapCommand(ctx.sandbox.mode, {
-    command: args.command,
+    argv: ['bash', '-c', args.command],
     cwd,
-    writableDirs,
-    readOnlyDirs: [outputDir],
-    allowNetwork: options.allowNetwork ?? false,
+    mounts: mounts ?? emptyMounts,
+    allowNetwork: options.allowNetwork ?? policy.allowNetwork,
   });
   const exit = await runShell(wrapped, {
     cwd,
-    env: scrubEnv(ctx.env ?? process.env),
+    env: sandboxEnv(ctx.env ?? process.env, policy.env),
     timeoutMs: args.timeoutMs ?? BASH_DEFAULT_TIMEOUT_MS,
     signal: ctx.signal,
     onOutput: (text) => {
@@ -112,6 +130,7 @@ async function runBash(args: BashArgs, ctx: ToolContext, options: BashToolOption
   });
   if (progressTimer) clearTimeout(progressTimer);
   flushProgress();
+  if (mounts) await removeMountPoints(mounts);
   const output = await collector.finish();
 
   const parts = [output.text === '' ? '(no output)' : output.text.replace(/\n$/, '')];
@@ -128,6 +147,16 @@ async function runBash(args: BashArgs, ctx: ToolContext, options: BashToolOption
   }
   if (exit.exitCode !== 0) parts.push(exit.exitCode === null ? `[Killed by ${exit.signal ?? 'a signal'}]` : `[Exit code ${exit.exitCode}]`);
   return { content: [{ type: 'text', text: parts.join('\n\n') }], details: pruned(details) };
+}
+
+const emptyMounts: SandboxMounts = { systemHidden: [], reveal: [], roots: [], protected: [], hidden: [], readOnly: [] };
+
+/**
+ * bwrap creates the mount point of an absent `.git` or `.agentd` in the real workspace;
+ * it is removed again when still empty (rmdir fails on anything a host process put there).
+ */
+async function removeMountPoints(mounts: SandboxMounts): Promise<void> {
+  await Promise.all(mounts.protected.filter((entry) => !entry.exists).map((entry) => rmdir(entry.path).catch(() => undefined)));
 }
 
 function pruned<T extends Record<string, unknown>>(value: T): T {

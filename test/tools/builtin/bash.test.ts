@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveAgentdPaths } from '../../../src/config/agentd-paths.js';
 import { createBashTool } from '../../../src/tools/builtin/bash.js';
+import { buildSandboxPolicy } from '../../../src/tools/sandbox/sandbox-policy.js';
 import { processAlive } from '../../../src/tools/kill-process-group.js';
 import { denyAllGate } from '../../../src/tools/permission-gate.js';
 import { makeContext, makeTempDir, recordingGate, textOf, type TempDir } from '../tool-test-context.js';
@@ -97,18 +99,29 @@ describe('bash (unsandboxed, permission granted)', () => {
     expect(await waitUntil(() => !processAlive(Number(fs.readFileSync(pidFile, 'utf8'))))).toBe(true);
   });
 
-  it('scrubs API keys, tokens, secrets and AGENTD_* from the environment', async () => {
+  it('passes only the allowlisted environment, plus what the policy adds, never a provider key', async () => {
     const env = {
       PATH: process.env.PATH,
+      LANG: 'C.UTF-8',
+      LC_TIME: 'C',
       OPENAI_API_KEY: 'sk-1',
       GITHUB_TOKEN: 'gh-2',
       DB_SECRET: 's-3',
       AGENTD_HOME: '/x',
       KEEP_ME: 'visible',
+      JAVA_HOME: '/opt/java',
     };
-    const text = textOf(await bash.execute({ command: 'env' }, makeContext(tmp.dir, { env })));
-    expect(text).toContain('KEEP_ME=visible');
-    for (const hidden of ['OPENAI_API_KEY', 'GITHUB_TOKEN', 'DB_SECRET', 'AGENTD_HOME', 'sk-1', 'gh-2', 's-3']) {
+    const { policy, warnings } = buildSandboxPolicy({
+      paths: resolveAgentdPaths({ AGENTD_HOME: path.join(tmp.dir, 'agentd') }),
+      config: { sandbox: { env: ['JAVA_HOME', 'OPENAI_API_KEY'] } },
+      env,
+    });
+    expect(warnings).toEqual([expect.stringContaining('sandbox.env lists "OPENAI_API_KEY"')]);
+    const text = textOf(await createBashTool({ policy }).execute({ command: 'env' }, makeContext(tmp.dir, { env })));
+    expect(text).toContain('LANG=C.UTF-8');
+    expect(text).toContain('LC_TIME=C');
+    expect(text).toContain('JAVA_HOME=/opt/java');
+    for (const hidden of ['OPENAI_API_KEY', 'GITHUB_TOKEN', 'DB_SECRET', 'AGENTD_HOME', 'KEEP_ME', 'sk-1', 'gh-2', 's-3']) {
       expect(text).not.toContain(hidden);
     }
   });

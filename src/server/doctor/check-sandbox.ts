@@ -1,4 +1,6 @@
 import { describeSandbox, detectSandbox } from '../../tools/sandbox/detect-sandbox.js';
+import type { SandboxPolicy } from '../../tools/sandbox/sandbox-policy.js';
+import { describeSandboxPolicy } from './describe-sandbox-policy.js';
 import { okCheck, warnCheck, type DoctorCheck } from './doctor-check.js';
 
 export interface CheckSandboxOptions {
@@ -6,6 +8,12 @@ export interface CheckSandboxOptions {
   bwrapPath?: string;
   /** `sandbox.network` from the config: whether sandboxed commands keep the network. */
   allowNetwork?: boolean;
+  /** What the daemon's sandbox would hide and pass (buildSandboxPolicy), listed below the mode. */
+  policy?: SandboxPolicy;
+  /** Problems the policy raised (a provider key in sandbox.env): the check warns with them. */
+  policyWarnings?: string[];
+  /** The home directory, for `~/` in the listing. */
+  home?: string;
 }
 
 /**
@@ -19,11 +27,13 @@ export async function checkSandbox(options: CheckSandboxOptions = {}): Promise<D
     // A custom binary must be probed, not answered from the cache of the default one.
     refresh: options.bwrapPath !== undefined,
   });
-  const detail = describeSandbox(info);
-  if (info.mode === 'bubblewrap') {
-    return okCheck('sandbox', 'sandbox', options.allowNetwork ? `${detail}; network allowed by config (sandbox.network)` : detail);
-  }
-  return warnCheck('sandbox', 'sandbox', detail, sandboxFix(info.reason ?? ''));
+  const mode = describeSandbox(info);
+  const first = info.mode === 'bubblewrap' && options.allowNetwork ? `${mode}; network allowed by config (sandbox.network)` : mode;
+  const warnings = options.policyWarnings ?? [];
+  const detail = [first, ...(options.policy ? describeSandboxPolicy(options.policy, options.home) : []), ...warnings].join('\n');
+  if (info.mode !== 'bubblewrap') return warnCheck('sandbox', 'sandbox', detail, sandboxFix(info.reason ?? ''));
+  if (warnings.length > 0) return warnCheck('sandbox', 'sandbox', detail, 'remove the provider key variables from sandbox.env in config.json');
+  return okCheck('sandbox', 'sandbox', detail);
 }
 
 function sandboxFix(reason: string): string {

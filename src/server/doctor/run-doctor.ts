@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
 import { checkConfig } from './check-config.js';
 import { checkDaemon } from './check-daemon.js';
@@ -6,6 +7,7 @@ import { checkDirectories } from './check-directories.js';
 import { checkNodeVersion } from './check-node-version.js';
 import { checkProviders } from './check-providers.js';
 import { checkRipgrep } from './check-ripgrep.js';
+import { buildSandboxPolicy } from '../../tools/sandbox/sandbox-policy.js';
 import { checkSandbox } from './check-sandbox.js';
 import { checkStore } from './check-store.js';
 import { warnCheck, type DoctorCheck, type DoctorReport } from './doctor-check.js';
@@ -38,10 +40,19 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     cwd: options.cwd,
     ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
   });
+  const { policy, warnings: policyWarnings } = buildSandboxPolicy({
+    paths,
+    config: config ?? {},
+    env: options.env,
+    ...(options.configFile !== undefined ? { configFile: path.resolve(options.cwd, options.configFile) } : {}),
+  });
   const [sandbox, ripgrep, daemon] = await Promise.all([
     checkSandbox({
       ...(options.bwrapPath !== undefined ? { bwrapPath: options.bwrapPath } : {}),
       allowNetwork: config?.sandbox?.network ?? false,
+      policy,
+      policyWarnings,
+      ...(options.env.HOME ? { home: options.env.HOME } : {}),
     }),
     checkRipgrep(options.env),
     checkDaemon(paths.socketPath, options.daemonTimeoutMs),

@@ -70,7 +70,10 @@ function probe(bwrap: string): Promise<SandboxInfo> {
 /** One line for `agentd doctor`. */
 export function describeSandbox(info: SandboxInfo): string {
   if (info.mode === 'bubblewrap') {
-    return 'bash sandbox: bubblewrap (read-only system, writable workspace, private /tmp, no network unless allowed)';
+    return (
+      'bash sandbox: bubblewrap (read-only system, writable workspace except .git/ and .agentd/, private /tmp, ' +
+      "agentd's own files, host sockets and credential files hidden, allowlisted environment, no network unless allowed)"
+    );
   }
   return `bash sandbox: none — ${info.reason ?? 'unavailable'}; each command needs explicit permission`;
 }

@@ -1,6 +1,11 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { resolveAgentdPaths } from '../../../src/config/agentd-paths.js';
 import { checkSandbox } from '../../../src/server/doctor/check-sandbox.js';
 import { detectSandbox } from '../../../src/tools/sandbox/detect-sandbox.js';
+import { buildSandboxPolicy } from '../../../src/tools/sandbox/sandbox-policy.js';
 
 // bubblewrap works on the machines the tests run on (see .ci/run).
 describe('checkSandbox', () => {
@@ -28,5 +33,34 @@ describe('checkSandbox', () => {
     expect(check.status).toBe('warn');
     expect(check.detail).toContain('bwrap cannot create a sandbox here (exit status 1)');
     expect(check.fix).toContain('kernel.unprivileged_userns_clone=1');
+  });
+
+  it('lists what the sandbox hides here, the environment policy, and warns about a provider key in sandbox.env', async () => {
+    const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-home-')));
+    try {
+      fs.mkdirSync(path.join(home, '.ssh'));
+      fs.writeFileSync(path.join(home, '.netrc'), 'machine x password y\n');
+      fs.mkdirSync(path.join(home, '.config', 'agentd'), { recursive: true });
+      const env = { HOME: home, XDG_RUNTIME_DIR: path.join(home, 'run'), PATH: '/usr/bin' };
+      fs.mkdirSync(env.XDG_RUNTIME_DIR);
+      const { policy, warnings } = buildSandboxPolicy({
+        paths: resolveAgentdPaths(env),
+        config: { sandbox: { env: ['JAVA_HOME', 'WORK_KEY'], denyRead: ['~/notes'] }, providers: { work: { apiKeyEnv: 'WORK_KEY' } } },
+        env,
+      });
+      const check = await checkSandbox({ bwrapPath: 'bwrap', policy, policyWarnings: warnings, home });
+      const lines = check.detail.split('\n');
+      expect(lines).toContain("hides agentd's own files: ~/.config/agentd");
+      expect(lines).toContain('hides runtime dir: ~/run');
+      expect(lines).toContain('hides credentials: ~/.ssh, ~/.netrc');
+      expect(lines.find((line) => line.startsWith('hides sockets:'))).toContain('/run');
+      expect(lines).toContain('environment: only PATH, HOME, USER, LOGNAME, SHELL, LANG, LANGUAGE, LC_*, TERM, TZ, plus JAVA_HOME, WORK_KEY (sandbox.env); provider API key variables never pass');
+      expect(lines).toContain('network: none');
+      expect(check.status).toBe('warn');
+      expect(check.detail).toContain('sandbox.env lists "WORK_KEY", but WORK_KEY holds a provider API key');
+      expect(check.fix).toContain('sandbox.env');
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 });

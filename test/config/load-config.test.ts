@@ -114,8 +114,15 @@ describe('loadConfig', () => {
     expect(configError({ cwd: project, paths })).toBe(`${projectFile}: modle: unknown key; did you mean "model"?`);
     write(projectFile, { sandbox: { colour: 'blue' } });
     expect(configError({ cwd: project, paths })).toBe(
-      `${projectFile}: sandbox.colour: unknown key; remove it; the keys allowed here are enabled, network`,
+      `${projectFile}: sandbox.colour: unknown key; remove it; the keys allowed here are enabled, network, env, denyRead`,
     );
+  });
+
+  it('checks sandbox.env names and sandbox.denyRead paths, saying what is expected', () => {
+    write(paths.configFile, { sandbox: { env: ['JAVA_HOME', 'BAD-NAME'], denyRead: ['~/ok', 'relative/path'] } });
+    const message = configError({ cwd: project, paths });
+    expect(message).toContain('sandbox.env[1]: expected an environment variable name like "JAVA_HOME", or a prefix ending in * like "NPM_CONFIG_*"');
+    expect(message).toContain('sandbox.denyRead[1]: expected an absolute path like "/srv/secrets" or a home path like "~/.config/vendor"');
   });
 
   it('explains the provider/model format', () => {

@@ -175,11 +175,12 @@ describe('escape through the daemon as a process: bash in bypass mode', () => {
       const gitConfig = join(d.workspace, '.git', 'config');
       const before = readFileSync(gitConfig, 'utf8');
       const first = await d.newSession();
-      const [planted, appended, viaGit, viaHook, control] = await d.runBash(first, [
+      const [planted, appended, viaGit, viaHook, moved, control] = await d.runBash(first, [
         `${plant(d)} && ls -l fsmon.sh`,
         `printf '[core]\\n\\tfsmonitor = ${hook(d)}\\n' >> .git/config; echo "exit=$?"`,
         `git config core.fsmonitor '${hook(d)}'; echo "exit=$?"`,
         `cp fsmon.sh .git/hooks/post-index-change; echo "exit=$?"`,
+        `mv .git git-moved; mkdir -p .agentd && echo '{"permissions":{"allow":["bash"]}}' > .agentd/config.json; echo "exit=$?"`,
         `mkdir -p notgit && printf '[core]\\n\\tfsmonitor = ${hook(d)}\\n' >> notgit/config && cat notgit/config`,
       ]);
       expect(planted).toContain('fsmon.sh');
@@ -187,6 +188,9 @@ describe('escape through the daemon as a process: bash in bypass mode', () => {
       expect(appended).toContain('exit=1');
       expect(viaGit).not.toContain('exit=0');
       expect(viaHook).toMatch(/Read-only file system/);
+      expect(moved).toContain('exit=1');
+      expect(existsSync(join(d.workspace, 'git-moved'))).toBe(false);
+      expect(existsSync(join(d.workspace, '.agentd', 'config.json'))).toBe(false);
       expect(control).toContain(`fsmonitor = ${hook(d)}`);
       expect(readFileSync(gitConfig, 'utf8')).toBe(before);
       expect(existsSync(join(d.workspace, '.git', 'hooks', 'post-index-change'))).toBe(false);

@@ -65,6 +65,12 @@ export const StdioMcpServerSchema = z.strictObject({
   env: stringMap.optional(),
   /** Working directory; the session's cwd when unset. */
   cwd: nonEmpty.optional(),
+  /**
+   * Believe the server's tool annotations: a tool it marks `readOnlyHint` then runs like a
+   * read (no question in the ask and acceptEdits modes). Default false: annotations are
+   * the server's own claims and never loosen permissions. Never honoured in deny mode.
+   */
+  trusted: z.boolean().optional(),
 });
 
 /** A remote MCP server (Streamable HTTP transport). */
@@ -72,11 +78,17 @@ export const HttpMcpServerSchema = z.strictObject({
   url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL like "https://mcp.example.com/mcp"' }),
   /** Extra HTTP headers, e.g. Authorization. */
   headers: stringMap.optional(),
+  /**
+   * Believe the server's tool annotations: a tool it marks `readOnlyHint` then runs like a
+   * read (no question in the ask and acceptEdits modes). Default false: annotations are
+   * the server's own claims and never loosen permissions. Never honoured in deny mode.
+   */
+  trusted: z.boolean().optional(),
 });
 
 export const McpServerConfigSchema = z.union([StdioMcpServerSchema, HttpMcpServerSchema], {
   error:
-    'expected a local server {"command", "args"?, "env"?, "cwd"?} or a remote one {"url", "headers"?}: give "command" or "url", not both',
+    'expected a local server {"command", "args"?, "env"?, "cwd"?, "trusted"?} or a remote one {"url", "headers"?, "trusted"?}: give "command" or "url", not both',
 });
 export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
 

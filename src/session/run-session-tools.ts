@@ -1,8 +1,8 @@
-import path from 'node:path';
 import { dispatchToolCalls, type ToolDispatchContext, type ToolHooks } from '../loop/dispatch-tool-calls.js';
 import type { ToolCallRequest } from '../loop/loop-context.js';
 import type { ToolMessage } from '../providers/message.js';
 import type { PermissionRuleSet } from '../tools/permissions/match-permission-rules.js';
+import { permissionsStoreDir } from '../tools/permissions/manage-remembered-permissions.js';
 import type { PermissionMode } from '../tools/permissions/permission-mode.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import type { Tool } from '../tools/tool.js';
@@ -44,7 +44,7 @@ export async function runSessionTools(
     additionalDirectories: record.additionalDirectories,
     rules: options.rules,
     mode: options.mode,
-    permissionsDir: path.join(options.dataDir, 'permissions'),
+    permissionsDir: permissionsStoreDir(options.dataDir),
     asker: options.asker,
   });
 

@@ -96,7 +96,7 @@ export function createSessionPermissions(options: SessionPermissionOptions): {
         title: `${call.title}${resolved}`,
         kind: call.kind,
         rawInput: call.args,
-        ...(reasons.length > 0 ? { reason: `${reasons.join('. ')}.` } : {}),
+        ...(reasons.length > 0 ? { reason: `${reasons.map((r) => r.replace(/\.$/, '')).join('. ')}.` } : {}),
         always: {
           ...(decision.protectedReason ? {} : { allow: `Always allow ${remembered}` }),
           reject: `Always reject ${remembered}`,
@@ -131,25 +131,23 @@ export function createSessionPermissions(options: SessionPermissionOptions): {
     // A tool's own question (a path outside the workspace, bash without the sandbox, the
     // target of a write at the moment of writing) passes when the call was allowed for
     // exactly that target; otherwise it is decided, and asked, afresh.
-    const recheck = async (request: PermissionRequest, why?: (approved: string) => string): Promise<'allow' | 'deny'> => {
+    const recheck = async (request: PermissionRequest): Promise<'allow' | 'deny'> => {
       const real = request.paths?.[0];
       const grant = grants.get(call.id);
       if (grant && grant.tool === request.tool && grant.real === real) return 'allow';
       const args = real !== undefined ? { ...request.args, path: real } : request.args;
-      const full: PermissionCall = { ...call, tool: request.tool, access: request.access, args };
       const decision = await decide(request.tool, request.access, args);
       if (decision.effect !== 'ask') return decision.effect;
-      const reason = grant?.real !== undefined && why ? why(grant.real) : request.reason;
-      const answer = await ask({ ...full, title: request.reason ?? `${request.tool} needs permission` }, decision, signal, reason);
+      const changed =
+        grant?.real !== undefined && real !== undefined ? `${request.tool} was allowed for ${grant.real}, but the path now leads to ${real}` : undefined;
+      const why = [changed, request.reason].filter((r): r is string => r !== undefined).join('. ');
+      const full: PermissionCall = { ...call, tool: request.tool, access: request.access, args, title: request.reason ?? `${request.tool} needs permission` };
+      const answer = await ask(full, decision, signal, why || undefined);
       if (answer !== 'allow_once' && answer !== 'allow_always') return 'deny';
       grants.set(call.id, { tool: request.tool, real });
       return 'allow';
     };
-    return {
-      check: (request) => recheck(request),
-      confirmTarget: (request) =>
-        recheck(request, (approved) => `${request.tool} was allowed for ${approved}, but the path now leads to ${request.paths?.[0] ?? '?'}`),
-    };
+    return { check: recheck, confirmTarget: recheck };
   };
 
   return { permit, gateFor };

@@ -23,6 +23,8 @@ export function sessionPermissionHarness(options: {
   rules?: PermissionRuleSet[];
   answer: Answerer;
   additionalDirectories?: string[];
+  /** Runs after the call was allowed and before the tool starts: the attacker's moment to swap a link. */
+  beforeExecute?: () => void;
 }): {
   questions: PermissionQuestionForClient[];
   run(tool: Tool<never>, args: Record<string, unknown>): Promise<{ permit: PermitDecision; result?: ToolResult }>;
@@ -52,6 +54,7 @@ export function sessionPermissionHarness(options: {
       signal,
     );
     if (!permit.allowed) return { permit };
+    options.beforeExecute?.();
     const ctx = makeContext(options.cwd, {
       permission: permissions.gateFor({ id, title, kind: tool.kind }, signal),
       fileState,

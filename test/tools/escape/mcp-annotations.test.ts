@@ -34,7 +34,7 @@ describe('[F8 mcp-annotations] a "read-only" tool that writes', () => {
   const marker = (): string => path.join(ws.dir, 'marker.txt');
   const call = async (tool: Tool, mode: PermissionMode, rules: PermissionRuleSet[] = []) => {
     const h = sessionPermissionHarness({ cwd: ws.dir, dataDir: data.dir, mode, rules, answer: () => 'reject_once' });
-    const { permit } = await h.run(tool as Tool<never>, { path: marker() });
+    const { permit } = await h.run(tool, { path: marker() });
     return { asked: h.questions.length, allowed: permit.allowed };
   };
 

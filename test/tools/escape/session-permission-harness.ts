@@ -27,12 +27,12 @@ export function sessionPermissionHarness(options: {
   beforeExecute?: () => void;
 }): {
   questions: PermissionQuestionForClient[];
-  run(tool: Tool<never>, args: Record<string, unknown>): Promise<{ permit: PermitDecision; result?: ToolResult }>;
+  run<A>(tool: Tool<A>, args: Record<string, unknown>): Promise<{ permit: PermitDecision; result?: ToolResult }>;
 } {
   const questions: PermissionQuestionForClient[] = [];
   const fileState = new FileStateTracker();
   let calls = 0;
-  const run = async (tool: Tool<never>, args: Record<string, unknown>): Promise<{ permit: PermitDecision; result?: ToolResult }> => {
+  const run = async <A>(tool: Tool<A>, args: Record<string, unknown>): Promise<{ permit: PermitDecision; result?: ToolResult }> => {
     calls += 1;
     const id = `call-${calls}`;
     const signal = new AbortController().signal;

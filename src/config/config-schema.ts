@@ -48,11 +48,14 @@ const ruleString = nonEmpty.superRefine((text, ctx) => {
 export const PermissionsConfigSchema = z.strictObject({
   /** `ask` asks before risky tools, `acceptEdits` allows file edits, `bypass` allows all, `deny` refuses all. */
   mode: z.enum(['ask', 'acceptEdits', 'bypass', 'deny']).optional(),
-  /** Rules allowed without asking. */
+  /**
+   * Rules allowed without asking, unless a deny or ask rule of any file matches too. A bash
+   * rule must cover every simple command of a command line; see matchCommandRules.
+   */
   allow: z.array(ruleString).optional(),
-  /** Rules that always ask, even in `acceptEdits` mode. */
+  /** Rules that always ask, even in `acceptEdits` mode, whatever allow rules say. */
   ask: z.array(ruleString).optional(),
-  /** Rules refused; within one file deny beats ask beats allow, and a later file's match wins. */
+  /** Rules refused in every mode: deny beats ask beats allow across all files and remembered answers. */
   deny: z.array(ruleString).optional(),
 });
 

@@ -4,6 +4,7 @@ import { isInside } from '../tools/is-inside.js';
 import type { Access, PermissionGate, PermissionRequest } from '../tools/permission-gate.js';
 import { describeRememberedRule } from '../tools/permissions/describe-remembered-rule.js';
 import type { PermissionRuleSet } from '../tools/permissions/match-permission-rules.js';
+import { commandCaveats } from '../tools/permissions/command-caveats.js';
 import { decidePermission, type PermissionMode } from '../tools/permissions/permission-mode.js';
 import { protectedPathReason } from '../tools/permissions/protected-path.js';
 import { loadRememberedPermissions, rememberPermission, ruleForCall } from '../tools/permissions/remembered-permissions.js';
@@ -40,6 +41,8 @@ interface Decision {
   /** The path target in both spellings, for file tools. */
   target?: PermissionPath;
   protectedReason?: string;
+  /** Why no prefix rule could allow a bash command line, when it asks or is refused. */
+  caveat?: string;
   outside: boolean;
 }
 
@@ -64,7 +67,8 @@ export function createSessionPermissions(options: SessionPermissionOptions): {
     const target = await resolvePermissionPath(tool, args, options.cwd);
     if (!target) {
       const effect = await decidePermission({ ...base, args, cwd: options.cwd, additionalDirectories: options.additionalDirectories });
-      return { effect, outside: false };
+      const caveats = effect !== 'allow' && tool === 'bash' && typeof args.command === 'string' ? await commandCaveats(args.command) : [];
+      return { effect, outside: false, ...(caveats.length > 0 ? { caveat: `No allow rule covers this command line part by part: ${caveats.join('; ')}` } : {}) };
     }
     const protectedReason = access === 'write' ? protectedPathReason([target.written, target.real]) : undefined;
     const roots = await realRoots(options.cwd, options.additionalDirectories);
@@ -86,6 +90,7 @@ export function createSessionPermissions(options: SessionPermissionOptions): {
       target && target.real !== target.written ? `${target.written} leads to ${target.real} through a symlink; the answer applies to ${target.real} only` : undefined,
       decision.outside && target ? `${target.real} is outside the session's directories` : undefined,
       decision.protectedReason,
+      decision.caveat,
     ].filter((r): r is string => r !== undefined);
     const rule = ruleForCall(call.tool, target ? { ...call.args, path: target.real } : call.args, options.cwd);
     const remembered = describeRememberedRule(rule);
@@ -119,7 +124,7 @@ export function createSessionPermissions(options: SessionPermissionOptions): {
     };
     if (decision.effect === 'allow') return grant();
     if (decision.effect === 'deny') {
-      const why = decision.protectedReason ? ` ${decision.protectedReason}.` : '';
+      const why = [decision.protectedReason, decision.caveat].filter((r) => r !== undefined).map((r) => ` ${r}.`).join('');
       return denied(`Permission denied by the configured rules or permission mode for ${call.tool}.${why}`);
     }
     const answer = await ask(call, decision, signal);

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createBashTool } from '../../../src/tools/builtin/bash.js';
 import type { PermissionRuleSet } from '../../../src/tools/permissions/match-permission-rules.js';
 import { decidePermission, type PermissionMode } from '../../../src/tools/permissions/permission-mode.js';
+import { makeTempDir, type TempDir } from '../tool-test-context.js';
+import { sessionPermissionHarness } from './session-permission-harness.js';
 
 /** F5: neither shell syntax nor a repository's rules loosen what the user's rules say. */
 const cwd = '/tmp/agentd-project';
@@ -105,5 +108,24 @@ describe('[F5 rule-loosening] a project can only tighten', () => {
 
   it('[F5 rule-loosening] a remembered "always allow" never overrides a configured deny', async () => {
     expect(await bash('rm -rf build', [userDeniesRm, {}, { allow: ['bash(rm -rf build)'] }])).toBe('deny');
+  });
+});
+
+describe('[F5 rule-loosening] the user and the model are told why a command was not covered', () => {
+  let ws: TempDir;
+  beforeEach(() => {
+    ws = makeTempDir('agentd-ws-');
+  });
+  afterEach(() => ws.cleanup());
+
+  it('[F5 rule-loosening] the question says the command writes to a file, and deny mode says so in the refusal', async () => {
+    const rules = [{ allow: ['bash(npm test:*)'] }];
+    const asked = sessionPermissionHarness({ cwd: ws.dir, dataDir: ws.dir, mode: 'ask', rules, answer: () => 'reject_once' });
+    await asked.run(createBashTool(), { command: 'npm test > ~/.bashrc' });
+    expect(asked.questions[0]?.reason).toBe('No allow rule covers this command line part by part: it writes to the file ~/.bashrc.');
+    const refused = sessionPermissionHarness({ cwd: ws.dir, dataDir: ws.dir, mode: 'deny', rules, answer: () => 'allow_once' });
+    const { permit } = await refused.run(createBashTool(), { command: 'PATH=. npm test' });
+    expect(refused.questions).toHaveLength(0);
+    expect(permit).toMatchObject({ allowed: false, reason: expect.stringContaining('it sets PATH=. for the command') });
   });
 });

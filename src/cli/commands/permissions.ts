@@ -17,7 +17,8 @@ DIR is the project (session working directory); the current directory when omitt
 export async function permissionsCommand(argv: string[]): Promise<number> {
   const [action, ...rest] = argv;
   if (action !== 'list' && action !== 'revoke') {
-    process.stderr.write(`agentd permissions: ${action === undefined ? 'missing' : `unknown action "${action}"; use`} list or revoke\n\n${USAGE}\n`);
+    const problem = action === undefined ? 'missing action' : `unknown action "${action}"`;
+    process.stderr.write(`agentd permissions: ${problem}; use list or revoke\n\n${USAGE}\n`);
     return 2;
   }
   const { values, positionals } = parseArgs({

@@ -16,6 +16,10 @@ Usage:
   agentd models [--provider ID] [--configured] [--json]
                                        the model catalog and configured models, with prices
   agentd doctor [--json]               check config, store, sandbox, ripgrep and providers
+  agentd permissions list [--cwd DIR] [--json]
+                                       the "always" answers remembered for a project
+  agentd permissions revoke RULE|--all [--cwd DIR]
+                                       forget one remembered answer, or all of a project's
   agentd --version | --help
 
 MODE is ask (default), acceptEdits, bypass or deny: what happens to tool calls that would ask.`;
@@ -30,6 +34,7 @@ const commands: Record<string, () => Promise<Command>> = {
   sessions: async () => (await import('./commands/sessions.js')).sessionsCommand,
   models: async () => (await import('./commands/models.js')).modelsCommand,
   doctor: async () => (await import('./commands/doctor.js')).doctorCommand,
+  permissions: async () => (await import('./commands/permissions.js')).permissionsCommand,
 };
 
 // Start-up allocates a few megabytes of module code and schemas; a larger young

@@ -48,11 +48,14 @@ const ruleString = nonEmpty.superRefine((text, ctx) => {
 export const PermissionsConfigSchema = z.strictObject({
   /** `ask` asks before risky tools, `acceptEdits` allows file edits, `bypass` allows all, `deny` refuses all. */
   mode: z.enum(['ask', 'acceptEdits', 'bypass', 'deny']).optional(),
-  /** Rules allowed without asking. */
+  /**
+   * Rules allowed without asking, unless a deny or ask rule of any file matches too. A bash
+   * rule must cover every simple command of a command line; see matchCommandRules.
+   */
   allow: z.array(ruleString).optional(),
-  /** Rules that always ask, even in `acceptEdits` mode. */
+  /** Rules that always ask, even in `acceptEdits` mode, whatever allow rules say. */
   ask: z.array(ruleString).optional(),
-  /** Rules refused; within one file deny beats ask beats allow, and a later file's match wins. */
+  /** Rules refused in every mode: deny beats ask beats allow across all files and remembered answers. */
   deny: z.array(ruleString).optional(),
 });
 
@@ -65,6 +68,12 @@ export const StdioMcpServerSchema = z.strictObject({
   env: stringMap.optional(),
   /** Working directory; the session's cwd when unset. */
   cwd: nonEmpty.optional(),
+  /**
+   * Believe the server's tool annotations: a tool it marks `readOnlyHint` then runs like a
+   * read (no question in the ask and acceptEdits modes). Default false: annotations are
+   * the server's own claims and never loosen permissions. Never honoured in deny mode.
+   */
+  trusted: z.boolean().optional(),
 });
 
 /** A remote MCP server (Streamable HTTP transport). */
@@ -72,11 +81,17 @@ export const HttpMcpServerSchema = z.strictObject({
   url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL like "https://mcp.example.com/mcp"' }),
   /** Extra HTTP headers, e.g. Authorization. */
   headers: stringMap.optional(),
+  /**
+   * Believe the server's tool annotations: a tool it marks `readOnlyHint` then runs like a
+   * read (no question in the ask and acceptEdits modes). Default false: annotations are
+   * the server's own claims and never loosen permissions. Never honoured in deny mode.
+   */
+  trusted: z.boolean().optional(),
 });
 
 export const McpServerConfigSchema = z.union([StdioMcpServerSchema, HttpMcpServerSchema], {
   error:
-    'expected a local server {"command", "args"?, "env"?, "cwd"?} or a remote one {"url", "headers"?}: give "command" or "url", not both',
+    'expected a local server {"command", "args"?, "env"?, "cwd"?, "trusted"?} or a remote one {"url", "headers"?, "trusted"?}: give "command" or "url", not both',
 });
 export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
 

@@ -17,7 +17,8 @@ export interface LoadedConfig {
   warnings: string[];
   /**
    * Each file's own permission rules, in file order (user, then project). Rules are
-   * matched across sources, last match winning, so they are kept apart rather than merged.
+   * matched deny, then ask, then allow, across all sources at once; they are kept apart so
+   * that other rule sources (remembered answers) can be added beside them.
    */
   permissionSources: Array<{ allow?: string[]; ask?: string[]; deny?: string[] }>;
 }

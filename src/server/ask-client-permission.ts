@@ -1,12 +1,18 @@
-import type { PermissionAnswer, PermissionAsker } from '../session/permission-asker.js';
+import type { PermissionAnswer, PermissionAsker, PermissionQuestionForClient } from '../session/permission-asker.js';
 import type { ClientConnection } from './client-connection.js';
 
-const OPTIONS = [
-  { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
-  { optionId: 'allow_always', name: 'Always allow in this project', kind: 'allow_always' },
-  { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' },
-  { optionId: 'reject_always', name: 'Always reject in this project', kind: 'reject_always' },
-] as const;
+type OptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
+
+/** ACP `PermissionOption`s for a question; the "always" labels say what would be remembered. */
+function optionsFor(question: PermissionQuestionForClient): Array<{ optionId: OptionKind; name: string; kind: OptionKind }> {
+  const always = question.always ?? { allow: 'Always allow this call in this project', reject: 'Always reject this call in this project' };
+  return [
+    { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
+    ...(always.allow ? [{ optionId: 'allow_always' as const, name: always.allow, kind: 'allow_always' as const }] : []),
+    { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' },
+    { optionId: 'reject_always', name: always.reject, kind: 'reject_always' },
+  ];
+}
 
 /**
  * Asks through ACP `session/request_permission`: first the client that sent the
@@ -22,6 +28,7 @@ export function createClientAsker(
   return async (question, signal) => {
     const root = rootOf(question.sessionId);
     const origin = promptOrigin(root);
+    const options = optionsFor(question);
     const candidates = [...clients]
       .filter((c) => c.initialized && !c.rpc.closed && c.attached.has(root))
       .sort((a, b) => Number(b.id === origin) - Number(a.id === origin));
@@ -50,13 +57,13 @@ export function createClientAsker(
                   }
                 : {}),
             },
-            options: OPTIONS,
+            options,
           },
           { signal },
         )) as { outcome?: { outcome?: string; optionId?: string } };
         const outcome = response?.outcome;
         if (outcome?.outcome === 'cancelled') return 'cancelled';
-        const chosen = OPTIONS.find((o) => o.optionId === outcome?.optionId);
+        const chosen = options.find((o) => o.optionId === outcome?.optionId);
         if (chosen) return chosen.kind as PermissionAnswer;
       } catch {
         if (signal.aborted) return 'cancelled';

@@ -10,6 +10,12 @@ export interface PermissionQuestionForClient {
   rawInput: Record<string, unknown>;
   /** Why the question is asked, when it is not the plain tool call (e.g. a path outside the workspace). */
   reason?: string;
+  /**
+   * Labels of the "always" options, naming exactly what would be remembered
+   * (`Always allow this exact command in this project: npm test`). `allow` is absent
+   * when an "always allow" would not apply (a protected path asks every time).
+   */
+  always?: { allow?: string; reject: string };
 }
 
 /** Asks a human through some attached client; `no_client` when none can answer. */

@@ -79,7 +79,9 @@ export interface ConfinementRequest {
 /**
  * Resolves a path argument to the real path the tool must operate on, and enforces the
  * workspace boundary: a path outside cwd and the additional directories (after `..` and
- * symlinks are resolved) needs the permission gate's consent, or the call is refused.
+ * symlinks are resolved) needs the permission gate's consent, or the call is refused. A
+ * write inside the workspace is confirmed with the gate (`confirmTarget`) at this moment,
+ * so the approval covers the file really written.
  */
 export async function resolveConfinedPath(
   ctx: Pick<ToolContext, 'cwd' | 'additionalDirectories' | 'permission'>,
@@ -88,7 +90,15 @@ export async function resolveConfinedPath(
 ): Promise<string> {
   const real = await realpathLoose(resolveArgPath(rawPath, ctx.cwd));
   const roots = await workspaceRoots(ctx);
-  if (roots.some((root) => isInside(real, root))) return real;
+  if (roots.some((root) => isInside(real, root))) {
+    if (request.access !== 'write' || !ctx.permission.confirmTarget) return real;
+    const confirmed = await ctx.permission.confirmTarget({ tool: request.tool, access: request.access, args: request.args, paths: [real] });
+    if (confirmed === 'allow') return real;
+    throw new ToolError(
+      `Permission denied: ${request.tool} was not allowed to write ${real} (the path now leads somewhere other than what was approved, ` +
+        'or it is protected). Ask the user, or write another file.',
+    );
+  }
   const verb = request.access === 'write' ? 'write to' : 'read';
   const answer = await ctx.permission.check({
     tool: request.tool,

@@ -24,6 +24,13 @@ export interface PermissionRequest {
 /** Decides whether an action may go ahead; implementations may ask a human. */
 export interface PermissionGate {
   check(request: PermissionRequest): Promise<'allow' | 'deny'>;
+  /**
+   * Called by write and edit just before they write `request.paths[0]` (symlinks
+   * resolved) inside the workspace: allows when the call was approved for exactly that
+   * target, and otherwise decides (and asks) again, so a symlink swapped after the
+   * question cannot redirect the write. Gates without per-call approvals leave it out.
+   */
+  confirmTarget?(request: PermissionRequest): Promise<'allow' | 'deny'>;
 }
 
 /** A gate that allows everything (trusted headless runs, tests). */

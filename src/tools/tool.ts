@@ -123,6 +123,11 @@ export interface Tool<Args = Record<string, unknown>> {
   kind: ToolKind;
   /** What it does to the world; the default permission decision depends on it. */
   access: Access;
+  /**
+   * True when `access` is the tool's own claim rather than ours (a trusted MCP server's
+   * `readOnlyHint`): the `deny` permission mode then runs it only on an explicit allow rule.
+   */
+  accessFromHint?: boolean;
   /** True when the call must not run in parallel with other calls (writes, commands). */
   sequential?: boolean;
   /** Human title for the client, e.g. "Read src/a.ts". */

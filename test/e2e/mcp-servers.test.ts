@@ -48,7 +48,8 @@ describe('MCP servers', () => {
       description: 'Echo the text back.',
       inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
       kind: 'other',
-      access: 'read',
+      // echo says readOnlyHint, but the config does not mark crashy trusted: the hint counts for nothing.
+      access: 'execute',
       origin: 'mcp',
       server: 'crashy',
     });

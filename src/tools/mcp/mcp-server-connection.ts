@@ -120,7 +120,7 @@ export class McpServerConnection {
     if (client !== this.client || this.state === 'stopped') return;
     this.unregisterTools();
     for (const info of infos) {
-      const tool = createMcpTool(this.name, info, (name, args, signal) => this.call(name, args, signal));
+      const tool = createMcpTool(this.name, info, (name, args, signal) => this.call(name, args, signal), this.spec.trusted);
       try {
         this.options.registry.register(tool, { origin: 'mcp', ...(this.options.sessionId ? { sessionId: this.options.sessionId } : {}) });
         this.tools.push(tool);

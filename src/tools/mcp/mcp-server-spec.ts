@@ -14,6 +14,8 @@ export type McpServerSpec =
       env: Record<string, string>;
       /** Working directory; the daemon's when absent. */
       cwd?: string;
+      /** Whether its tool annotations are believed (config `trusted: true` only). */
+      trusted: boolean;
     }
   | {
       transport: 'http';
@@ -22,11 +24,14 @@ export type McpServerSpec =
       url: string;
       /** Sent with every request (e.g. Authorization). */
       headers: Record<string, string>;
+      /** Whether its tool annotations are believed (config `trusted: true` only). */
+      trusted: boolean;
     };
 
 /** A server from config.json `mcpServers.<name>`. */
 export function specFromConfig(name: string, config: McpServerConfig): McpServerSpec {
-  if ('url' in config) return { transport: 'http', name, url: config.url, headers: config.headers ?? {} };
+  const trusted = config.trusted === true;
+  if ('url' in config) return { transport: 'http', name, url: config.url, headers: config.headers ?? {}, trusted };
   return {
     transport: 'stdio',
     name,
@@ -34,12 +39,14 @@ export function specFromConfig(name: string, config: McpServerConfig): McpServer
     args: config.args ?? [],
     env: config.env ?? {},
     ...(config.cwd ? { cwd: config.cwd } : {}),
+    trusted,
   };
 }
 
 /**
- * A server from ACP `session/new` `mcpServers` (https://agentclientprotocol.com/protocol/session-setup#mcp-servers);
- * stdio servers run in the session's cwd. Throws for the legacy SSE transport, which
+ * A server from ACP `session/new` `mcpServers` (never trusted: the client's list carries
+ * no trust flag, and only the user's config may make annotations count) —
+ * https://agentclientprotocol.com/protocol/session-setup#mcp-servers; stdio servers run in the session's cwd. Throws for the legacy SSE transport, which
  * agentd does not offer (`mcpCapabilities.sse` is false).
  */
 export function specFromAcp(server: McpServer, cwd: string): McpServerSpec {
@@ -50,10 +57,10 @@ export function specFromAcp(server: McpServer, cwd: string): McpServerSpec {
   }
   if (type === 'http') {
     const http = server as McpServerHttp;
-    return { transport: 'http', name: http.name, url: http.url, headers: pairs(http.headers) };
+    return { transport: 'http', name: http.name, url: http.url, headers: pairs(http.headers), trusted: false };
   }
   const stdio = server as McpServerStdio;
-  return { transport: 'stdio', name: stdio.name, command: stdio.command, args: stdio.args, env: pairs(stdio.env), cwd };
+  return { transport: 'stdio', name: stdio.name, command: stdio.command, args: stdio.args, env: pairs(stdio.env), cwd, trusted: false };
 }
 
 /** Every server of an ACP `mcpServers` list; throws naming the entry (`mcpServers[1]: …`) that cannot be used. */

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { globToRegex } from '../glob-to-regex.js';
 import { parsePermissionRule, type PermissionRule } from '../../config/parse-permission-rule.js';
 import { permissionTarget, type PermissionTarget } from './permission-target.js';
-import { splitShellCommand } from './split-shell-command.js';
+import { matchCommandRules } from './match-command-rules.js';
+import type { RuleEffect, RulesByEffect } from './rule-effect.js';
 
-/** What a matching rule decides. */
-export type RuleEffect = 'allow' | 'ask' | 'deny';
+export type { RuleEffect } from './rule-effect.js';
 
 /** The rules of one source (user config, project config, remembered answers). */
 export interface PermissionRuleSet {
@@ -26,10 +26,6 @@ export interface RuleMatchInput {
 /** Rule tool names that also cover related tools, as in Claude Code's settings. */
 const ALIASES: Record<string, string[]> = { edit: ['edit', 'write'], read: ['read', 'ls', 'glob', 'grep'] };
 
-// Characters an allow wildcard never matches in a command: an allowed prefix must not
-// stretch over command separators, substitutions or redirections.
-const SHELL_META = ';&|\\n\\r`$()<>';
-
 function canonical(name: string): string {
   return name.toLowerCase().replace(/[_-]/g, '');
 }
@@ -38,26 +34,6 @@ function coversTool(rule: PermissionRule, tool: string): boolean {
   const name = canonical(rule.tool);
   const covered = ALIASES[name] ?? [name];
   return covered.includes(canonical(tool));
-}
-
-/** `*` wildcards (`\*` literal); a trailing `:*` is Claude Code's "this prefix, then anything". */
-function commandRegex(pattern: string, effect: RuleEffect): RegExp {
-  const any = effect === 'allow' ? `[^${SHELL_META}]*` : '[\\s\\S]*';
-  let body = pattern;
-  let suffix = '';
-  if (body.endsWith(':*')) {
-    body = body.slice(0, -2);
-    suffix = `(?:\\s${any})?`;
-  }
-  let out = '';
-  for (let i = 0; i < body.length; i += 1) {
-    const c = body[i] as string;
-    if (c === '\\' && body[i + 1] === '*') {
-      out += '\\*';
-      i += 1;
-    } else out += c === '*' ? any : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${out}${suffix}$`);
 }
 
 function pathMatches(pattern: string, target: string, cwd: string): boolean {
@@ -81,13 +57,13 @@ function urlMatches(pattern: string, url: string): boolean {
   return new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(url);
 }
 
-/** Whether one rule applies to a target (bash compound commands are handled by the caller). */
-function ruleMatches(rule: PermissionRule, effect: RuleEffect, target: PermissionTarget | undefined, cwd: string): boolean {
+/** Whether one rule applies to a path, URL or name target. */
+function ruleMatches(rule: PermissionRule, target: PermissionTarget | undefined, cwd: string): boolean {
   if (rule.pattern === undefined) return true;
   if (!target) return false;
   switch (target.kind) {
     case 'command':
-      return commandRegex(rule.pattern, effect).test(target.value.trim());
+      return false; // matched part by part in matchCommandRules
     case 'path':
       return pathMatches(rule.pattern, target.value, cwd);
     case 'url':
@@ -107,42 +83,27 @@ function parse(text: string): PermissionRule {
   return rule;
 }
 
-/** The rules in evaluation order: sources in order; within a source allow, ask, then deny. */
-function ordered(sources: PermissionRuleSet[]): Array<{ rule: PermissionRule; effect: RuleEffect }> {
-  return sources.flatMap((source) =>
-    (['allow', 'ask', 'deny'] as const).flatMap((effect) => (source[effect] ?? []).map((text) => ({ rule: parse(text), effect }))),
-  );
-}
-
-function lastMatch(
-  rules: Array<{ rule: PermissionRule; effect: RuleEffect }>,
-  tool: string,
-  target: PermissionTarget | undefined,
-  cwd: string,
-): RuleEffect | undefined {
-  let found: RuleEffect | undefined;
-  for (const { rule, effect } of rules) {
-    if (coversTool(rule, tool) && ruleMatches(rule, effect, target, cwd)) found = effect;
-  }
-  return found;
+/** The rules for one tool from every source, grouped by effect. */
+function rulesFor(sources: PermissionRuleSet[], tool: string): RulesByEffect {
+  const pick = (effect: RuleEffect): PermissionRule[] =>
+    sources.flatMap((source) => (source[effect] ?? []).map(parse)).filter((rule) => coversTool(rule, tool));
+  return { deny: pick('deny'), ask: pick('ask'), allow: pick('allow') };
 }
 
 /**
- * The effect of the rules on a call, or undefined when no rule matches. The last matching
- * rule wins across the ordered sources (user config, then project config, then remembered
- * answers); within one source deny beats ask beats allow. A bash command made of several
- * commands is denied when the whole or any part is, else asked when the whole or any part
- * is, else allowed when a rule allows it whole or every part is allowed.
+ * The effect of the rules on a call, or undefined when no rule matches. Deny, then ask,
+ * then allow, across all sources at once (user config, project config, remembered
+ * answers), as Claude Code evaluates them: a matching deny anywhere refuses, else a
+ * matching ask anywhere asks, else a matching allow allows. Where a rule comes from cannot
+ * reorder this, so a project's `ask` never overrides the user's `deny`. Bash commands are
+ * parsed and matched part by part (see matchCommandRules).
  */
-export function matchPermissionRules(sources: PermissionRuleSet[], input: RuleMatchInput): RuleEffect | undefined {
-  const rules = ordered(sources);
+export async function matchPermissionRules(sources: PermissionRuleSet[], input: RuleMatchInput): Promise<RuleEffect | undefined> {
+  const rules = rulesFor(sources, input.tool);
   const target = permissionTarget(input.tool, input.args);
-  const whole = lastMatch(rules, input.tool, target, input.cwd);
-  if (target?.kind !== 'command') return whole;
-  const parts = splitShellCommand(target.value);
-  if (parts.length <= 1) return whole;
-  const each = parts.map((part) => lastMatch(rules, input.tool, { kind: 'command', value: part }, input.cwd));
-  if (whole === 'deny' || each.includes('deny')) return 'deny';
-  if (whole === 'ask' || each.includes('ask')) return 'ask';
-  return whole === 'allow' || each.every((effect) => effect === 'allow') ? 'allow' : undefined;
+  if (target?.kind === 'command') return matchCommandRules(rules, target.value);
+  for (const effect of ['deny', 'ask', 'allow'] as const) {
+    if (rules[effect].some((rule) => ruleMatches(rule, target, input.cwd))) return effect;
+  }
+  return undefined;
 }

@@ -34,20 +34,35 @@ export interface PermissionQuestion {
   cwd: string;
   /** Further workspace directories, treated like cwd. */
   additionalDirectories?: string[];
+  /**
+   * True when `access` is a tool's own claim about itself (a trusted MCP server's
+   * `readOnlyHint`): the `deny` mode does not take its word and runs it only on an
+   * explicit allow rule.
+   */
+  accessFromHint?: boolean;
+  /**
+   * Why the target is protected (a write into `.git/` or `.agentd/`), if it is: it asks in
+   * every mode but bypass (refused in deny), whatever allow rules or remembered answers say.
+   */
+  protectedReason?: string;
 }
 
 /**
- * Decides whether a tool call runs, asks the user, or is refused. Rules decide first
- * (deny always refuses); without a matching rule: reads and searches inside the workspace
- * are allowed, writes ask (allowed in acceptEdits when inside the workspace), commands and
- * network ask. Then the mode: bypass turns ask into allow, deny turns ask into deny.
- * The workspace check here is lexical; tools re-check with real paths at run time.
+ * Decides whether a tool call runs, asks the user, or is refused. Rules decide first:
+ * deny, then ask, then allow, across all sources (a deny anywhere always refuses).
+ * Without a matching rule: reads and searches inside the workspace are allowed, writes
+ * ask (allowed in acceptEdits when inside the workspace), commands and network ask. A
+ * protected target asks whatever allow rules say. Then the mode: bypass turns ask into
+ * allow, deny turns ask into deny. The workspace check here is on the path it is given;
+ * callers pass the resolved path (see resolvePermissionPath) and tools re-check at run time.
  */
-export function decidePermission(question: PermissionQuestion): 'allow' | 'ask' | 'deny' {
+export async function decidePermission(question: PermissionQuestion): Promise<'allow' | 'ask' | 'deny'> {
   const { mode } = question;
-  const ruled = matchPermissionRules(question.rules, { tool: question.tool, args: question.args, cwd: question.cwd });
+  const ruled = await matchPermissionRules(question.rules, { tool: question.tool, args: question.args, cwd: question.cwd });
   if (ruled === 'deny') return 'deny';
-  const decision = ruled ?? defaultDecision(question);
+  let decision = ruled ?? defaultDecision(question);
+  if (question.protectedReason !== undefined) decision = 'ask';
+  if (question.accessFromHint && mode === 'deny' && ruled !== 'allow') return 'deny';
   if (decision === 'ask' && mode === 'bypass') return 'allow';
   if (decision === 'ask' && mode === 'deny') return 'deny';
   return decision;

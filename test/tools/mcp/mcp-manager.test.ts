@@ -40,10 +40,17 @@ describe('McpManager', () => {
   const run = (name: string, args: Record<string, unknown> = {}, sessionId?: string) =>
     registry.get(name, sessionId)!.execute(args, makeContext(temp.dir));
 
+  it('believes readOnlyHint only from a server the user config marks trusted, and flags it as a hint', async () => {
+    await manager.startConfigured({ trusty: { command: process.execPath, args: [FIXTURE], env: { MCP_START_LOG: startLog }, trusted: true } });
+    expect(registry.entry('trusty__echo')).toMatchObject({ origin: 'mcp', tool: { access: 'read', accessFromHint: true } });
+    expect(registry.entry('trusty__crash')?.tool.access).toBe('execute');
+  });
+
   it('offers a config stdio server\'s tools, passes results through, refreshes on list_changed, and restarts after a crash', async () => {
     await manager.startConfigured({ crashy: { command: process.execPath, args: [FIXTURE], env: { MCP_START_LOG: startLog } } });
     expect(manager.status()).toEqual([{ name: 'crashy', state: 'running', tools: CRASHY_TOOLS }]);
-    expect(registry.entry('crashy__echo')).toMatchObject({ origin: 'mcp', tool: { kind: 'other', access: 'read' } });
+    // crashy marks echo readOnlyHint, but it is not trusted: the hint loosens nothing.
+    expect(registry.entry('crashy__echo')).toMatchObject({ origin: 'mcp', tool: { kind: 'other', access: 'execute' } });
     expect(registry.entry('crashy__crash')).toMatchObject({ origin: 'mcp', tool: { kind: 'other', access: 'execute' } });
     expect(registry.specs().find((s) => s.name === 'crashy__echo')!.inputSchema).toMatchObject({
       type: 'object',

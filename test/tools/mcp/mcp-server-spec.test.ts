@@ -10,11 +10,13 @@ describe('MCP server specs', () => {
       args: ['--root', '/'],
       env: { A: '1' },
       cwd: '/tmp',
+      trusted: false,
     });
-    expect(specFromConfig('gh', { url: 'https://mcp.example.com/mcp' })).toEqual({ transport: 'http', name: 'gh', url: 'https://mcp.example.com/mcp', headers: {} });
+    expect(specFromConfig('gh', { url: 'https://mcp.example.com/mcp' })).toEqual({ transport: 'http', name: 'gh', url: 'https://mcp.example.com/mcp', headers: {}, trusted: false });
+    expect(specFromConfig('gh', { url: 'https://mcp.example.com/mcp', trusted: true })).toMatchObject({ trusted: true });
   });
 
-  it('reads ACP session servers, running stdio ones in the session cwd, and refuses SSE naming the entry', () => {
+  it('reads ACP session servers, never trusted, running stdio ones in the session cwd, and refuses SSE naming the entry', () => {
     expect(
       specsFromAcp(
         [
@@ -24,8 +26,8 @@ describe('MCP server specs', () => {
         '/work',
       ),
     ).toEqual([
-      { transport: 'stdio', name: 'fs', command: '/usr/bin/mcp-fs', args: [], env: { A: '1' }, cwd: '/work' },
-      { transport: 'http', name: 'gh', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer x' } },
+      { transport: 'stdio', name: 'fs', command: '/usr/bin/mcp-fs', args: [], env: { A: '1' }, cwd: '/work', trusted: false },
+      { transport: 'http', name: 'gh', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer x' }, trusted: false },
     ]);
     expect(() => specsFromAcp([{ type: 'sse', name: 'old', url: 'https://x/sse', headers: [] }], '/work')).toThrow(
       'mcpServers[0]: MCP server "old" uses the legacy SSE transport, which agentd does not support; use {"type": "http"} (streamable HTTP) or stdio',

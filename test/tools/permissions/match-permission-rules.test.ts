@@ -57,15 +57,18 @@ describe('matchPermissionRules', () => {
     // precedence
     ['deny beats allow in one source', [{ allow: ['bash'], deny: ['bash'] }], 'bash', { command: 'ls' }, 'deny'],
     ['ask beats allow in one source', [{ allow: ['bash(git *)'], ask: ['bash(git push*)'] }], 'bash', { command: 'git push' }, 'ask'],
-    ['later source wins', [{ deny: ['bash(npm *)'] }, { allow: ['bash(npm *)'] }], 'bash', { command: 'npm ci' }, 'allow'],
-    ['later source wins (deny)', [{ allow: ['edit'] }, { deny: ['edit(dist/**)'] }], 'edit', { path: 'dist/a.js' }, 'deny'],
+    ['deny in an earlier source beats a later allow', [{ deny: ['bash(npm *)'] }, { allow: ['bash(npm *)'] }], 'bash', { command: 'npm ci' }, 'deny'],
+    ['deny in a later source beats an earlier allow', [{ allow: ['edit'] }, { deny: ['edit(dist/**)'] }], 'edit', { path: 'dist/a.js' }, 'deny'],
+    ['a later ask never overrides an earlier deny', [{ deny: ['bash(rm:*)'] }, { ask: ['bash'] }], 'bash', { command: 'rm -rf ~' }, 'deny'],
+    ['a later ask beats an earlier allow', [{ allow: ['bash(git:*)'] }, { ask: ['bash(git push:*)'] }], 'bash', { command: 'git push' }, 'ask'],
+    ['deny beats ask across sources for paths', [{ deny: ['read(.env)'] }, { ask: ['read'] }], 'read', { path: '.env' }, 'deny'],
     ['earlier source stands when later does not match', [{ deny: ['bash(rm *)'] }, { allow: ['bash(ls*)'] }], 'bash', { command: 'rm x' }, 'deny'],
-  ])('%s', (_name, sources, tool, args, expected) => {
-    expect(matchPermissionRules(sources, { tool, args, cwd })).toBe(expected);
+  ])('%s', async (_name, sources, tool, args, expected) => {
+    expect(await matchPermissionRules(sources, { tool, args, cwd })).toBe(expected);
   });
 
-  it('throws a clear error on an invalid rule', () => {
-    expect(() => matchPermissionRules([{ allow: ['bash(oops'] }], { tool: 'bash', args: { command: 'x' }, cwd })).toThrow(
+  it('throws a clear error on an invalid rule', async () => {
+    await expect(matchPermissionRules([{ allow: ['bash(oops'] }], { tool: 'bash', args: { command: 'x' }, cwd })).rejects.toThrow(
       'Invalid permission rule "bash(oops"',
     );
   });

@@ -26,37 +26,37 @@ describe('decidePermission defaults', () => {
     ['deny', 'write', 'write', { path: 'a.ts' }, 'deny'],
     ['deny', 'read', 'read', { path: 'a.ts' }, 'allow'],
     ['deny', 'read', 'read', { path: '/etc/passwd' }, 'deny'],
-  ])('%s mode: %s %s %j → %s', (mode, tool, access, args, expected) => {
-    expect(decidePermission({ rules: [], mode, tool, access, args, cwd })).toBe(expected);
+  ])('%s mode: %s %s %j → %s', async (mode, tool, access, args, expected) => {
+    expect(await decidePermission({ rules: [], mode, tool, access, args, cwd })).toBe(expected);
   });
 
-  it('counts additional directories as workspace', () => {
+  it('counts additional directories as workspace', async () => {
     const q = { rules: [], mode: 'acceptEdits' as const, tool: 'write', access: 'write' as const, args: { path: '/data/x' }, cwd };
-    expect(decidePermission(q)).toBe('ask');
-    expect(decidePermission({ ...q, additionalDirectories: ['/data'] })).toBe('allow');
+    expect(await decidePermission(q)).toBe('ask');
+    expect(await decidePermission({ ...q, additionalDirectories: ['/data'] })).toBe('allow');
   });
 });
 
 describe('decidePermission with rules', () => {
   const base = { cwd, tool: 'bash', access: 'execute' as const };
-  it('lets allow rules skip the question, and deny rules refuse even in bypass', () => {
-    expect(decidePermission({ ...base, mode: 'ask', rules: [{ allow: ['bash(npm test*)'] }], args: { command: 'npm test' } })).toBe('allow');
-    expect(decidePermission({ ...base, mode: 'deny', rules: [{ allow: ['bash(npm test*)'] }], args: { command: 'npm test' } })).toBe('allow');
-    expect(decidePermission({ ...base, mode: 'bypass', rules: [{ deny: ['bash(rm *)'] }], args: { command: 'rm -rf /' } })).toBe('deny');
+  it('lets allow rules skip the question, and deny rules refuse even in bypass', async () => {
+    expect(await decidePermission({ ...base, mode: 'ask', rules: [{ allow: ['bash(npm test*)'] }], args: { command: 'npm test' } })).toBe('allow');
+    expect(await decidePermission({ ...base, mode: 'deny', rules: [{ allow: ['bash(npm test*)'] }], args: { command: 'npm test' } })).toBe('allow');
+    expect(await decidePermission({ ...base, mode: 'bypass', rules: [{ deny: ['bash(rm *)'] }], args: { command: 'rm -rf /' } })).toBe('deny');
   });
 
-  it('keeps ask rules asking in acceptEdits, allowing in bypass and refusing in deny', () => {
+  it('keeps ask rules asking in acceptEdits, allowing in bypass and refusing in deny', async () => {
     const rules = [{ ask: ['edit(package.json)'] }];
     const q = { cwd, tool: 'edit', access: 'write' as const, rules, args: { path: 'package.json' } };
-    expect(decidePermission({ ...q, mode: 'acceptEdits' })).toBe('ask');
-    expect(decidePermission({ ...q, mode: 'bypass' })).toBe('allow');
-    expect(decidePermission({ ...q, mode: 'deny' })).toBe('deny');
+    expect(await decidePermission({ ...q, mode: 'acceptEdits' })).toBe('ask');
+    expect(await decidePermission({ ...q, mode: 'bypass' })).toBe('allow');
+    expect(await decidePermission({ ...q, mode: 'deny' })).toBe('deny');
   });
 
-  it('lets a rule allow reading outside the workspace', () => {
+  it('lets a rule allow reading outside the workspace', async () => {
     const q = { cwd, tool: 'read', access: 'read' as const, mode: 'ask' as const, args: { path: '/usr/share/doc/x' } };
-    expect(decidePermission({ ...q, rules: [] })).toBe('ask');
-    expect(decidePermission({ ...q, rules: [{ allow: ['read(/usr/share/**)'] }] })).toBe('allow');
+    expect(await decidePermission({ ...q, rules: [] })).toBe('ask');
+    expect(await decidePermission({ ...q, rules: [{ allow: ['read(/usr/share/**)'] }] })).toBe('allow');
   });
 });
 
@@ -73,7 +73,39 @@ describe('paths written with ~', () => {
     const { join } = await import('node:path');
     const rules = [{ deny: [`read(${join(homedir(), '.ssh')}/**)`] }];
     const question = { rules, mode: 'bypass' as const, tool: 'read', access: 'read' as const, cwd: '/tmp/project' };
-    expect(decidePermission({ ...question, args: { path: '~/.ssh/id_rsa' } })).toBe('deny');
-    expect(decidePermission({ ...question, args: { path: join(homedir(), '.ssh', 'id_rsa') } })).toBe('deny');
+    expect(await decidePermission({ ...question, args: { path: '~/.ssh/id_rsa' } })).toBe('deny');
+    expect(await decidePermission({ ...question, args: { path: join(homedir(), '.ssh', 'id_rsa') } })).toBe('deny');
+  });
+});
+
+describe('decidePermission across sources and modes', () => {
+  const rm = { tool: 'bash', access: 'execute' as const, args: { command: 'rm -rf build' }, cwd: '/tmp/project' };
+  const sources = [{ deny: ['bash(rm:*)'] }, { ask: ['bash'] }];
+
+  it.each<PermissionMode>(['ask', 'acceptEdits', 'bypass', 'deny'])('a project ask never overrides a user deny (%s mode)', async (mode) => {
+    expect(await decidePermission({ ...rm, rules: sources, mode })).toBe('deny');
+  });
+
+  it('a project ask still tightens a user allow', async () => {
+    const rules = [{ allow: ['bash(git:*)'] }, { ask: ['bash(git push:*)'] }];
+    expect(await decidePermission({ ...rm, rules, mode: 'ask', args: { command: 'git push' } })).toBe('ask');
+    expect(await decidePermission({ ...rm, rules, mode: 'ask', args: { command: 'git status' } })).toBe('allow');
+  });
+
+  it('asks for a protected target whatever allow rules say, except in bypass, and refuses it in deny', async () => {
+    const q = { rules: [{ allow: ['edit(**)', 'edit'] }], tool: 'edit', access: 'write' as const, args: { path: '.git/config' }, cwd: '/tmp/project' };
+    const protectedReason = '.git/config is inside .git';
+    expect(await decidePermission({ ...q, mode: 'ask', protectedReason })).toBe('ask');
+    expect(await decidePermission({ ...q, mode: 'acceptEdits', protectedReason })).toBe('ask');
+    expect(await decidePermission({ ...q, mode: 'bypass', protectedReason })).toBe('allow');
+    expect(await decidePermission({ ...q, mode: 'deny', protectedReason })).toBe('deny');
+    expect(await decidePermission({ ...q, rules: [{ deny: ['edit(.git/**)'] }], mode: 'bypass', protectedReason })).toBe('deny');
+  });
+
+  it('does not take a tool hint for read access in deny mode without an allow rule', async () => {
+    const q = { tool: 'docs__search', access: 'read' as const, args: {}, cwd: '/tmp/project', accessFromHint: true };
+    expect(await decidePermission({ ...q, rules: [], mode: 'ask' })).toBe('allow');
+    expect(await decidePermission({ ...q, rules: [], mode: 'deny' })).toBe('deny');
+    expect(await decidePermission({ ...q, rules: [{ allow: ['docs__search'] }], mode: 'deny' })).toBe('allow');
   });
 });

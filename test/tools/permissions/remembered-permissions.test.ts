@@ -48,9 +48,9 @@ describe('remembered permissions', () => {
 
     const rules = [await loadRememberedPermissions(tmp.dir, store())];
     const ask = { rules, mode: 'ask' as const, cwd: tmp.dir };
-    expect(decidePermission({ ...ask, tool: 'bash', access: 'execute', args: { command: 'ls *.ts' } })).toBe('allow');
-    expect(decidePermission({ ...ask, tool: 'bash', access: 'execute', args: { command: 'ls secret.ts' } })).toBe('ask');
-    expect(decidePermission({ ...ask, tool: 'web_fetch', access: 'network', args: { url: 'https://evil.example/x' } })).toBe('deny');
+    expect(await decidePermission({ ...ask, tool: 'bash', access: 'execute', args: { command: 'ls *.ts' } })).toBe('allow');
+    expect(await decidePermission({ ...ask, tool: 'bash', access: 'execute', args: { command: 'ls secret.ts' } })).toBe('ask');
+    expect(await decidePermission({ ...ask, tool: 'web_fetch', access: 'network', args: { url: 'https://evil.example/x' } })).toBe('deny');
   });
 
   it('moves a rule when the answer flips, without duplicates', async () => {

@@ -1,0 +1,67 @@
+import type { PermitDecision } from '../../../src/loop/dispatch-tool-calls.js';
+import type { PermissionAnswer, PermissionQuestionForClient } from '../../../src/session/permission-asker.js';
+import { createSessionPermissions } from '../../../src/session/session-permissions.js';
+import { FileStateTracker } from '../../../src/tools/file-state-tracker.js';
+import type { PermissionRuleSet } from '../../../src/tools/permissions/match-permission-rules.js';
+import type { PermissionMode } from '../../../src/tools/permissions/permission-mode.js';
+import { permissionsStoreDir } from '../../../src/tools/permissions/manage-remembered-permissions.js';
+import type { Tool, ToolResult } from '../../../src/tools/tool.js';
+import { makeContext } from '../tool-test-context.js';
+
+/** What the user (a real asker function) answers to the nth question. */
+export type Answerer = (question: PermissionQuestionForClient, index: number) => PermissionAnswer | Promise<PermissionAnswer>;
+
+/**
+ * The session's real permission path (createSessionPermissions, as runSessionTools uses
+ * it) with the real tools on a temporary workspace: `run` decides a call, asks the
+ * answerer when the decision is to ask, and runs the tool with the session's gate.
+ */
+export function sessionPermissionHarness(options: {
+  cwd: string;
+  dataDir: string;
+  mode: PermissionMode;
+  rules?: PermissionRuleSet[];
+  answer: Answerer;
+  additionalDirectories?: string[];
+  /** Runs after the call was allowed and before the tool starts: the attacker's moment to swap a link. */
+  beforeExecute?: () => void;
+}): {
+  questions: PermissionQuestionForClient[];
+  run<A>(tool: Tool<A>, args: Record<string, unknown>): Promise<{ permit: PermitDecision; result?: ToolResult }>;
+} {
+  const questions: PermissionQuestionForClient[] = [];
+  const fileState = new FileStateTracker();
+  let calls = 0;
+  const run = async <A>(tool: Tool<A>, args: Record<string, unknown>): Promise<{ permit: PermitDecision; result?: ToolResult }> => {
+    calls += 1;
+    const id = `call-${calls}`;
+    const signal = new AbortController().signal;
+    const permissions = createSessionPermissions({
+      sessionId: 'session-escape',
+      cwd: options.cwd,
+      additionalDirectories: options.additionalDirectories ?? [],
+      rules: options.rules ?? [],
+      mode: options.mode,
+      permissionsDir: permissionsStoreDir(options.dataDir),
+      asker: async (question) => {
+        questions.push(question);
+        return options.answer(question, questions.length - 1);
+      },
+    });
+    const title = tool.title(args as never);
+    const permit = await permissions.permit(
+      { id, title, tool: tool.name, kind: tool.kind, access: tool.access, ...(tool.accessFromHint ? { accessFromHint: true } : {}), args },
+      signal,
+    );
+    if (!permit.allowed) return { permit };
+    options.beforeExecute?.();
+    const ctx = makeContext(options.cwd, {
+      permission: permissions.gateFor({ id, title, kind: tool.kind }, signal),
+      fileState,
+      dataDir: options.dataDir,
+      additionalDirectories: options.additionalDirectories ?? [],
+    });
+    return { permit, result: await tool.execute(args as never, ctx) };
+  };
+  return { questions, run };
+}

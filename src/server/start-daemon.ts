@@ -30,7 +30,7 @@ export async function startDaemon(options: StartOptions): Promise<StartedDaemon>
  * MCP servers start in the background.
  */
 export async function buildDaemon(settings: DaemonSettings, clients?: Set<ClientConnection>): Promise<StartedDaemon> {
-  const { options, paths, config, log, permissionSources } = settings;
+  const { options, paths, config, log, projects } = settings;
   const store = openStore(paths.databaseFile);
   const recovered = store.recoverInterruptedTurns();
   if (recovered.length > 0) log(`marked ${recovered.length} turn(s) interrupted by an earlier stop`);
@@ -46,7 +46,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
     ...(options.asker ? { asker: options.asker } : {}),
     ...(clients ? { clients } : {}),
     config,
-    permissionSources,
+    projects,
     paths,
     store,
     env: options.env,

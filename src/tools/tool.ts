@@ -80,6 +80,18 @@ export interface ToolProgress {
   output: string;
 }
 
+/**
+ * A session's own settings for the built-in tools, from its project's effective config
+ * (the user's config, or a trusted project's over it). They take the place of the
+ * options a tool was created with, so one registry serves every project.
+ */
+export interface ToolSettings {
+  /** Sandboxed bash may use the network (config `sandbox.network`). */
+  bashNetwork?: boolean;
+  /** web_fetch reaches only these hosts (config `tools.webFetchAllowedHosts`); any public host when unset. */
+  webFetchAllowedHosts?: string[];
+}
+
 /** Everything a tool may use while it runs; built by the loop for each call. */
 export interface ToolContext {
   /** The session's working directory (absolute); relative paths resolve against it. */
@@ -104,6 +116,8 @@ export interface ToolContext {
   sandbox: SandboxInfo;
   /** Base environment for processes; `process.env` when absent. Secrets are scrubbed anyway. */
   env?: NodeJS.ProcessEnv;
+  /** The session's tool settings; the tool's creation options when absent. */
+  settings?: ToolSettings;
 }
 
 /** A tool the model can call. */

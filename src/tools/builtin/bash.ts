@@ -97,7 +97,7 @@ async function runBash(args: BashArgs, ctx: ToolContext, options: BashToolOption
     cwd,
     writableDirs,
     readOnlyDirs: [outputDir],
-    allowNetwork: options.allowNetwork ?? false,
+    allowNetwork: (ctx.settings ? ctx.settings.bashNetwork : options.allowNetwork) ?? false,
   });
   const exit = await runShell(wrapped, {
     cwd,

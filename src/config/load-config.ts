@@ -139,5 +139,5 @@ export function loadProjectConfig(user: UserConfigLayer, cwd: string | undefined
 
 function addRules(sources: PermissionSource[], json: Record<string, unknown>): void {
   const rules = json.permissions as PermissionSource | undefined;
-  if (rules) sources.push({ ...(rules.allow ? { allow: rules.allow } : {}), ...(rules.ask ? { ask: rules.ask } : {}), ...(rules.deny ? { deny: rules.deny } : {}) });
+  if (rules && (rules.allow || rules.ask || rules.deny)) sources.push({ ...(rules.allow ? { allow: rules.allow } : {}), ...(rules.ask ? { ask: rules.ask } : {}), ...(rules.deny ? { deny: rules.deny } : {}) });
 }

@@ -39,3 +39,19 @@ describe('isTrustedProject', () => {
     expect(isTrustedProject(path.join(project, 'escape'), [project])).toBe(false);
   });
 });
+
+describe('trustedProjects in config.json', () => {
+  it('refuses a relative entry, naming the path and the fix', async () => {
+    const { AgentdConfigSchema } = await import('../../src/config/config-schema.js');
+    const parsed = AgentdConfigSchema.safeParse({ trustedProjects: ['/abs', '~/code/p', 'code/p'] });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error!.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['trustedProjects.2', 'expected an absolute path like "/home/me/code/project" (or "~/code/project"); a relative path would depend on where agentd starts'],
+    ]);
+  });
+
+  it('expands ~ to the home directory', () => {
+    expect(isTrustedProject(path.join(os.homedir(), 'x', 'y'), ['~/x'])).toBe(true);
+    expect(isTrustedProject(path.join(os.homedir(), 'xy'), ['~/x'])).toBe(false);
+  });
+});

@@ -16,7 +16,7 @@ export function sessionMcpSpecs(method: string, servers: Parameters<typeof specs
 /**
  * Starts a session's own MCP servers once the configured ones are up: its trusted
  * project's `mcpServers` (an untrusted project's were stripped when its config loaded),
- * run in the session's cwd unless they name one, then the client's.
+ * run in the session's cwd unless they name one, then the client's (ACP `mcpServers`).
  */
 export async function startSessionMcp(daemon: DaemonContext, session: Session, specs: McpServerSpec[]): Promise<void> {
   await daemon.mcp.configuredStarted();
@@ -31,5 +31,6 @@ export async function startSessionMcp(daemon: DaemonContext, session: Session, s
     const spec = specFromConfig(name, config);
     project.push(spec.transport === 'stdio' && spec.cwd === undefined ? { ...spec, cwd: session.record.cwd } : spec);
   }
-  await daemon.mcp.startSession(session.id, [...project, ...specs.filter((s) => !project.some((p) => p.name === s.name))]);
+  // A client server named like a project one is refused by startSession with a log line naming it.
+  await daemon.mcp.startSession(session.id, [...project, ...specs]);
 }

@@ -148,9 +148,17 @@ export const AgentdConfigSchema = z.strictObject({
     .optional(),
   /**
    * Project directories whose `.agentd/config.json` may also set providers, MCP servers,
-   * hooks, permission allowances and sandbox settings (user config only).
+   * hooks, permission allowances and sandbox settings, and whose agent files may redefine
+   * built-in and user agents (user config only). Absolute paths or `~/…`, compared as real
+   * paths; a directory inside a trusted project is trusted too.
    */
-  trustedProjects: z.array(z.string()).optional(),
+  trustedProjects: z
+    .array(
+      z.string().refine((dir) => dir.startsWith('/') || dir === '~' || dir.startsWith('~/'), {
+        error: 'expected an absolute path like "/home/me/code/project" (or "~/code/project"); a relative path would depend on where agentd starts',
+      }),
+    )
+    .optional(),
   /** Sub-agents started by the `agent` tool, and the manager mode that only delegates. */
   subagents: z
     .strictObject({

@@ -15,8 +15,15 @@ export interface LoadAgentsOptions {
   cwd: string;
   /** The user's config directory; `<userConfigDir>/agents/*.md` are the user's agents. */
   userConfigDir: string;
-  /** The loaded config; its `agents` entries apply after the built-ins. */
+  /** The user's config; its `agents` entries apply after the built-ins. */
   config: Pick<AgentdConfig, 'agents'>;
+  /** The project file's (`<cwd>/.agentd/config.json`) `agents`, applied after the user's agent files. */
+  projectConfig?: Pick<AgentdConfig, 'agents'>;
+  /**
+   * Whether the user trusts the project. An untrusted project may add agents but not
+   * redefine a built-in or user agent: it could turn read-only `plan` into full access.
+   */
+  trusted: boolean;
   /**
    * The built-in agents (BUILTIN_AGENTS from src/loop/builtin-agents.ts). Passed in
    * because config/ sits below loop/ and must not import from it.
@@ -48,39 +55,67 @@ const AgentFileSchema = AgentConfigSchema.omit({ prompt: true }).extend({
 });
 
 /**
- * All agents of a session, in precedence order: the built-ins, then config.json `agents`,
- * then `<userConfigDir>/agents/*.md`, then `<cwd>/.agentd/agents/*.md`. A later
- * definition of a name changes only the fields it sets (a config entry
- * `{"plan": {"model": "…"}}` keeps plan's prompt); a new name must give a description and
- * a prompt, and gets `full` access unless it says otherwise. A broken definition is
- * skipped with an error and the others still load. Synchronous, like loadConfig.
+ * All agents of a session, in precedence order: the built-ins, then the user's
+ * config.json `agents`, then `<userConfigDir>/agents/*.md`, then the project's
+ * `.agentd/config.json` `agents`, then `<cwd>/.agentd/agents/*.md`. A later definition
+ * of a name changes only the fields it sets (a config entry `{"plan": {"model": "…"}}`
+ * keeps plan's prompt); a new name must give a description and a prompt, and gets `full`
+ * access unless it says otherwise (the mode list shows every agent's access). An
+ * untrusted project's definition of a built-in or user agent name is skipped with an
+ * error. A broken definition is skipped with an error and the others still load.
+ * Synchronous, like loadConfig.
  */
 export function loadAgents(options: LoadAgentsOptions): LoadedAgents {
   const byName = new Map<string, AgentDefinition>();
   const errors: string[] = [];
   for (const builtin of options.builtins) byName.set(builtin.name, { ...builtin });
+  readConfigAgents(options.config, 'config.json', byName, errors);
+  for (const file of listAgentFiles(path.join(options.userConfigDir, 'agents'), errors)) readInto(file, byName, errors);
 
-  for (const [name, entry] of Object.entries(options.config.agents ?? {})) {
+  // Names the user's side defines: an untrusted project may not take them over.
+  const reserved = new Map([...byName.values()].map((agent) => [agent.name, agent.source]));
+  const projectRoot = path.resolve(options.cwd);
+  const shadows = (name: string, where: string): boolean => {
+    const source = reserved.get(name);
+    if (options.trusted || source === undefined) return false;
+    const owner = source === 'builtin' ? 'built-in' : source === 'config' ? 'your config.json' : source;
+    errors.push(formatConfigProblem({
+      file: where,
+      message:
+        `ignored: an untrusted project may not redefine the "${name}" agent (defined by ${owner}); ` +
+        `rename the project's agent, or add "${projectRoot}" to trustedProjects in your user config.json`,
+    }));
+    return true;
+  };
+  const projectConfigFile = path.join(projectRoot, '.agentd', 'config.json');
+  const projectAgents = Object.fromEntries(Object.entries(options.projectConfig?.agents ?? {}).filter(([name]) => !shadows(name, `${projectConfigFile} (agents.${name})`)));
+  readConfigAgents({ agents: projectAgents }, projectConfigFile, byName, errors);
+  for (const file of listAgentFiles(path.join(projectRoot, '.agentd', 'agents'), errors)) {
+    if (!shadows(path.basename(file, '.md'), file)) readInto(file, byName, errors);
+  }
+  return { agents: [...byName.values()], errors };
+}
+
+/** Applies config.json `agents` entries (the user's, or a project file's). */
+function readConfigAgents(config: Pick<AgentdConfig, 'agents'>, file: string, byName: Map<string, AgentDefinition>, errors: string[]): void {
+  for (const [name, entry] of Object.entries(config.agents ?? {})) {
     if (!AGENT_NAME.test(name)) {
       const message = `agent names use letters, digits, ".", "-" and "_" (at most 64), starting with a letter or digit; rename "${name}"`;
-      errors.push(formatConfigProblem({ file: 'config.json', path: formatJsonPath(['agents', name]), message }));
+      errors.push(formatConfigProblem({ file, path: formatJsonPath(['agents', name]), message }));
       continue;
     }
     const { prompt, ...fields } = entry;
-    const merged = mergeAgent(byName.get(name), name, fields, prompt, 'config');
+    const merged = mergeAgent(byName.get(name), name, fields, prompt, file === 'config.json' ? 'config' : file);
     if ('field' in merged) {
-      errors.push(formatConfigProblem({ file: 'config.json', path: formatJsonPath(['agents', name, merged.field]), message: merged.message }));
+      errors.push(formatConfigProblem({ file, path: formatJsonPath(['agents', name, merged.field]), message: merged.message }));
     } else byName.set(name, merged);
   }
+}
 
-  for (const dir of [path.join(options.userConfigDir, 'agents'), path.join(options.cwd, '.agentd', 'agents')]) {
-    for (const file of listAgentFiles(dir, errors)) {
-      const result = readAgentFile(file, byName);
-      if (Array.isArray(result)) errors.push(...result);
-      else byName.set(result.name, result);
-    }
-  }
-  return { agents: [...byName.values()], errors };
+function readInto(file: string, byName: Map<string, AgentDefinition>, errors: string[]): void {
+  const result = readAgentFile(file, byName);
+  if (Array.isArray(result)) errors.push(...result);
+  else byName.set(result.name, result);
 }
 
 /** Parses and merges one `<name>.md`; an array holds its error lines. */

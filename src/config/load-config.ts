@@ -3,9 +3,25 @@ import type { AgentdPaths } from './agentd-paths.js';
 import { ConfigError, type ConfigProblem } from './config-error.js';
 import { type AgentdConfig, AgentdConfigSchema } from './config-schema.js';
 import { describeConfigIssues } from './describe-config-issues.js';
+import { isTrustedProject } from './is-trusted-project.js';
 import { mergeConfigs } from './merge-configs.js';
 import { readConfigFile } from './read-config-file.js';
 import { restrictProjectConfig } from './restrict-project-config.js';
+
+/** Permission rules of one config file. */
+export interface PermissionSource {
+  allow?: string[];
+  ask?: string[];
+  deny?: string[];
+}
+
+/** The user's own config file, read once: the daemon-wide layer every project is laid over. */
+export interface UserConfigLayer {
+  /** The file read, or undefined when there is none. */
+  file: string | undefined;
+  /** Its validated JSON ({} when there is no file). */
+  json: Record<string, unknown>;
+}
 
 /** The effective configuration and where it came from. */
 export interface LoadedConfig {
@@ -20,7 +36,11 @@ export interface LoadedConfig {
    * matched deny, then ask, then allow, across all sources at once; they are kept apart so
    * that other rule sources (remembered answers) can be added beside them.
    */
-  permissionSources: Array<{ allow?: string[]; ask?: string[]; deny?: string[] }>;
+  permissionSources: PermissionSource[];
+  /** Whether the project directory is one of the user's trustedProjects (or inside one). */
+  trusted: boolean;
+  /** The project file's own settings after restriction (what it may set), {} without one. */
+  project: Record<string, unknown>;
 }
 
 export interface LoadConfigOptions {
@@ -38,56 +58,87 @@ export function projectConfigFile(cwd: string): string {
 
 /**
  * Reads the user file (`paths.configFile`, or `configFile` instead) and then the project
- * file `<cwd>/.agentd/config.json`, which overrides it (see mergeConfigs). Missing files
- * are skipped, except a `configFile` the user named. Every problem in every file is
- * reported at once in one ConfigError. Synchronous: it runs once, at start-up.
+ * file `<cwd>/.agentd/config.json`, which overrides it (see mergeConfigs). For the
+ * doctor and `agentd models`; the daemon reads the user file once (readUserConfig) and
+ * lays each session's project over it (loadProjectConfig).
  */
 export function loadConfig(options: LoadConfigOptions): LoadedConfig {
-  const cwd = path.resolve(options.cwd ?? process.cwd());
-  const userFile =
-    options.configFile !== undefined ? path.resolve(cwd, options.configFile) : path.resolve(options.paths.configFile);
-  const projectFile = projectConfigFile(cwd);
-  const candidates = projectFile === userFile ? [userFile] : [userFile, projectFile];
-
+  // Every problem of both files at once: a broken user file still lets the project file be checked.
   const problems: ConfigProblem[] = [];
-  const files: string[] = [];
-  const warnings: string[] = [];
-  const permissionSources: LoadedConfig['permissionSources'] = [];
-  let merged: Record<string, unknown> = {};
-  for (const file of candidates) {
-    const result = readConfigFile(file, AgentdConfigSchema);
-    if (result.kind === 'missing') {
-      if (file === userFile && options.configFile !== undefined) {
-        problems.push({ file, message: 'config file not found; check the --config path' });
-      }
-      continue;
-    }
-    files.push(file);
-    if (result.kind === 'invalid') {
-      problems.push(...result.problems);
-      continue;
-    }
-    let json = result.json;
-    if (file === projectFile && file !== userFile) {
-      const trusted = Array.isArray(merged.trustedProjects) ? (merged.trustedProjects as string[]) : [];
-      const restricted = restrictProjectConfig(json, cwd, trusted);
-      warnings.push(...restricted.warnings);
-      json = restricted.json;
-    }
-    const rules = json.permissions as { allow?: string[]; ask?: string[]; deny?: string[] } | undefined;
-    if (rules) permissionSources.push({ ...(rules.allow ? { allow: rules.allow } : {}), ...(rules.ask ? { ask: rules.ask } : {}), ...(rules.deny ? { deny: rules.deny } : {}) });
-    merged = mergeConfigs(merged, json);
+  let user: UserConfigLayer = { file: undefined, json: {} };
+  try {
+    user = readUserConfig(options);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(...error.problems);
   }
-  if (problems.length > 0) throw new ConfigError(problems);
+  let loaded: LoadedConfig | undefined;
+  try {
+    loaded = loadProjectConfig(user, path.resolve(options.cwd ?? process.cwd()));
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(...error.problems);
+  }
+  if (problems.length > 0 || !loaded) throw new ConfigError(problems);
+  return loaded;
+}
+
+/**
+ * The user file alone. Missing is fine (no settings) except a `configFile` the user named.
+ * Throws ConfigError naming the file, JSON path and fix.
+ */
+export function readUserConfig(options: LoadConfigOptions): UserConfigLayer {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const file = options.configFile !== undefined ? path.resolve(cwd, options.configFile) : path.resolve(options.paths.configFile);
+  const result = readConfigFile(file, AgentdConfigSchema);
+  if (result.kind === 'missing') {
+    if (options.configFile !== undefined) throw new ConfigError([{ file, message: 'config file not found; check the --config path' }]);
+    return { file: undefined, json: {} };
+  }
+  if (result.kind === 'invalid') throw new ConfigError(result.problems);
+  return { file, json: result.json };
+}
+
+/**
+ * Lays `<cwd>/.agentd/config.json` over the user layer; `cwd` undefined gives the user
+ * layer alone. The project file loses what it may not set unless the user trusts the
+ * project (restrictProjectConfig). Every problem is reported at once in one ConfigError.
+ */
+export function loadProjectConfig(user: UserConfigLayer, cwd: string | undefined): LoadedConfig {
+  const files = user.file ? [user.file] : [];
+  const permissionSources: PermissionSource[] = [];
+  addRules(permissionSources, user.json);
+  const trustedProjects = Array.isArray(user.json.trustedProjects) ? (user.json.trustedProjects as string[]) : [];
+  const trusted = cwd !== undefined && isTrustedProject(cwd, trustedProjects);
+  let merged = user.json;
+  let project: Record<string, unknown> = {};
+  const warnings: string[] = [];
+  const projectFile = cwd === undefined ? undefined : projectConfigFile(cwd);
+  if (projectFile !== undefined && projectFile !== user.file) {
+    const result = readConfigFile(projectFile, AgentdConfigSchema);
+    if (result.kind === 'invalid') throw new ConfigError(result.problems);
+    if (result.kind === 'ok') {
+      files.push(projectFile);
+      const restricted = restrictProjectConfig(result.json, cwd!, trustedProjects);
+      warnings.push(...restricted.warnings);
+      project = restricted.json;
+      addRules(permissionSources, project);
+      merged = mergeConfigs(merged, project);
+    }
+  }
 
   // Each file is valid alone; the merge keeps objects as objects and replaces everything
   // else whole, so this only fails if that reasoning is wrong: still report it clearly.
   const parsed = AgentdConfigSchema.safeParse(merged);
   if (!parsed.success) {
     const file = files.join(' + ');
-    throw new ConfigError(
-      describeConfigIssues(parsed.error.issues, merged, AgentdConfigSchema).map((d) => ({ file, ...d })),
-    );
+    const problems: ConfigProblem[] = describeConfigIssues(parsed.error.issues, merged, AgentdConfigSchema).map((d) => ({ file, ...d }));
+    throw new ConfigError(problems);
   }
-  return { config: parsed.data, files, warnings, permissionSources };
+  return { config: parsed.data, files, warnings, permissionSources, trusted, project };
+}
+
+function addRules(sources: PermissionSource[], json: Record<string, unknown>): void {
+  const rules = json.permissions as PermissionSource | undefined;
+  if (rules && (rules.allow || rules.ask || rules.deny)) sources.push({ ...(rules.allow ? { allow: rules.allow } : {}), ...(rules.ask ? { ask: rules.ask } : {}), ...(rules.deny ? { deny: rules.deny } : {}) });
 }

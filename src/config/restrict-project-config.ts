@@ -1,3 +1,5 @@
+import { isTrustedProject } from './is-trusted-project.js';
+
 /**
  * Settings a repository's own `.agentd/config.json` may not make unless the user trusts
  * that project: each could send API keys to another server, run commands, or switch
@@ -17,14 +19,14 @@ const UNTRUSTED_KEYS: Array<{ path: string[]; why: string }> = [
 /**
  * Returns the project file's settings with the ones it may not set removed, and one
  * warning per removed setting naming it and how to trust the project. A project listed
- * in the user's `trustedProjects` keeps everything.
+ * in the user's `trustedProjects` (or inside one, see isTrustedProject) keeps everything.
  */
 export function restrictProjectConfig(
   json: Record<string, unknown>,
   projectRoot: string,
   trustedProjects: readonly string[],
 ): { json: Record<string, unknown>; warnings: string[] } {
-  if (trustedProjects.includes(projectRoot)) return { json, warnings: [] };
+  if (isTrustedProject(projectRoot, trustedProjects)) return { json, warnings: [] };
   const copy = structuredClone(json);
   const warnings: string[] = [];
   for (const { path, why } of UNTRUSTED_KEYS) {

@@ -18,26 +18,27 @@ export const EXPLORE_ROLE_PROMPT =
 
 /**
  * The agents every session has (ACP session modes), before config and agent files
- * change or add to them.
+ * change or add to them. Descriptions say what each is for, not what it may do: the mode
+ * list adds the effective access (describeAgentAccess), which config can change.
  */
 export const BUILTIN_AGENTS: readonly AgentDefinition[] = Object.freeze([
   {
     name: 'build',
-    description: 'Default agent: reads, edits and runs commands to do the work.',
+    description: 'Default agent: does the work.',
     prompt: BUILD_ROLE_PROMPT,
     access: 'full',
     source: 'builtin',
   },
   {
     name: 'plan',
-    description: 'Read-only: studies the code and proposes a plan without changing files.',
+    description: 'Studies the code and proposes a plan.',
     prompt: PLAN_ROLE_PROMPT,
     access: 'read',
     source: 'builtin',
   },
   {
     name: 'explore',
-    description: 'Search-only: finds files and code and reports what it found.',
+    description: 'Finds files and code and reports what it found.',
     prompt: EXPLORE_ROLE_PROMPT,
     access: 'search',
     source: 'builtin',

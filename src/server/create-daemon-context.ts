@@ -1,49 +1,44 @@
 import type { AgentdPaths } from '../config/agentd-paths.js';
 import type { AgentdConfig } from '../config/config-schema.js';
-import { describeProviderSetup } from '../config/describe-provider-setup.js';
+import type { ProjectSettings, ProjectSettingsResolver } from '../config/project-settings.js';
 import { createModelCatalog } from '../providers/catalog/model-catalog.js';
-import { priceUsage } from '../providers/catalog/price-usage.js';
 import { createProviderRegistry } from '../providers/registry/create-provider-registry.js';
-import { loadAgents } from '../config/load-agents.js';
-import { BUILTIN_AGENTS, managerAgent } from '../loop/builtin-agents.js';
 import { createAgentTool } from '../session/agent-tool.js';
 import { DaemonCostTotals } from '../loop/track-cost.js';
-import { skillDirs } from '../tools/builtin/skill.js';
-import { discoverSkills } from '../tools/discover-skills.js';
-import { pickDefaultModel } from '../session/pick-default-model.js';
-import { createSessionServices } from '../session/create-session-services.js';
 import { SessionManager } from '../session/session-manager.js';
+import type { SessionServices } from '../session/session-services.js';
 import type { Store } from '../store/store.js';
 import type { PermissionAsker } from '../session/permission-asker.js';
 import { HookRunner } from '../tools/hooks/hook-runner.js';
 import { McpManager } from '../tools/mcp/mcp-manager.js';
 import type { PermissionMode } from '../tools/permissions/permission-mode.js';
 import { ClientTools } from '../tools/remote/client-tools.js';
-import { gitFacts } from '../loop/git-facts.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import { buildSandboxPolicy } from '../tools/sandbox/sandbox-policy.js';
 import { createBuiltinTools, ToolRegistry } from '../tools/tool-registry.js';
 import { createClientAsker } from './ask-client-permission.js';
 import type { ClientConnection } from './client-connection.js';
+import { createProjectServices } from './create-project-services.js';
 import type { DaemonContext } from './daemon-context.js';
 
 export interface DaemonOptions {
+  /** The user's own config (user config.json or `--config`): the daemon-wide settings. */
   config: AgentdConfig;
-  /** Permission rules per config file, user then project; `config.permissions` alone when absent. */
-  permissionSources?: Array<{ allow?: string[]; ask?: string[]; deny?: string[] }>;
+  /** Each session directory's settings: the user's config with that project's file over it. */
+  projects: ProjectSettingsResolver;
   paths: AgentdPaths;
   store: Store;
   env: NodeJS.ProcessEnv;
   version: string;
   log(line: string): void;
-  /** Overrides the configured default model (`--model`). */
+  /** Overrides every project's default model (`--model`). */
   model?: string;
   /** Whether bash runs in bubblewrap (probed once at start-up, in the background). */
   sandbox: Promise<SandboxInfo>;
   /** `--config FILE` and `serve --socket PATH`: hidden from the sandbox like agentd's own dirs. */
   configFile?: string;
   socketPath?: string;
-  /** Overrides config `permissions.mode` (`--permission-mode`). */
+  /** Overrides every project's `permissions.mode` (`--permission-mode`). */
   permissionMode?: PermissionMode;
   /** The connected clients (the server's shell owns the set); a new empty set when absent. */
   clients?: Set<ClientConnection>;
@@ -51,22 +46,22 @@ export interface DaemonOptions {
   asker?: PermissionAsker;
 }
 
-/** Builds the daemon's shared state: sessions backed by the store, models from config. */
+/**
+ * Builds the daemon's shared state: sessions backed by the store, providers, tools and
+ * servers from the user's config, and per session directory the services its project's
+ * settings give (resolved whenever a session goes live, built once per settings).
+ */
 export function createDaemonContext(options: DaemonOptions): DaemonContext {
   const { config, env, log } = options;
   const registry = createProviderRegistry({ config, env });
   const catalog = createModelCatalog(config.providers);
-  const warned = new Set<string>();
   const tools = new ToolRegistry();
-  // One policy for bash and git facts; a provider key listed in sandbox.env is refused here, loudly.
-  const { policy: sandboxPolicy, warnings: sandboxWarnings } = buildSandboxPolicy({
-    paths: options.paths,
-    config,
-    env,
+  const sandboxFiles = {
     ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
     ...(options.socketPath !== undefined ? { socketPath: options.socketPath } : {}),
-  });
-  for (const warning of sandboxWarnings) log(warning);
+  };
+  // The user's policy; each project's services build their own from its effective config.
+  const { policy: sandboxPolicy } = buildSandboxPolicy({ paths: options.paths, config, env, ...sandboxFiles });
   const builtinOptions = {
     bash: { policy: sandboxPolicy },
     // The same user skills folder the system prompt lists.
@@ -78,80 +73,45 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
   let sessions: SessionManager | undefined;
   // A sub-agent's questions go to the clients of the session that started it.
   const asker = options.asker ?? createClientAsker(clients, (id) => sessions?.get(id)?.promptOrigin, (id) => sessions?.rootOf(id) ?? id);
-  const subagents = config.subagents ?? {};
-  tools.register(
-    createAgentTool({
-      sessions: () => sessions!,
-      maxConcurrent: subagents.maxConcurrent ?? 4,
-      executorModel: subagents.executorModel,
-      budgetUsd: subagents.budgetUsd,
-    }),
-    { origin: 'builtin' },
-  );
-  const builtins = subagents.manager ? [...BUILTIN_AGENTS, managerAgent(subagents.managerModel)] : BUILTIN_AGENTS;
-  const { mode: configMode, ...rules } = config.permissions ?? {};
+  tools.register(createAgentTool({ sessions: () => sessions! }), { origin: 'builtin' });
   const clientTools = new ClientTools(tools, { ...(config.server?.requestTimeoutMs ? { defaultTimeoutMs: config.server.requestTimeoutMs } : {}) });
   const mcp = new McpManager({ registry: tools, log, clientVersion: options.version });
-  const hooks = new HookRunner({ config: config.hooks, cwdOf: (id) => sessions!.record(id).cwd, log, env });
-  const defaultModel = options.model ?? pickDefaultModel(config, env);
-  const services = createSessionServices({
-    tools: {
-      registry: tools,
-      rules: options.permissionSources ?? [rules],
-      mode: options.permissionMode ?? configMode ?? 'ask',
-      sandbox: options.sandbox,
-      dataDir: options.paths.dataDir,
-      asker,
-      hooks,
-      ...(config.tools?.maxParallel !== undefined ? { concurrency: config.tools.maxParallel } : {}),
-      ...(config.tools?.timeoutMs !== undefined ? { timeoutMs: config.tools.timeoutMs } : {}),
-    },
-    loadAgents: (cwd) => {
-      const loaded = loadAgents({ cwd, userConfigDir: options.paths.configDir, config, builtins });
-      for (const error of loaded.errors) if (!warned.has(error)) (warned.add(error), log(error));
-      return loaded.agents;
-    },
-    skills: (cwd) => discoverSkills(skillDirs(cwd, { userConfigDir: options.paths.configDir })).map(({ name, description }) => ({ name, description })),
-    userConfigDir: options.paths.configDir,
-    gitFacts: async (cwd) => gitFacts(cwd, { sandbox: await options.sandbox, policy: sandboxPolicy, env }),
-    budgetUsd: config.budgetUsd,
-    thinking: config.thinking,
-    toolResultBudget: 50_000,
-    costTotals: new DaemonCostTotals(),
-    defaultModel,
-    setupHelp: describeProviderSetup(options.paths),
-    maxTurns: config.maxTurns ?? 50,
+  const hooks = new HookRunner({
+    config: config.hooks,
+    // A trusted project's hooks replace the user's for its sessions (an untrusted one's are stripped).
+    configOf: (id) => sessions?.get(id)?.services.settings.config.hooks,
+    cwdOf: (id) => sessions!.record(id).cwd,
     log,
-    createModel(ref) {
-      // Retries, the shared circuit breaker and the fallback come wrapped by the registry.
-      const fallback = config.fallbackModel && config.fallbackModel !== ref ? config.fallbackModel : undefined;
-      return registry.resolve(ref, fallback ? { fallback } : {});
-    },
-    modelFacts(ref) {
-      const info = catalog.lookup(ref);
-      if (!info.known && !warned.has(ref)) {
-        warned.add(ref);
-        log(`model ${ref} is not in the catalog: assuming a ${info.contextWindow}-token window and no prices; set providers.<id>.models in config.json to correct this`);
-      }
-      return {
-        contextWindow: info.contextWindow,
-        maxOutputTokens: info.maxOutputTokens,
-        price: (usage) => priceUsage(info, usage).usd,
-      };
-    },
+    env,
   });
-  sessions = new SessionManager(options.store, services, subagents.manager ? 'manager' : 'build');
+  const shared = {
+    userConfig: config,
+    registry,
+    catalog,
+    tools,
+    asker,
+    hooks,
+    sandbox: options.sandbox,
+    paths: options.paths,
+    ...sandboxFiles,
+    env,
+    costTotals: new DaemonCostTotals(),
+    log,
+    warned: new Set<string>(),
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
+  };
+  const built = new WeakMap<ProjectSettings, SessionServices>();
+  const servicesFor = (cwd: string): SessionServices => {
+    const settings = options.projects.resolve(cwd);
+    let services = built.get(settings);
+    if (!services) built.set(settings, (services = createProjectServices(settings, shared)));
+    return services;
+  };
+  sessions = new SessionManager(options.store, servicesFor);
   return {
     sessions,
     sandbox: options.sandbox,
-    models: {
-      defaultModel: () => defaultModel,
-      choices: () =>
-        catalog
-          .list()
-          .filter((m) => registry.isConfigured(m.ref.split('/')[0]!))
-          .map((m) => ({ value: m.ref, name: m.ref })),
-    },
     tools,
     clientTools,
     mcp,

@@ -10,20 +10,19 @@ import type { ClientConnection } from './client-connection.js';
 /** The daemon-wide state every handler can reach. */
 export interface DaemonContext {
   sessions: SessionManager;
-  /** Whether bash runs in bubblewrap; clients are told in session/new `_meta.agentd.sandbox`. */
+  /** Whether bash runs in bubblewrap by the user's config (a trusted project may differ: see SessionServices.sandbox). */
   sandbox: Promise<SandboxInfo>;
-  /** The models a client may pick (configured providers only) and the default. */
-  models: { choices(): Array<{ value: string; name: string }>; defaultModel(): string | undefined };
   /** Every tool any session can call: built-in, client-registered, MCP. */
   tools: ToolRegistry;
   /** Tools clients registered (`tools/register`), by the connection that runs them. */
   clientTools: ClientTools;
-  /** MCP servers: config ones for every session, and each session's own. */
+  /** MCP servers: the user config's for every session, and each session's own (its client's and a trusted project's). */
   mcp: McpManager;
   /** Config command hooks and client hooks (`hooks/register`) around every tool call. */
   hooks: HookRunner;
   /** Every connected client, for asking permission and routing client tools. */
   clients: Set<ClientConnection>;
+  /** The user's own config (daemon-wide); a session's effective config is `session.services.settings.config`. */
   config: AgentdConfig;
   /** agentd's package version. */
   version: string;

@@ -1,6 +1,7 @@
 import { resolveAgentdPaths, type AgentdPaths } from '../config/agentd-paths.js';
 import type { AgentdConfig } from '../config/config-schema.js';
-import { loadConfig, type LoadedConfig } from '../config/load-config.js';
+import { loadProjectConfig, readUserConfig } from '../config/load-config.js';
+import { ProjectSettingsResolver } from '../config/project-settings.js';
 import { collectSecrets, redactSecrets } from '../config/redact-secrets.js';
 import type { PermissionAsker } from '../session/permission-asker.js';
 import type { PermissionMode } from '../tools/permissions/permission-mode.js';
@@ -10,7 +11,10 @@ export interface StartOptions {
   configFile?: string;
   /** `serve --socket PATH`: the Unix socket served (hidden from the sandbox). */
   socketPath?: string;
-  /** The project directory whose `.agentd/config.json` applies. */
+  /**
+   * Where the daemon was started: only a relative `--config` path is resolved against it.
+   * Project config follows each session's own cwd (DaemonSettings.projects).
+   */
   cwd: string;
   env: NodeJS.ProcessEnv;
   version: string;
@@ -28,23 +32,26 @@ export interface StartOptions {
 export interface DaemonSettings {
   options: StartOptions;
   paths: AgentdPaths;
+  /** The user's own config (user config.json or `--config`): daemon-wide settings only. */
   config: AgentdConfig;
-  /** Permission rules per config file, user then project (matched last-wins across them). */
-  permissionSources: LoadedConfig['permissionSources'];
+  /** Each session directory's settings: the user's config with that project's file over it. */
+  projects: ProjectSettingsResolver;
   /** Writes one line to the log with every known secret redacted. */
   log(line: string): void;
 }
 
 /**
- * Resolves the paths and loads the config (user, then project). Throws ConfigError with
- * file, JSON path and fix, before anything is served, so a bad config never half-starts.
+ * Resolves the paths and loads the user's config. Throws ConfigError with file, JSON path
+ * and fix, before anything is served, so a bad config never half-starts. The directory
+ * the daemon starts in has no say: one daemon serves sessions of many projects, each with
+ * its own `.agentd/config.json` (see ProjectSettingsResolver).
  */
 export function loadDaemonSettings(options: StartOptions): DaemonSettings {
   const paths = resolveAgentdPaths(options.env);
-  const { config, warnings, permissionSources } = loadConfig({ cwd: options.cwd, paths, ...(options.configFile ? { configFile: options.configFile } : {}) });
+  const user = readUserConfig({ cwd: options.cwd, paths, ...(options.configFile ? { configFile: options.configFile } : {}) });
+  const { config } = loadProjectConfig(user, undefined);
   const secrets = collectSecrets(config, options.env);
   const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'));
   const log = (line: string): void => write(`agentd: ${redactSecrets(line, secrets)}`);
-  for (const warning of warnings) log(warning);
-  return { options, paths, config, permissionSources, log };
+  return { options, paths, config, projects: new ProjectSettingsResolver({ user, log }), log };
 }

@@ -1,19 +1,23 @@
+import { agentModeName, describeAgentAccess } from '../config/describe-agent-access.js';
 import type { Session } from '../session/session.js';
-import type { DaemonContext } from './daemon-context.js';
 
-/** ACP `modes` for a session: its agents, and the current one. */
+/** ACP `modes` for a session: its agents with their real access, and the current one. */
 export function sessionModes(session: Session): { currentModeId: string; availableModes: Array<{ id: string; name: string; description: string }> } {
   const agents = session.services.agents(session.record);
   return {
     currentModeId: session.services.agent(session.record, agents).name,
-    availableModes: agents.map((a) => ({ id: a.name, name: a.name, description: a.description })),
+    availableModes: agents.map((a) => ({
+      id: a.name,
+      name: agentModeName(a),
+      description: `${describeAgentAccess(a)}. ${a.description}${a.source === 'builtin' || a.source === 'config' ? '' : ` (from ${a.source})`}`,
+    })),
   };
 }
 
-/** ACP `configOptions`: the model, and how the steering and follow-up queues deliver. */
-export function sessionConfigOptions(session: Session, daemon: DaemonContext): Array<Record<string, unknown>> {
-  const current = session.record.model ?? daemon.models.defaultModel() ?? '';
-  const choices = daemon.models.choices();
+/** ACP `configOptions`: the model (from the session's project settings), and how the steering and follow-up queues deliver. */
+export function sessionConfigOptions(session: Session): Array<Record<string, unknown>> {
+  const current = session.record.model ?? session.services.defaultModel ?? '';
+  const choices = session.services.modelChoices();
   if (current && !choices.some((c) => c.value === current)) choices.unshift({ value: current, name: current });
   const queueChoices = [
     { value: 'all', name: 'All at once' },

@@ -1,4 +1,5 @@
 import { ErrorCodes } from '../../protocol/index.js';
+import { ConfigError } from '../config/config-error.js';
 import { PromptContentError } from '../session/convert-prompt.js';
 import { ModelNotConfiguredError } from '../session/model-not-configured-error.js';
 import { SessionBusyError, TurnFailedError } from '../session/session.js';
@@ -13,6 +14,8 @@ export function sessionErrorToRpc(method: string, error: unknown): unknown {
   if (error instanceof SessionNotFoundError) return RpcError.notFound(error.message);
   if (error instanceof SessionBusyError) return RpcError.sessionBusy(error.sessionId);
   if (error instanceof PromptContentError) return RpcError.invalidParams(method, [error.message]);
+  // The session's project config (`<cwd>/.agentd/config.json`) is invalid: the message names file, path and fix.
+  if (error instanceof ConfigError) return RpcError.invalidParams(method, [error.message]);
   if (error instanceof ModelNotConfiguredError) return RpcError.providerNotConfigured(error.message);
   if (error instanceof TurnFailedError) {
     const e = error.providerError;

@@ -31,7 +31,7 @@ export async function startDaemon(options: StartOptions): Promise<StartedDaemon>
  * MCP servers start in the background.
  */
 export async function buildDaemon(settings: DaemonSettings, clients?: Set<ClientConnection>): Promise<StartedDaemon> {
-  const { options, paths, config, log, permissionSources } = settings;
+  const { options, paths, config, log, projects } = settings;
   const store = openStore(paths.databaseFile);
   const recovered = store.recoverInterruptedTurns();
   if (recovered.length > 0) log(`marked ${recovered.length} turn(s) interrupted by an earlier stop`);
@@ -47,7 +47,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
     ...(options.asker ? { asker: options.asker } : {}),
     ...(clients ? { clients } : {}),
     config,
-    permissionSources,
+    projects,
     paths,
     ...(options.configFile ? { configFile: path.resolve(options.cwd, options.configFile) } : {}),
     ...(options.socketPath ? { socketPath: path.resolve(options.cwd, options.socketPath) } : {}),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AgentDefinition } from '../config/agent-definition.js';
 import type { ToolResult } from '../tools/tool.js';
 import type { Tool } from '../tools/tool.js';
+import { AGENT_CONSTRAINTS_KEY, childConstraints } from './agent-constraints.js';
 import type { SessionManager } from './session-manager.js';
 import type { Session } from './session.js';
 
@@ -15,12 +16,12 @@ export type AgentToolArgs = z.infer<typeof agentToolSchema>;
 export interface AgentToolOptions {
   /** The daemon's sessions; bound late because the manager is built after the tools. */
   sessions: () => SessionManager;
-  /** Sub-agents running at once per parent session. */
-  maxConcurrent: number;
-  /** `provider/model` for sub-agents; the parent's model when undefined. */
-  executorModel: string | undefined;
-  /** The most all sub-agents of one parent may spend together, USD. */
-  budgetUsd: number | undefined;
+}
+
+/** Config `subagents` of the parent's project: limits, executor model and budget. */
+function subagentSettings(parent: Session): { maxConcurrent: number; executorModel: string | undefined; budgetUsd: number | undefined } {
+  const subagents = parent.services.settings.config.subagents ?? {};
+  return { maxConcurrent: subagents.maxConcurrent ?? 4, executorModel: subagents.executorModel, budgetUsd: subagents.budgetUsd };
 }
 
 const ACCESS_RANK: Record<AgentDefinition['access'], number> = { search: 0, read: 1, full: 2 };
@@ -29,7 +30,9 @@ const ACCESS_RANK: Record<AgentDefinition['access'], number> = { search: 0, read
  * The `agent` tool: runs a task in a child session (its own context, agent, model and
  * turn limit) and returns its final answer. The child's text streams to the client as
  * progress of this call; aborting the call aborts the child. A child never gets more
- * access than the agent that started it.
+ * access than the agent that started it: its access rank may not be higher, and it may
+ * use only the tools both its own agent and every ancestor's agent allow (the ancestors
+ * are kept in its session meta, see agent-constraints.ts).
  */
 export function createAgentTool(options: AgentToolOptions): Tool<AgentToolArgs> {
   const running = new Map<string, number>();
@@ -37,8 +40,8 @@ export function createAgentTool(options: AgentToolOptions): Tool<AgentToolArgs> 
   const spent = new Map<string, number>();
 
   /** Waits for a free slot; false when the call was aborted while waiting (no slot taken). */
-  const acquire = async (parentId: string, signal: AbortSignal): Promise<boolean> => {
-    while ((running.get(parentId) ?? 0) >= options.maxConcurrent) {
+  const acquire = async (parentId: string, maxConcurrent: number, signal: AbortSignal): Promise<boolean> => {
+    while ((running.get(parentId) ?? 0) >= maxConcurrent) {
       if (signal.aborted) return false;
       await new Promise<void>((resolve) => {
         const wake = (): void => {
@@ -81,19 +84,25 @@ export function createAgentTool(options: AgentToolOptions): Tool<AgentToolArgs> 
       if (ACCESS_RANK[agent.access] > ACCESS_RANK[parentAgent.access]) {
         return error(`The ${parentAgent.name} agent may not start a ${agent.name} sub-agent: it would have more access (${agent.access}) than ${parentAgent.access}.`);
       }
-      const remaining = options.budgetUsd === undefined ? undefined : options.budgetUsd - (spent.get(parent.id) ?? 0);
-      if (remaining !== undefined && remaining <= 0) return error(`The sub-agent budget of $${options.budgetUsd} for this session is spent.`);
+      const settings = subagentSettings(parent);
+      const remaining = settings.budgetUsd === undefined ? undefined : settings.budgetUsd - (spent.get(parent.id) ?? 0);
+      if (remaining !== undefined && remaining <= 0) return error(`The sub-agent budget of $${settings.budgetUsd} for this session is spent.`);
 
-      if (!(await acquire(parent.id, ctx.signal))) return error('The sub-agent call was cancelled before it started.');
+      if (!(await acquire(parent.id, settings.maxConcurrent, ctx.signal))) return error('The sub-agent call was cancelled before it started.');
       let child: Session | undefined;
       try {
         child = sessions.create({
           cwd: ctx.cwd,
           additionalDirectories: ctx.additionalDirectories,
-          meta: { parentSessionId: parent.id, parentToolCallId: ctx.toolCallId, ...(remaining !== undefined ? { budgetUsd: remaining } : {}) },
+          meta: {
+            parentSessionId: parent.id,
+            parentToolCallId: ctx.toolCallId,
+            [AGENT_CONSTRAINTS_KEY]: childConstraints(parent.record, parentAgent),
+            ...(remaining !== undefined ? { budgetUsd: remaining } : {}),
+          },
         });
         child.setMode(agent.name);
-        const model = agent.model ?? options.executorModel ?? parent.record.model;
+        const model = agent.model ?? settings.executorModel ?? parent.record.model;
         if (model) child.setModel(model);
         let text = '';
         const unsubscribe = child.subscribe((event) => {

@@ -1,4 +1,5 @@
 import type { AgentDefinition } from '../config/agent-definition.js';
+import type { ProjectSettings } from '../config/project-settings.js';
 import { agentAllowsTool } from '../loop/agent-allows-tool.js';
 import { buildSystemPrompt } from '../loop/build-system-prompt.js';
 import { findAgentsFiles } from '../loop/find-agents-files.js';
@@ -7,7 +8,9 @@ import type { DaemonCostTotals } from '../loop/track-cost.js';
 import type { LanguageModel } from '../providers/language-model.js';
 import type { ThinkingLevel } from '../providers/request.js';
 import type { Usage } from '../providers/usage.js';
+import type { SessionRecord } from '../store/store.js';
 import type { Tool } from '../tools/tool.js';
+import { agentConstraints, constraintRefusal } from './agent-constraints.js';
 import { ModelNotConfiguredError } from './model-not-configured-error.js';
 import { runSessionTools, type ToolRuntimeOptions } from './run-session-tools.js';
 import type { SessionServices } from './session-services.js';
@@ -20,8 +23,14 @@ export interface ModelFacts {
 }
 
 export interface SessionServicesOptions {
+  /** The project directory's settings these services apply. */
+  settings: ProjectSettings;
   /** `provider/model` used when a session has not chosen one; undefined when none is configured. */
   defaultModel: string | undefined;
+  /** The models a session may pick. */
+  modelChoices(): Array<{ value: string; name: string }>;
+  /** The agent new sessions start with. */
+  defaultMode: string;
   /** Builds the model for `provider/model`; throws with a clear message when it cannot. */
   createModel(ref: string): LanguageModel;
   modelFacts(ref: string): ModelFacts;
@@ -45,13 +54,14 @@ export interface SessionServicesOptions {
   tools: Omit<ToolRuntimeOptions, 'refusal'>;
 }
 
-/** Wires config, providers, agents, tools and the model catalog into what sessions need. */
+/** Wires one project's config, providers, agents, tools and the model catalog into what its sessions need. */
 export function createSessionServices(options: SessionServicesOptions): SessionServices {
   const agentFor = (agents: AgentDefinition[], mode: string): AgentDefinition =>
     agents.find((a) => a.name === mode) ?? agents.find((a) => a.name === 'build') ?? agents[0]!;
-  const refusal = (agent: AgentDefinition, tool: Tool): string | undefined =>
+  // A sub-agent also answers to every ancestor's agent (its record's meta carries them).
+  const refusal = (record: SessionRecord, agent: AgentDefinition, tool: Tool): string | undefined =>
     agentAllowsTool(agent, tool)
-      ? undefined
+      ? constraintRefusal(agentConstraints(record), tool)
       : `The ${agent.name} agent (${agent.access} access) may not use ${tool.name}. Switch to an agent that may (session/set_mode), or do without it.`;
 
   // Git facts are read once per session, like the status "at the start of the conversation"
@@ -59,6 +69,11 @@ export function createSessionServices(options: SessionServicesOptions): SessionS
   const gitBySession = new Map<string, Promise<GitFacts | undefined>>();
 
   return {
+    settings: options.settings,
+    defaultModel: options.defaultModel,
+    modelChoices: options.modelChoices,
+    defaultMode: options.defaultMode,
+    sandbox: options.tools.sandbox,
     maxTurns: options.maxTurns,
     budgetUsd: options.budgetUsd,
     thinking: options.thinking,
@@ -94,12 +109,12 @@ export function createSessionServices(options: SessionServicesOptions): SessionS
     toolSpecs(record, agent) {
       const allowed = options.tools.registry
         .list(record.id)
-        .filter((entry) => agentAllowsTool(agent, entry.tool))
+        .filter((entry) => refusal(record, agent, entry.tool) === undefined)
         .map((entry) => entry.tool.name);
       return options.tools.registry.specs({ sessionId: record.id, names: allowed });
     },
     runTools(session, agent, calls, _message, signal) {
-      return runSessionTools(session, calls, signal, { ...options.tools, refusal: (_s, tool) => refusal(agent, tool) });
+      return runSessionTools(session, calls, signal, { ...options.tools, refusal: (s, tool) => refusal(s.record, agent, tool) });
     },
   };
 }

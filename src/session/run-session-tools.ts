@@ -5,7 +5,7 @@ import type { PermissionRuleSet } from '../tools/permissions/match-permission-ru
 import { permissionsStoreDir } from '../tools/permissions/manage-remembered-permissions.js';
 import type { PermissionMode } from '../tools/permissions/permission-mode.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
-import type { Tool } from '../tools/tool.js';
+import type { Tool, ToolSettings } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { PermissionAsker } from './permission-asker.js';
 import type { Session } from './session.js';
@@ -25,6 +25,8 @@ export interface ToolRuntimeOptions {
   concurrency?: number;
   /** Per-call time limit (config tools.timeoutMs). */
   timeoutMs?: number;
+  /** The session's own built-in tool settings (its project's config). */
+  settings?: ToolSettings;
   /** Why the session's agent may not use a tool, if it may not. */
   refusal(session: Session, tool: Tool): string | undefined;
 }
@@ -80,6 +82,7 @@ export async function runSessionTools(
       fileState: session.fileState,
       dataDir: options.dataDir,
       sandbox,
+      ...(options.settings ? { settings: options.settings } : {}),
     }),
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),

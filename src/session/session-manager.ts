@@ -22,20 +22,23 @@ export class SessionManager {
 
   constructor(
     readonly store: Store,
-    private readonly services: SessionServices,
-    /** The agent new sessions start with (`manager` in manager mode). */
-    private readonly defaultMode = 'build',
+    /**
+     * The services of a session directory, from that directory's settings, resolved each
+     * time a session goes live (created or reopened); throws when they cannot be loaded.
+     */
+    private readonly servicesFor: (cwd: string) => SessionServices,
   ) {}
 
   create(input: { cwd: string; additionalDirectories?: string[]; meta?: Record<string, unknown> }): Session {
+    const services = this.servicesFor(input.cwd);
     const record = this.store.createSession({
       id: randomUUID(),
       cwd: input.cwd,
       additionalDirectories: input.additionalDirectories ?? [],
-      mode: this.defaultMode,
+      mode: services.defaultMode,
       meta: input.meta ?? {},
     });
-    const session = new Session(record, [], this.store, this.services);
+    const session = new Session(record, [], this.store, services);
     this.live.set(record.id, session);
     return session;
   }
@@ -46,8 +49,9 @@ export class SessionManager {
     if (existing) return existing;
     const record = this.store.getSession(id);
     if (!record) throw new SessionNotFoundError(id);
+    const services = this.servicesFor(record.cwd);
     const history = repairTranscript(historyFromRecords(this.store.listMessages(id)));
-    const session = new Session(record, history, this.store, this.services);
+    const session = new Session(record, history, this.store, services);
     this.live.set(id, session);
     return session;
   }

@@ -1,4 +1,5 @@
 import type { AgentDefinition } from '../config/agent-definition.js';
+import type { ProjectSettings } from '../config/project-settings.js';
 import type { ToolCallRequest } from '../loop/loop-context.js';
 import type { DaemonCostTotals } from '../loop/track-cost.js';
 import type { LanguageModel } from '../providers/language-model.js';
@@ -6,6 +7,7 @@ import type { AssistantMessage, ToolMessage } from '../providers/message.js';
 import type { SystemBlock, ThinkingLevel, ToolSpec } from '../providers/request.js';
 import type { Usage } from '../providers/usage.js';
 import type { SessionRecord } from '../store/store.js';
+import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import type { Session } from './session.js';
 
 /** A model ready for a turn, with what the loop needs to know about it. */
@@ -20,8 +22,21 @@ export interface ResolvedModel {
   price(usage: Usage): number;
 }
 
-/** What the SessionManager provides to every session. */
+/**
+ * What the SessionManager provides to the sessions of one project directory: built from
+ * that directory's settings (the user's config with the project's file laid over it).
+ */
 export interface SessionServices {
+  /** The settings these services were built from. */
+  settings: ProjectSettings;
+  /** `provider/model` a session uses until it picks one; undefined when none is configured. */
+  defaultModel: string | undefined;
+  /** The models a session may pick (configured providers only). */
+  modelChoices(): Array<{ value: string; name: string }>;
+  /** The agent new sessions start with (`manager` in manager mode). */
+  defaultMode: string;
+  /** Whether bash runs in bubblewrap for these sessions. */
+  sandbox: Promise<SandboxInfo>;
   /** The model for a ref (else the configured default); throws ModelNotConfiguredError when none can be used. */
   resolveModel(ref: string | null): ResolvedModel;
   /** Every agent (mode) available in a session's project. */

@@ -3,6 +3,7 @@ import type { ImagePart, TextPart } from '../providers/message.js';
 import type { FileStateTracker } from './file-state-tracker.js';
 import type { Access, PermissionGate } from './permission-gate.js';
 import type { SandboxInfo } from './sandbox/detect-sandbox.js';
+import type { SandboxPolicy } from './sandbox/sandbox-policy.js';
 
 export type { Access } from './permission-gate.js';
 
@@ -80,6 +81,20 @@ export interface ToolProgress {
   output: string;
 }
 
+/**
+ * A session's own settings for the built-in tools, from its project's effective config
+ * (the user's config, or a trusted project's over it). They take the place of the
+ * options a tool was created with, so one registry serves every project.
+ */
+export interface ToolSettings {
+  /** Sandboxed bash may use the network (config `sandbox.network`). */
+  bashNetwork?: boolean;
+  /** What bash hides and passes (the project's sandbox policy); the tool's own when unset. */
+  sandboxPolicy?: SandboxPolicy;
+  /** web_fetch reaches only these hosts (config `tools.webFetchAllowedHosts`); any public host when unset. */
+  webFetchAllowedHosts?: string[];
+}
+
 /** Everything a tool may use while it runs; built by the loop for each call. */
 export interface ToolContext {
   /** The session's working directory (absolute); relative paths resolve against it. */
@@ -104,6 +119,8 @@ export interface ToolContext {
   sandbox: SandboxInfo;
   /** Base environment for processes; `process.env` when absent. Secrets are scrubbed anyway. */
   env?: NodeJS.ProcessEnv;
+  /** The session's tool settings; the tool's creation options when absent. */
+  settings?: ToolSettings;
 }
 
 /** A tool the model can call. */

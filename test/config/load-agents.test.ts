@@ -33,7 +33,7 @@ function write(file: string, text: string): string {
 
 describe('loadAgents', () => {
   it('returns the built-ins when nothing else is defined', () => {
-    const { agents, errors } = loadAgents({ cwd, userConfigDir, config: {}, builtins: BUILTIN_AGENTS });
+    const { agents, errors } = loadAgents({ cwd, userConfigDir, config: {}, trusted: false, builtins: BUILTIN_AGENTS });
     expect(errors).toEqual([]);
     expect(agents).toEqual(BUILTIN_AGENTS);
     expect(agents[0]).not.toBe(BUILTIN_AGENTS[0]);
@@ -43,7 +43,7 @@ describe('loadAgents', () => {
     const { agents, errors } = loadAgents({
       cwd,
       userConfigDir,
-      builtins: BUILTIN_AGENTS,
+      trusted: false, builtins: BUILTIN_AGENTS,
       config: {
         agents: {
           plan: { model: 'anthropic/claude-opus-4-1', temperature: 0.2 },
@@ -65,14 +65,14 @@ describe('loadAgents', () => {
     });
   });
 
-  it('reads user then project agent files, the project winning by name', () => {
+  it('reads user then project agent files, a trusted project winning by name', () => {
     userAgent(
       'reviewer',
       '---\ndescription: User reviewer\nmodel: openai/gpt-4.1\naccess: read\ntools: [read, grep]\n---\nYou are the user reviewer.\n',
     );
     const projectFile = projectAgent('reviewer', '---\ndescription: Project reviewer\ntemperature: 0\n---\n\nYou are the project reviewer.\n');
     const docsFile = userAgent('docs', '---\r\ndescription: Writes docs\r\ntools: read, write\r\nmaxTurns: 8\r\n---\r\nWrite docs.\r\n');
-    const { agents, errors } = loadAgents({ cwd, userConfigDir, config: { agents: { reviewer: { description: 'Config reviewer', prompt: 'config' } } }, builtins: BUILTIN_AGENTS });
+    const { agents, errors } = loadAgents({ cwd, userConfigDir, config: { agents: { reviewer: { description: 'Config reviewer', prompt: 'config' } } }, trusted: true, builtins: BUILTIN_AGENTS });
     expect(errors).toEqual([]);
     expect(agents.map((a) => a.name)).toEqual(['build', 'plan', 'explore', 'reviewer', 'docs']);
     expect(agents.find((a) => a.name === 'reviewer')).toEqual({
@@ -96,9 +96,9 @@ describe('loadAgents', () => {
     });
   });
 
-  it('overrides a built-in prompt from a file whose front matter sets nothing', () => {
+  it('lets a trusted project override a built-in prompt from a file whose front matter sets nothing', () => {
     const file = projectAgent('build', 'You are the house build agent.\n');
-    const build = loadAgents({ cwd, userConfigDir, config: {}, builtins: BUILTIN_AGENTS }).agents[0]!;
+    const build = loadAgents({ cwd, userConfigDir, config: {}, trusted: true, builtins: BUILTIN_AGENTS }).agents[0]!;
     expect(build).toEqual({ ...BUILTIN_AGENTS[0], prompt: 'You are the house build agent.', source: file });
   });
 
@@ -114,7 +114,7 @@ describe('loadAgents', () => {
     projectAgent('good', '---\ndescription: fine\n---\nA good agent.');
     write(path.join(cwd, '.agentd', 'agents', 'notes.txt'), 'ignored: not .md');
 
-    const { agents, errors } = loadAgents({ cwd, userConfigDir, config: {}, builtins: BUILTIN_AGENTS });
+    const { agents, errors } = loadAgents({ cwd, userConfigDir, config: {}, trusted: false, builtins: BUILTIN_AGENTS });
     expect(agents.map((a) => a.name)).toEqual(['build', 'plan', 'explore', 'good']);
     expect(errors).toEqual([
       `${badAccess}: access: expected one of "full", "read", "search", got the string "write"`,
@@ -134,7 +134,7 @@ describe('loadAgents', () => {
       cwd,
       userConfigDir,
       config: { agents: { helper: { description: 'no prompt' }, 'bad name': { description: 'x', prompt: 'y' } } },
-      builtins: BUILTIN_AGENTS,
+      trusted: false, builtins: BUILTIN_AGENTS,
     });
     expect(agents).toHaveLength(3);
     expect(errors).toEqual([

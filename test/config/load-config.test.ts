@@ -41,7 +41,7 @@ function configError(options: Parameters<typeof loadConfig>[0]): string {
 
 describe('loadConfig', () => {
   it('is empty when no file exists', () => {
-    expect(loadConfig({ cwd: project, paths })).toEqual({ config: {}, files: [], warnings: [], permissionSources: [] });
+    expect(loadConfig({ cwd: project, paths })).toEqual({ config: {}, files: [], warnings: [], permissionSources: [], trusted: false, project: {} });
   });
 
   it('lets the project file override the user file: objects merge, arrays and scalars replace', () => {
@@ -72,6 +72,13 @@ describe('loadConfig', () => {
       files: [paths.configFile, projectFile],
       warnings: [],
       permissionSources: [{ allow: ['Read'] }, { allow: ['Bash(npm test)'] }],
+      trusted: true,
+      project: {
+        maxTurns: 5,
+        providers: { openai: { headers: { 'x-b': '2' } } },
+        permissions: { allow: ['Bash(npm test)'] },
+        mcpServers: { search: { url: 'http://127.0.0.1:9/mcp' } },
+      },
     });
   });
 
@@ -84,6 +91,8 @@ describe('loadConfig', () => {
       files: [custom, projectFile],
       warnings: [],
       permissionSources: [],
+      trusted: false,
+      project: { budgetUsd: 2 },
     });
   });
 

@@ -117,18 +117,29 @@ describe('a config file with a type error', () => {
     expect(stderr).toMatch(/number|integer/);
   });
 
-  it('names the project file when .agentd/config.json is wrong', async () => {
+  it('names the project file when .agentd/config.json is wrong, refusing that project\'s sessions only', async () => {
     const home = makeHome({});
     const project = mkdtempSync(join(tmpdir(), 'agentd-proj-'));
+    const other = mkdtempSync(join(tmpdir(), 'agentd-proj-'));
     mkdirSync(join(project, '.agentd'));
     writeFileSync(join(project, '.agentd', 'config.json'), '{ "model": "no-slash" }');
+    // Started in the broken project: the daemon serves every project, so it starts anyway.
     const daemon = spawnDaemon(['serve'], daemonEnv(home.home), project);
-    const { code } = await daemon.exited;
-    home.cleanup();
-    rmSync(project, { recursive: true, force: true });
-    expect(code).not.toBe(0);
-    expect(daemon.stderr()).toContain(join(project, '.agentd', 'config.json'));
-    expect(daemon.stderr()).toMatch(/model/);
-    expect(daemon.stderr()).toMatch(/expected a string like "openai\/gpt-4.1"/);
+    try {
+      await daemon.peer.call('initialize', { protocolVersion: 1 });
+      const refused = await daemon.peer.request('session/new', { cwd: project, mcpServers: [] });
+      expect(refused.error?.code).toBe(-32602);
+      const detail = JSON.stringify(refused.error);
+      expect(detail).toContain(join(project, '.agentd', 'config.json'));
+      expect(detail).toMatch(/model/);
+      expect(detail).toMatch(/expected a string like \\"openai\/gpt-4.1\\"/);
+      expect((await daemon.peer.call('session/new', { cwd: other, mcpServers: [] })).sessionId).toEqual(expect.any(String));
+    } finally {
+      daemon.child.kill('SIGKILL');
+      await daemon.exited;
+      home.cleanup();
+      rmSync(project, { recursive: true, force: true });
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 });

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { detectLocalServers } from '../../providers/detect-local-servers.js';
 import { ModelNotConfiguredError } from '../../session/model-not-configured-error.js';
 import { TurnFailedError } from '../../session/session.js';
+import { startSessionMcp } from '../../server/handlers/session-mcp.js';
 import { startDaemon } from '../../server/start-daemon.js';
 import { noClientAsker } from '../../session/permission-asker.js';
 import { parsePermissionMode } from '../../tools/permissions/permission-mode.js';
@@ -42,8 +43,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     // Headless: nobody to ask, so whatever would ask follows the permission mode's refusal.
     asker: noClientAsker,
   });
-  await started.daemon.mcp.configuredStarted();
+  // The session follows its own cwd's project config, like a session of the shared daemon.
   const session = started.daemon.sessions.create({ cwd });
+  await startSessionMcp(started.daemon, session, []);
   const write = (s: string): boolean => process.stdout.write(s);
   let endsWithNewline = true;
   session.subscribe((event) => {

@@ -11,14 +11,14 @@ import { replayHistory } from '../replay-history.js';
 export const sessionLoad: RequestHandler<'session/load'> = async (params, { client, daemon }) => {
   const mcpServers = sessionMcpSpecs('session/load', params.mcpServers, params.cwd);
   const session = daemon.sessions.open(params.sessionId);
-  await startSessionMcp(daemon, session.id, mcpServers);
+  await startSessionMcp(daemon, session, mcpServers);
   const turns = daemon.sessions.turns(session.id);
   replayHistory(client, session.id, daemon.sessions.messages(session.id), turns);
   attachSession(client, session);
   const interrupted = turns.filter((t) => t.status === 'interrupted').map((t) => t.id);
   return {
     modes: sessionModes(session),
-    configOptions: sessionConfigOptions(session, daemon) as never,
+    configOptions: sessionConfigOptions(session) as never,
     _meta: {
       agentd: {
         state: session.state,

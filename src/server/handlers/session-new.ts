@@ -11,13 +11,13 @@ export const sessionNew: RequestHandler<'session/new'> = async (params, { client
   additional.forEach((dir, i) => requireDirectory('session/new', `additionalDirectories[${i}]`, dir));
   const mcpServers = sessionMcpSpecs('session/new', params.mcpServers, params.cwd);
   const session = daemon.sessions.create({ cwd: params.cwd, additionalDirectories: additional });
-  await startSessionMcp(daemon, session.id, mcpServers);
+  await startSessionMcp(daemon, session, mcpServers);
   attachSession(client, session);
-  const sandbox = await daemon.sandbox;
+  const sandbox = await session.services.sandbox;
   return {
     sessionId: session.id,
     modes: sessionModes(session),
-    configOptions: sessionConfigOptions(session, daemon) as never,
+    configOptions: sessionConfigOptions(session) as never,
     // Which mode bash runs in: bubblewrap, or none (then each command asks permission).
     _meta: { agentd: { sandbox: { mode: sandbox.mode, ...(sandbox.reason ? { reason: sandbox.reason } : {}) } } },
   };

@@ -7,11 +7,11 @@ import { sessionConfigOptions, sessionModes } from '../session-choices.js';
 export const sessionResume: RequestHandler<'session/resume'> = async (params, { client, daemon }) => {
   const mcpServers = sessionMcpSpecs('session/resume', params.mcpServers, params.cwd);
   const session = daemon.sessions.open(params.sessionId);
-  await startSessionMcp(daemon, session.id, mcpServers);
+  await startSessionMcp(daemon, session, mcpServers);
   attachSession(client, session);
   return {
     modes: sessionModes(session),
-    configOptions: sessionConfigOptions(session, daemon) as never,
+    configOptions: sessionConfigOptions(session) as never,
     _meta: { agentd: { state: session.state } },
   };
 };

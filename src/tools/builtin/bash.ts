@@ -89,7 +89,7 @@ async function runBash(args: BashArgs, ctx: ToolContext, options: BashToolOption
   // One folder per session: the sandbox shows a command its own session's outputs only.
   const outputDir = path.join(ctx.dataDir, 'tool-output', safeName(ctx.sessionId));
   await mkdir(outputDir, { recursive: true });
-  const policy = options.policy ?? defaultSandboxPolicy(ctx.env ?? process.env);
+  const policy = ctx.settings?.sandboxPolicy ?? options.policy ?? defaultSandboxPolicy(ctx.env ?? process.env);
   const mounts =
     ctx.sandbox.mode === 'none'
       ? undefined
@@ -115,7 +115,8 @@ async function runBash(args: BashArgs, ctx: ToolContext, options: BashToolOption
     argv: ['bash', '-c', args.command],
     cwd,
     mounts: mounts ?? emptyMounts,
-    allowNetwork: options.allowNetwork ?? policy.allowNetwork,
+    // A trusted project's sandbox.network reaches its sessions through ctx.settings.
+    allowNetwork: ctx.settings?.bashNetwork ?? options.allowNetwork ?? policy.allowNetwork,
   });
   const exit = await runShell(wrapped, {
     cwd,

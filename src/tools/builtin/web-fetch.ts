@@ -53,7 +53,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<WebFetch
       const timeout = AbortSignal.timeout(timeoutMs);
       try {
         const response = await guardedFetch(args.url, {
-          allowedHosts: options.allowedHosts,
+          allowedHosts: ctx.settings ? ctx.settings.webFetchAllowedHosts : options.allowedHosts,
           isAddressAllowed: options.isAddressAllowed,
           resolveHost: options.resolveHost,
           maxBytes: args.maxBytes ?? WEB_FETCH_DEFAULT_MAX_BYTES,

@@ -4,12 +4,17 @@ import type { RemotePeer } from '../remote/remote-peer.js';
 import { scrubEnv } from '../scrub-env.js';
 import type { ToolResult } from '../tool.js';
 import { ClientHook, DEFAULT_CLIENT_HOOK_TIMEOUT_MS } from './client-hook.js';
-import { CommandHook } from './command-hook.js';
+import { CommandHook, type CommandHookDeps } from './command-hook.js';
 import type { HookDecision, HookedCall } from './hook-decision.js';
 
 export interface HookRunnerOptions {
-  /** config.json `hooks`. */
+  /** config.json `hooks`, for sessions `configOf` says nothing about. */
   config?: AgentdConfig['hooks'];
+  /**
+   * A session's own `hooks` (its project's effective config: the user's, or a trusted
+   * project's over them); `config` when absent or when it returns undefined.
+   */
+  configOf?(sessionId: string): AgentdConfig['hooks'] | undefined;
   /** A session's working directory, where command hooks run. */
   cwdOf(sessionId: string): string;
   log(line: string): void;
@@ -26,14 +31,29 @@ export interface HookRunnerOptions {
  * likewise pass the result along, each may replace it.
  */
 export class HookRunner {
-  private readonly beforeCommands: CommandHook[];
-  private readonly afterCommands: CommandHook[];
   private readonly clients = new Map<RemotePeer, ClientHook>();
+  private readonly deps: CommandHookDeps;
+  /** Command hooks built once per `hooks` config object. */
+  private readonly commands = new WeakMap<object, { before: CommandHook[]; after: CommandHook[] }>();
+  private readonly none: { before: CommandHook[]; after: CommandHook[] } = { before: [], after: [] };
 
   constructor(private readonly options: HookRunnerOptions) {
-    const deps = { cwdOf: options.cwdOf, env: scrubEnv(options.env ?? process.env), log: options.log };
-    this.beforeCommands = (options.config?.beforeToolCall ?? []).map((c) => new CommandHook(c, 'beforeToolCall', deps));
-    this.afterCommands = (options.config?.afterToolCall ?? []).map((c) => new CommandHook(c, 'afterToolCall', deps));
+    this.deps = { cwdOf: options.cwdOf, env: scrubEnv(options.env ?? process.env), log: options.log };
+  }
+
+  /** The command hooks that apply to a session. */
+  private commandsOf(sessionId: string): { before: CommandHook[]; after: CommandHook[] } {
+    const config = this.options.configOf?.(sessionId) ?? this.options.config;
+    if (!config) return this.none;
+    let built = this.commands.get(config);
+    if (!built) {
+      built = {
+        before: (config.beforeToolCall ?? []).map((c) => new CommandHook(c, 'beforeToolCall', this.deps)),
+        after: (config.afterToolCall ?? []).map((c) => new CommandHook(c, 'afterToolCall', this.deps)),
+      };
+      this.commands.set(config, built);
+    }
+    return built;
   }
 
   /** `hooks/register`: replaces the client's earlier registration; removed when it disconnects. */
@@ -52,7 +72,7 @@ export class HookRunner {
 
   async before(call: HookedCall, sessionId: string): Promise<HookDecision> {
     const hooks = [
-      ...this.beforeCommands.filter((h) => h.matches(call.name)),
+      ...this.commandsOf(sessionId).before.filter((h) => h.matches(call.name)),
       ...[...this.clients.values()].filter((h) => h.matches('beforeToolCall', call.name, sessionId)),
     ];
     let args = call.args;
@@ -70,7 +90,7 @@ export class HookRunner {
 
   async after(call: HookedCall, result: ToolResult, sessionId: string): Promise<ToolResult> {
     const hooks = [
-      ...this.afterCommands.filter((h) => h.matches(call.name)),
+      ...this.commandsOf(sessionId).after.filter((h) => h.matches(call.name)),
       ...[...this.clients.values()].filter((h) => h.matches('afterToolCall', call.name, sessionId)),
     ];
     let current = result;

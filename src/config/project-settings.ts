@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import { ConfigError } from './config-error.js';
+import type { AgentdConfig, McpServerConfig } from './config-schema.js';
+import { realDir } from './is-trusted-project.js';
+import { loadProjectConfig, projectConfigFile, type PermissionSource, type UserConfigLayer } from './load-config.js';
+
+/** One session directory's settings: the user's config with that project's file laid over it. */
+export interface ProjectSettings {
+  /** The session directory as a real path (symlinks resolved). */
+  root: string;
+  /** The effective, merged configuration. */
+  config: AgentdConfig;
+  /** The user's own settings alone (which agent names a project may not redefine, say). */
+  user: AgentdConfig;
+  /** The project file's settings after restriction; {} without a file. */
+  project: Partial<AgentdConfig>;
+  /** Permission rules per file, user then project, kept apart. */
+  permissionSources: PermissionSource[];
+  /** Whether the directory is in the user's trustedProjects (or inside one). */
+  trusted: boolean;
+  /** Settings of an untrusted project file that were ignored. */
+  warnings: string[];
+}
+
+export interface ProjectSettingsResolverOptions {
+  user: UserConfigLayer;
+  /** Where warnings go, each once per project and text. */
+  log(line: string): void;
+}
+
+/**
+ * Resolves the settings of a session's directory: the user layer (read once, at start)
+ * and `<dir>/.agentd/config.json`. Results are cached per real directory and re-read when
+ * the project file's mtime, size or inode changes, checked with one stat per call; the
+ * daemon calls it whenever a session goes live, so a config edited between two sessions
+ * applies to the second. An invalid project file keeps the last good settings of that
+ * directory (and says why, once); without one, resolve throws the ConfigError.
+ */
+export class ProjectSettingsResolver {
+  private readonly cache = new Map<string, { stamp: string; settings: ProjectSettings }>();
+  private readonly logged = new Set<string>();
+  private readonly user: AgentdConfig;
+
+  constructor(private readonly options: ProjectSettingsResolverOptions) {
+    this.user = loadProjectConfig(options.user, undefined).config;
+  }
+
+  /** The settings of `dir`; throws ConfigError for an invalid project file seen for the first time. */
+  resolve(dir: string): ProjectSettings {
+    const root = realDir(dir);
+    const stamp = fileStamp(projectConfigFile(root));
+    const cached = this.cache.get(root);
+    if (cached && cached.stamp === stamp) return cached.settings;
+    let loaded;
+    try {
+      loaded = loadProjectConfig(this.options.user, root);
+    } catch (error) {
+      if (!(error instanceof ConfigError) || !cached) throw error;
+      this.logOnce(root, `${error.message}\nkeeping the last valid settings of ${root} until the file is fixed`);
+      return cached.settings;
+    }
+    const settings: ProjectSettings = {
+      root,
+      config: loaded.config,
+      user: this.user,
+      project: loaded.project as Partial<AgentdConfig>,
+      permissionSources: loaded.permissionSources,
+      trusted: loaded.trusted,
+      warnings: loaded.warnings,
+    };
+    for (const warning of settings.warnings) this.logOnce(root, warning);
+    this.cache.set(root, { stamp, settings });
+    return settings;
+  }
+
+  private logOnce(root: string, line: string): void {
+    const key = `${root}\u0000${line}`;
+    if (this.logged.has(key)) return;
+    this.logged.add(key);
+    this.options.log(line);
+  }
+}
+
+/** The project's own MCP servers (a trusted project's; an untrusted one's are stripped). */
+export function projectMcpServers(settings: ProjectSettings): Record<string, McpServerConfig> {
+  return settings.project.mcpServers ?? {};
+}
+
+function fileStamp(file: string): string {
+  try {
+    const stat = fs.statSync(file);
+    return `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'unreadable';
+  }
+}

@@ -119,7 +119,7 @@ export function loadProjectConfig(user: UserConfigLayer, cwd: string | undefined
     if (result.kind === 'invalid') throw new ConfigError(result.problems);
     if (result.kind === 'ok') {
       files.push(projectFile);
-      const restricted = restrictProjectConfig(result.json, cwd!, trustedProjects);
+      const restricted = restrictProjectConfig(result.json, cwd!, trustedProjects, user.json);
       warnings.push(...restricted.warnings);
       project = restricted.json;
       addRules(permissionSources, project);

@@ -1,4 +1,5 @@
 import { isTrustedProject } from './is-trusted-project.js';
+import { lowerOnlyLimits } from './lower-only-limits.js';
 
 /**
  * Settings a repository's own `.agentd/config.json` may not make unless the user trusts
@@ -17,14 +18,17 @@ const UNTRUSTED_KEYS: Array<{ path: string[]; why: string }> = [
 ];
 
 /**
- * Returns the project file's settings with the ones it may not set removed, and one
- * warning per removed setting naming it and how to trust the project. A project listed
+ * Returns the project file's settings with the ones it may not set removed (and limits it
+ * may only lower, see lowerOnlyLimits), and one warning per removed setting naming it and
+ * how to trust the project. A project listed
  * in the user's `trustedProjects` (or inside one, see isTrustedProject) keeps everything.
  */
 export function restrictProjectConfig(
   json: Record<string, unknown>,
   projectRoot: string,
   trustedProjects: readonly string[],
+  /** The user's own settings, the ceiling for the limits a project may only lower. */
+  user: Record<string, unknown> = {},
 ): { json: Record<string, unknown>; warnings: string[] } {
   if (isTrustedProject(projectRoot, trustedProjects)) return { json, warnings: [] };
   const copy = structuredClone(json);
@@ -43,5 +47,6 @@ export function restrictProjectConfig(
       );
     }
   }
+  warnings.push(...lowerOnlyLimits(copy, user, projectRoot));
   return { json: copy, warnings };
 }

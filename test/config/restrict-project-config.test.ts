@@ -88,3 +88,56 @@ describe('provider quirks in config', () => {
     rmSync(home, { recursive: true, force: true });
   });
 });
+
+describe('limits in an untrusted project config', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  function load(user: Record<string, unknown>, project: Record<string, unknown>, trusted = false): ReturnType<typeof loadConfig> {
+    const home = mkdtempSync(join(tmpdir(), 'agentd-home-'));
+    const cwd = mkdtempSync(join(tmpdir(), 'agentd-proj-'));
+    dirs.push(home, cwd);
+    mkdirSync(join(home, 'config'), { recursive: true });
+    writeFileSync(join(home, 'config', 'config.json'), JSON.stringify(trusted ? { ...user, trustedProjects: [cwd] } : user));
+    mkdirSync(join(cwd, '.agentd'));
+    writeFileSync(join(cwd, '.agentd', 'config.json'), JSON.stringify(project));
+    return loadConfig({ cwd, paths: resolveAgentdPaths({ AGENTD_HOME: home }) });
+  }
+
+  it('may lower the user budget, turn limit and sub-agent limits', () => {
+    const { config, warnings } = load(
+      { budgetUsd: 5, maxTurns: 40, subagents: { budgetUsd: 2, maxConcurrent: 4 } },
+      { budgetUsd: 1, maxTurns: 10, subagents: { budgetUsd: 0.5, maxConcurrent: 2 } },
+    );
+    expect(config.budgetUsd).toBe(1);
+    expect(config.maxTurns).toBe(10);
+    expect(config.subagents).toEqual({ budgetUsd: 0.5, maxConcurrent: 2 });
+    expect(warnings).toEqual([]);
+  });
+
+  it('may not raise them above the user config, nor above the defaults the user left alone', () => {
+    const { config, warnings } = load(
+      { budgetUsd: 5, subagents: { budgetUsd: 2 } },
+      { budgetUsd: 500, maxTurns: 1000, subagents: { budgetUsd: 100, maxConcurrent: 16 }, tools: { maxParallel: 64, timeoutMs: 3_600_000 } },
+    );
+    expect(config.budgetUsd).toBe(5);
+    expect(config.maxTurns).toBeUndefined();
+    expect(config.subagents).toEqual({ budgetUsd: 2 });
+    expect(config.tools).toEqual({});
+    expect(warnings).toHaveLength(6);
+    expect(warnings[0]).toMatch(/ignored budgetUsd: 500 in .*config\.json: a project file may lower this limit but not raise it above 5 \(your config\)/);
+    expect(warnings.find((w) => w.includes('maxTurns'))).toContain('above 50 (the default)');
+  });
+
+  it('a budget the user left unset may be set (that only tightens)', () => {
+    expect(load({}, { budgetUsd: 3 }).config.budgetUsd).toBe(3);
+  });
+
+  it('a trusted project may raise them', () => {
+    const { config, warnings } = load({ budgetUsd: 5 }, { budgetUsd: 50, maxTurns: 200 }, true);
+    expect(config.budgetUsd).toBe(50);
+    expect(config.maxTurns).toBe(200);
+    expect(warnings).toEqual([]);
+  });
+});

@@ -23,12 +23,12 @@ describe('checkConfig', () => {
   });
 
   it('lists the files read, user then project, and returns the merged config', () => {
-    const user = t.writeConfig({ maxTurns: 5 });
+    const user = t.writeConfig({ maxTurns: 9 });
     fs.mkdirSync(path.join(project, '.agentd'));
-    fs.writeFileSync(path.join(project, '.agentd', 'config.json'), JSON.stringify({ maxTurns: 9 }));
+    fs.writeFileSync(path.join(project, '.agentd', 'config.json'), JSON.stringify({ maxTurns: 5 }));
     const { check, config } = checkConfig({ paths: t.paths, cwd: project });
     expect(check).toEqual({ id: 'config', title: 'config', status: 'ok', detail: `valid: ${user}, ${path.join(project, '.agentd', 'config.json')}` });
-    expect(config?.maxTurns).toBe(9);
+    expect(config?.maxTurns).toBe(5);
   });
 
   it('fails an invalid file naming the file, the JSON path and the problem, and returns no config', () => {

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ensureTokenFile } from '../../server/token-file.js';
 import { serveStdio } from '../../server/transports/stdio-transport.js';
+import { tcpLimitsFromConfig } from '../../server/transports/tcp-limits.js';
 import { parseListenAddress, serveTcp } from '../../server/transports/tcp-transport.js';
 import { isSocketLive, serveUnixSocket } from '../../server/transports/unix-socket-transport.js';
 import { createDaemonShell } from '../../server/create-daemon-shell.js';
@@ -58,7 +59,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   if (values.listen) {
     const address = parseListenAddress(values.listen);
     shell.tcpToken = ensureTokenFile(paths.tokenFile);
-    servers.push(await serveTcp(shell, address));
+    servers.push(await serveTcp(shell, address, tcpLimitsFromConfig(settings.config)));
     lock.announce({ listen: values.listen });
     shell.log(`serving tcp ${values.listen} (token in ${paths.tokenFile})`);
   }

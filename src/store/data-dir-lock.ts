@@ -38,9 +38,10 @@ const heldHere = new Map<string, DataDirOwner>();
  * held with `locking_mode=EXCLUSIVE` after a write: SQLite keeps its fcntl lock until the
  * connection closes, and the kernel drops it when the process dies, so a crashed owner
  * never leaves a stale lock behind (no pid guessing). Connections in the same process
- * conflict too, as SQLite tracks its locks per file, not per process.
+ * conflict too, as SQLite tracks its locks per file, not per process. `probe` (doctor,
+ * acp) only looks: an acquired lock is meant to be released at once and records no owner.
  */
-export function tryLockDataDir(dataDir: string): LockAttempt {
+export function tryLockDataDir(dataDir: string, options: { probe?: boolean } = {}): LockAttempt {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(fs.realpathSync(dataDir), LOCK_FILE);
   const mine = heldHere.get(file);
@@ -62,7 +63,7 @@ export function tryLockDataDir(dataDir: string): LockAttempt {
     throw new Error(`cannot take the lock ${file}: ${(error as Error).message}; check that the data directory is writable`, { cause: error });
   }
   const owner: DataDirOwner = { pid: process.pid, startedAt: new Date().toISOString(), socketPath: null, listen: null };
-  writeOwner(dataDir, owner);
+  if (!options.probe) writeOwner(dataDir, owner);
   heldHere.set(file, owner);
   let released = false;
   return {
@@ -70,7 +71,7 @@ export function tryLockDataDir(dataDir: string): LockAttempt {
     lock: {
       dataDir,
       announce(serving) {
-        if (released) return;
+        if (released || options.probe) return;
         if (serving.socketPath !== undefined) owner.socketPath = serving.socketPath;
         if (serving.listen !== undefined) owner.listen = serving.listen;
         writeOwner(dataDir, owner);
@@ -79,7 +80,7 @@ export function tryLockDataDir(dataDir: string): LockAttempt {
         if (released) return;
         released = true;
         heldHere.delete(file);
-        fs.rmSync(path.join(dataDir, OWNER_FILE), { force: true });
+        if (!options.probe) fs.rmSync(path.join(dataDir, OWNER_FILE), { force: true });
         db.close();
       },
     },

@@ -167,14 +167,15 @@ describe('one daemon owns a data directory', () => {
   });
 
   it('[F9 store-ownership] agentd sessions and agentd doctor work while a daemon owns the directory', async () => {
-    const { sessionId } = await ownerWithRunningTurn();
+    const { owner, sessionId } = await ownerWithRunningTurn();
     const sessions = await runCli(['sessions', '--json'], daemonEnv(home.home));
     expect(sessions.code).toBe(0);
     expect(JSON.parse(sessions.stdout.trim()).id).toBe(sessionId);
     const doctor = await runCli(['doctor', '--json'], daemonEnv(home.home));
-    const checks = JSON.parse(doctor.stdout) as { checks: Array<{ id: string; status: string }> };
+    const checks = JSON.parse(doctor.stdout) as { checks: Array<{ id: string; status: string; detail: string }> };
     expect(checks.checks.find((c) => c.id === 'store')?.status).toBe('ok');
     expect(checks.checks.find((c) => c.id === 'daemon')?.status).toBe('ok');
+    expect(checks.checks.find((c) => c.id === 'owner')).toMatchObject({ status: 'ok', detail: expect.stringContaining(`pid ${owner.child.pid}`) });
     expect(turnStatuses(home.home)).toEqual(['running']);
   });
 
@@ -191,6 +192,13 @@ describe('one daemon owns a data directory', () => {
     const { code } = await stdio.exited;
     expect(code).toBe(1);
     expect(stdio.stderr()).toContain(`kill ${owner.child.pid}`);
+    // agentd acp neither starts a second daemon nor bridges to nothing.
+    const acp = await runCli(['acp'], daemonEnv(home.home));
+    expect(acp.code).toBe(1);
+    expect(acp.stderr).toContain(`pid ${owner.child.pid}`);
+    expect(existsSync(socketPath)).toBe(false);
+    const doctor = JSON.parse((await runCli(['doctor', '--json'], daemonEnv(home.home))).stdout) as { checks: Array<{ id: string; status: string; fix?: string }> };
+    expect(doctor.checks.find((c) => c.id === 'owner')).toMatchObject({ status: 'warn', fix: expect.stringContaining(`stop pid ${owner.child.pid}`) });
     expect(replay.requests).toHaveLength(0);
   });
 

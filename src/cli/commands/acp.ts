@@ -25,7 +25,7 @@ export async function acpCommand(argv: string[]): Promise<number> {
     // The daemon that owns the data directory may serve another socket, or none at all.
     // Loaded only here: the usual path (a daemon answers) never pays for SQLite.
     const { DataDirBusyError, tryLockDataDir } = await import('../../store/data-dir-lock.js');
-    const attempt = tryLockDataDir(paths.dataDir);
+    const attempt = tryLockDataDir(paths.dataDir, { probe: true });
     if (attempt.kind === 'acquired') {
       attempt.lock.release();
       await startDaemon(socketPath, paths.logDir, values.config);

@@ -1,6 +1,7 @@
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
 import { checkConfig } from './check-config.js';
 import { checkDaemon } from './check-daemon.js';
+import { checkDataDirOwner } from './check-data-dir-owner.js';
 import { checkDefaultModel } from './check-default-model.js';
 import { checkDirectories } from './check-directories.js';
 import { checkNodeVersion } from './check-node-version.js';
@@ -59,6 +60,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     ripgrep,
     ...modelChecks,
     daemon,
+    checkDataDirOwner(paths.dataDir),
   ];
   return { ok: checks.every((check) => check.status !== 'fail'), checks };
 }

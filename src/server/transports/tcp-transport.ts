@@ -3,10 +3,8 @@ import type { ClientConnection } from '../client-connection.js';
 import type { DaemonShell } from '../daemon-shell.js';
 import { RpcError } from '../rpc-error.js';
 import { serveConnection } from '../serve-connection.js';
+import { destroyAfterFlush } from './destroy-after-flush.js';
 import { DEFAULT_TCP_LIMITS, type TcpLimits } from './tcp-limits.js';
-
-/** How long a closed connection's socket may take to flush its last answer before it is destroyed. */
-const FLUSH_GRACE_MS = 2000;
 
 /** Parses `HOST:PORT` (IPv6 as `[::1]:PORT`). */
 export function parseListenAddress(value: string): { host: string; port: number } {
@@ -75,18 +73,4 @@ function refuse(socket: Socket, reason: string, shell: DaemonShell): void {
   const error = RpcError.unauthorized(`${reason}; try again later`).toJSON();
   socket.end(JSON.stringify({ jsonrpc: '2.0', id: null, error }) + '\n');
   destroyAfterFlush(socket);
-}
-
-/** The last answer gets a moment to leave; then the socket and its buffers go. */
-function destroyAfterFlush(socket: Socket): void {
-  if (socket.destroyed) return;
-  if (!socket.writableEnded) socket.end();
-  if (socket.writableFinished) return void socket.destroy();
-  const timer = setTimeout(() => socket.destroy(), FLUSH_GRACE_MS);
-  timer.unref();
-  socket.once('finish', () => {
-    clearTimeout(timer);
-    socket.destroy();
-  });
-  socket.once('close', () => clearTimeout(timer));
 }

@@ -3,6 +3,7 @@ import { createConnection, createServer, type Server } from 'node:net';
 import { dirname } from 'node:path';
 import type { DaemonShell } from '../daemon-shell.js';
 import { serveConnection } from '../serve-connection.js';
+import { destroyAfterFlush } from './destroy-after-flush.js';
 
 /** Another daemon already answers on the socket. */
 export class SocketInUseError extends Error {}
@@ -35,7 +36,8 @@ export async function serveUnixSocket(shell: DaemonShell, path: string): Promise
   }
   const server = createServer((socket) => {
     socket.setNoDelay(true);
-    serveConnection(shell, socket, socket, { kind: 'unix' });
+    const { client } = serveConnection(shell, socket, socket, { kind: 'unix' });
+    client.rpc.onClose(() => destroyAfterFlush(socket));
   });
   await new Promise<void>((resolve, reject) => {
     // Create the socket with no group/other bits from the start, then make sure of it.

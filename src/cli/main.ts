@@ -6,12 +6,14 @@ import { packageVersion } from './package-version.js';
 const USAGE = `agentd ${packageVersion()} — an agent runtime for editors and scripts
 
 Usage:
-  agentd                               serve one client on stdio (same as: agentd serve --stdio)
+  agentd                               serve one client on stdio (same as: agentd serve --stdio);
+                                       bridged to the shared daemon when one owns the data directory
   agentd serve [--stdio] [--socket [PATH]] [--listen HOST:PORT] [--config FILE] [--permission-mode MODE]
   agentd acp [--socket PATH] [--config FILE]
                                        stdio bridge to the shared daemon (starts it when none runs)
   agentd run [--model P/M] [--cwd DIR] [--json] [--config FILE] [--permission-mode MODE] "PROMPT" | -
                                        run one prompt headless and stream the answer to stdout
+                                       (in the shared daemon when one owns the data directory)
   agentd sessions [--cwd DIR] [--json] list stored sessions
   agentd models [--provider ID] [--configured] [--json]
                                        the model catalog and configured models, with prices
@@ -22,7 +24,8 @@ Usage:
                                        forget one remembered answer, or all of a project's
   agentd --version | --help
 
-MODE is ask (default), acceptEdits, bypass or deny: what happens to tool calls that would ask.`;
+MODE is ask (default), acceptEdits, bypass or deny: what happens to tool calls that would ask.
+One daemon owns a data directory at a time; the others connect to it or say which pid to stop.`;
 
 type Command = (args: string[]) => Promise<number>;
 

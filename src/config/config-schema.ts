@@ -202,6 +202,12 @@ export const AgentdConfigSchema = z.strictObject({
       maxFrameBytes: z.int().positive().optional(),
       /** How long the daemon waits for a client's answer to its own requests (tools/call, permission). */
       requestTimeoutMs: z.int().positive().optional(),
+      /** TCP: a connection that has not sent initialize with the token within this many ms is closed (default 10 000). */
+      authTimeoutMs: z.int().positive().optional(),
+      /** TCP: connections at once that have not authenticated yet; more are refused (default 16). */
+      maxUnauthenticatedConnections: z.int().positive().optional(),
+      /** TCP: connections at once, authenticated or not; more are refused (default 64). */
+      maxConnections: z.int().positive().optional(),
     })
     .optional(),
   /** The bash tool's bubblewrap sandbox. */

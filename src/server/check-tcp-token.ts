@@ -14,7 +14,7 @@ export function checkTcpToken(method: string, params: unknown, client: ClientCon
   const given = Buffer.from(typeof token === 'string' ? token : '');
   const ok = method === 'initialize' && expected.length > 0 && given.length === expected.length && timingSafeEqual(given, expected);
   if (ok) {
-    client.authenticated = true;
+    client.markAuthenticated();
     return;
   }
   // Close after the error answer has been queued.

@@ -8,8 +8,9 @@ export class ClientConnection {
   clientCapabilities: Record<string, unknown> = {};
   /** The client opted in to `agentd/event` notifications. */
   wantsEvents = false;
-  /** TCP connections must present the token before anything else. */
+  /** TCP connections must present the token before anything else (see markAuthenticated). */
   authenticated: boolean;
+  private readonly authenticatedListeners: Array<() => void> = [];
   /**
    * Session id → the live session object followed and how to stop following it. A closed
    * and reopened session is a new object, so the object is kept to tell them apart.
@@ -25,6 +26,19 @@ export class ClientConnection {
     rpc.onClose(() => {
       for (const { unsubscribe } of this.attached.values()) unsubscribe();
       this.attached.clear();
+      this.authenticatedListeners.length = 0;
     });
+  }
+
+  /** The token checked out: the transport lifts its limits for unauthenticated peers. */
+  markAuthenticated(): void {
+    if (this.authenticated) return;
+    this.authenticated = true;
+    for (const listener of this.authenticatedListeners.splice(0)) listener();
+  }
+
+  onAuthenticated(listener: () => void): void {
+    if (this.authenticated) listener();
+    else this.authenticatedListeners.push(listener);
   }
 }

@@ -32,6 +32,7 @@ export function createDaemonShell(settings: DaemonSettings): DaemonShell & { shu
       // Connected clients are told by their connection closing, before the store goes.
       for (const client of clients) client.rpc.close();
       if (building) await (await building).shutdown();
+      else settings.options.lock?.release();
     },
   };
 }

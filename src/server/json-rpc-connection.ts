@@ -17,7 +17,14 @@ export interface ConnectionOptions {
   /** Label for logs (e.g. `stdio`, `unix#3`). */
   label: string;
   log?: (line: string) => void;
+  /** A peer that stops reading is dropped once this much output is queued for it; 64 MiB by default. */
+  maxQueuedBytes?: number;
+  /** Answer a malformed message, then close (a TCP peer that has not authenticated gets no second try). */
+  closeOnMalformed?: boolean;
 }
+
+/** The limits that may change while a connection is open (when a TCP client authenticates). */
+export type ConnectionLimits = Pick<ConnectionOptions, 'maxFrameBytes' | 'maxQueuedBytes' | 'closeOnMalformed'>;
 
 interface PendingOutbound {
   resolve(value: unknown): void;
@@ -25,8 +32,7 @@ interface PendingOutbound {
   cleanup(): void;
 }
 
-/** A peer that stops reading is dropped once this much output is queued for it. */
-const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
 
 /**
  * One JSON-RPC 2.0 peer over a framed byte stream, both directions: it answers the
@@ -48,6 +54,7 @@ export class JsonRpcConnection {
     private readonly output: Writable,
     private readonly options: ConnectionOptions,
   ) {
+    this.options = { ...options };
     this.stream = new FramedStream(input, output, options.maxFrameBytes, {
       onFrame: (body) => this.onFrame(body),
       onFramingError: (error) => this.onFramingError(error),
@@ -61,6 +68,12 @@ export class JsonRpcConnection {
 
   get closed(): boolean {
     return this.closedFlag;
+  }
+
+  /** Changes the limits from now on; the frame limit applies from the next byte read. */
+  setLimits(limits: ConnectionLimits): void {
+    Object.assign(this.options, limits);
+    this.stream.setMaxFrameBytes(limits.maxFrameBytes);
   }
 
   /** Set before the first bytes arrive (the transport starts reading right away). */
@@ -124,7 +137,7 @@ export class JsonRpcConnection {
   private send(message: object): void {
     if (this.closedFlag) return;
     const queued = this.output.writableLength;
-    if (queued > MAX_QUEUED_BYTES) {
+    if (queued > (this.options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES)) {
       this.options.log?.(`${this.label}: peer is not reading (${queued} bytes queued); closing`);
       this.output.destroy();
       this.close();
@@ -147,37 +160,30 @@ export class JsonRpcConnection {
     try {
       message = JSON.parse(body);
     } catch (error) {
-      this.send({ jsonrpc: '2.0', id: null, error: RpcError.parseError((error as Error).message).toJSON() });
-      return;
+      return this.malformed(null, RpcError.parseError((error as Error).message));
     }
-    if (Array.isArray(message)) {
-      this.send({ jsonrpc: '2.0', id: null, error: RpcError.invalidRequest('batches are not supported; send one message per frame').toJSON() });
-      return;
-    }
-    if (typeof message !== 'object' || message === null) {
-      this.send({ jsonrpc: '2.0', id: null, error: RpcError.invalidRequest('a message must be a JSON object').toJSON() });
-      return;
-    }
+    if (Array.isArray(message)) return this.malformed(null, RpcError.invalidRequest('batches are not supported; send one message per frame'));
+    if (typeof message !== 'object' || message === null) return this.malformed(null, RpcError.invalidRequest('a message must be a JSON object'));
     this.route(message as Record<string, unknown>);
   }
 
   private route(message: Record<string, unknown>): void {
     const id = message.id;
     const validId = typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
-    if (message.jsonrpc !== '2.0') {
-      this.send({ jsonrpc: '2.0', id: validId ? id : null, error: RpcError.invalidRequest('"jsonrpc" must be "2.0"').toJSON() });
-      return;
-    }
+    if (message.jsonrpc !== '2.0') return this.malformed(validId ? (id as RequestId) : null, RpcError.invalidRequest('"jsonrpc" must be "2.0"'));
     if (typeof message.method === 'string') {
       if (id === undefined) return this.onNotification(message.method, message.params);
-      if (!validId) {
-        this.send({ jsonrpc: '2.0', id: null, error: RpcError.invalidRequest('"id" must be a string or an integer').toJSON() });
-        return;
-      }
+      if (!validId) return this.malformed(null, RpcError.invalidRequest('"id" must be a string or an integer'));
       return void this.onRequest(id as RequestId, message.method, message.params);
     }
     if (validId && ('result' in message || 'error' in message)) return this.onResponse(id as RequestId, message);
-    this.send({ jsonrpc: '2.0', id: validId ? id : null, error: RpcError.invalidRequest('expected a request, a notification or a response').toJSON() });
+    this.malformed(validId ? (id as RequestId) : null, RpcError.invalidRequest('expected a request, a notification or a response'));
+  }
+
+  /** Answers a message that is not JSON-RPC; the connection stays usable unless closeOnMalformed. */
+  private malformed(id: RequestId | null, error: RpcError): void {
+    this.send({ jsonrpc: '2.0', id, error: error.toJSON() });
+    if (this.options.closeOnMalformed) this.close();
   }
 
   private onNotification(method: string, params: unknown): void {

@@ -4,6 +4,7 @@ import { loadProjectConfig, readUserConfig } from '../config/load-config.js';
 import { ProjectSettingsResolver } from '../config/project-settings.js';
 import { collectSecrets, redactSecrets } from '../config/redact-secrets.js';
 import type { PermissionAsker } from '../session/permission-asker.js';
+import type { DataDirLock } from '../store/data-dir-lock.js';
 import type { PermissionMode } from '../tools/permissions/permission-mode.js';
 
 export interface StartOptions {
@@ -26,6 +27,11 @@ export interface StartOptions {
   permissionMode?: PermissionMode;
   /** Who answers permission questions (headless runs: nobody). */
   asker?: PermissionAsker;
+  /**
+   * The data directory's lock, when the caller took it already (serve and run take it
+   * before serving anything); the daemon takes it otherwise, and releases it at shutdown.
+   */
+  lock?: DataDirLock;
 }
 
 /** Paths, the validated config and the logger: what every daemon start needs first. */

@@ -3,7 +3,7 @@ import { ClientConnection } from './client-connection.js';
 import type { DaemonShell } from './daemon-shell.js';
 import { createDispatcher } from './dispatch.js';
 import { handlers } from './handlers.js';
-import { JsonRpcConnection } from './json-rpc-connection.js';
+import { JsonRpcConnection, type ConnectionLimits } from './json-rpc-connection.js';
 
 let nextConnection = 1;
 
@@ -12,13 +12,14 @@ export function serveConnection(
   shell: DaemonShell,
   input: Readable,
   output: Writable,
-  options: { kind: string; requireToken?: boolean },
+  options: { kind: string; requireToken?: boolean; limits?: ConnectionLimits },
 ): { client: ClientConnection; closed: Promise<void> } {
   const label = `${options.kind}#${nextConnection++}`;
   const rpc = new JsonRpcConnection(input, output, {
     label,
     maxFrameBytes: shell.maxFrameBytes,
     log: shell.log,
+    ...options.limits,
   });
   const client = new ClientConnection(rpc, label, { requireToken: options.requireToken ?? false });
   rpc.setHandler(createDispatcher(handlers, client, shell));

@@ -4,6 +4,7 @@ import { PromptContentError } from '../session/convert-prompt.js';
 import { ModelNotConfiguredError } from '../session/model-not-configured-error.js';
 import { SessionBusyError, TurnFailedError } from '../session/session.js';
 import { SessionNotFoundError } from '../session/session-manager.js';
+import { StoreWriteError } from '../session/store-write-error.js';
 import { RpcError } from './rpc-error.js';
 
 /**
@@ -25,6 +26,10 @@ export function sessionErrorToRpc(method: string, error: unknown): unknown {
       model: e.model ?? null,
       status: e.status ?? null,
     });
+  }
+  if (error instanceof StoreWriteError) {
+    // Not a bug in the daemon, but the message and data say so: the store is named as the cause.
+    return new RpcError(ErrorCodes.InternalError, error.message, { kind: 'store_write_failed', sqliteCode: error.sqliteCode ?? null });
   }
   return error;
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { AgentdPaths } from '../config/agentd-paths.js';
 import type { AgentdConfig } from '../config/config-schema.js';
+import { lockDataDir } from '../store/data-dir-lock.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { describeSandbox, detectSandbox, type SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
@@ -26,13 +27,22 @@ export async function startDaemon(options: StartOptions): Promise<StartedDaemon>
 }
 
 /**
- * Everything behind the server: the store (turns cut short by a crash are marked
- * interrupted), the sessions, providers and tools. The sandbox probe and the configured
- * MCP servers start in the background.
+ * Everything behind the server: the data directory's lock, the store (turns cut short by
+ * a crash are marked interrupted), the sessions, providers and tools. The sandbox probe
+ * and the configured MCP servers start in the background.
  */
 export async function buildDaemon(settings: DaemonSettings, clients?: Set<ClientConnection>): Promise<StartedDaemon> {
   const { options, paths, config, log, projects } = settings;
-  const store = openStore(paths.databaseFile);
+  // Throws DataDirBusyError (naming the owner) when another daemon has the directory.
+  const lock = options.lock ?? lockDataDir(paths.dataDir);
+  let store: Store;
+  try {
+    store = openStore(paths.databaseFile);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  // Under the lock, every turn still 'running' belongs to an owner that is gone.
   const recovered = store.recoverInterruptedTurns();
   if (recovered.length > 0) log(`marked ${recovered.length} turn(s) interrupted by an earlier stop`);
   // Probed in the background so the first client is not kept waiting; bash awaits it.
@@ -68,6 +78,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
       await daemon.sessions.shutdown();
       await daemon.mcp.stopAll();
       store.close();
+      lock.release();
     },
   };
 }

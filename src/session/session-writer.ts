@@ -4,14 +4,18 @@ import type { TurnStopReason } from '../loop/loop-event.js';
 import type { ModelMessage, UserMessage } from '../providers/message.js';
 import type { SessionRecord, Store, TurnStatus } from '../store/store.js';
 import type { SessionEvent } from './session-event.js';
+import { guardStoreWrite } from './store-write-error.js';
 
 /**
  * Writes one session's turns and messages to the store, each message in its own
- * transaction, and announces each only after it is stored.
+ * transaction, and announces each only after it is stored. A failed write throws
+ * StoreWriteError; a turn whose end could not be recorded is recorded before the next
+ * turn starts, so no turn stays 'running' in the store while its daemon lives.
  */
 export class SessionWriter {
   private readonly userBlocks = new WeakMap<UserMessage, { blocks: ContentBlock[]; origin: string | undefined }>();
   private turnId: string | undefined;
+  private unrecordedEnd: { turnId: string; status: Exclude<TurnStatus, 'running' | 'interrupted'>; error: string | null } | undefined;
 
   constructor(
     public record: SessionRecord,
@@ -25,22 +29,36 @@ export class SessionWriter {
   }
 
   startTurn(turnId: string): void {
+    const previous = this.unrecordedEnd;
+    if (previous) {
+      guardStoreWrite('the end of the previous turn', () => this.store.endTurn(previous.turnId, previous.status, previous.error));
+      this.unrecordedEnd = undefined;
+    }
+    guardStoreWrite('the start of the turn', () => this.store.startTurn(this.record.id, turnId));
     this.turnId = turnId;
-    this.store.startTurn(this.record.id, turnId);
     this.emit({ type: 'turn_start', turnId });
   }
 
+  /** Records and announces the turn's end; the announcement goes out even when the record fails. */
   endTurn(status: Exclude<TurnStatus, 'running' | 'interrupted'>, error: string | null): void {
     const turnId = this.turnId;
     if (!turnId) return;
-    this.store.endTurn(turnId, status, error);
+    this.turnId = undefined;
     const stopReason: TurnStopReason = status === 'error' ? 'end_turn' : status;
+    try {
+      guardStoreWrite('the end of the turn', () => this.store.endTurn(turnId, status, error));
+    } catch (failure) {
+      this.unrecordedEnd = { turnId, status, error };
+      this.emit({ type: 'turn_end', turnId, stopReason: 'end_turn', error: (failure as Error).message });
+      throw failure;
+    }
     this.emit({ type: 'turn_end', turnId, stopReason, ...(error ? { error } : {}) });
   }
 
   commit(message: ModelMessage, meta: CommitMeta, modelRef?: string): void {
     const user = message.role === 'user' ? this.userBlocks.get(message) : undefined;
-    const stored = this.store.appendMessage({
+    const what = message.role === 'user' ? 'the prompt' : message.role === 'assistant' ? "the model's message" : 'the tool results';
+    const stored = guardStoreWrite(what, () => this.store.appendMessage({
       sessionId: this.record.id,
       turnId: this.turnId ?? 'none',
       role: message.role,
@@ -50,7 +68,7 @@ export class SessionWriter {
       usage: meta.usage ?? null,
       costUsd: meta.costUsd ?? null,
       meta: user || meta.meta ? { ...(user ? { acp: user.blocks } : {}), ...(meta.meta ?? {}) } : null,
-    });
+    }));
     this.record = { ...this.record, totalCostUsd: this.record.totalCostUsd + (meta.costUsd ?? 0), updatedAt: stored.createdAt };
     if (user) {
       this.emit({ type: 'user_message', messageId: stored.id, content: user.blocks, ...(user.origin ? { origin: user.origin } : {}) });
@@ -60,6 +78,6 @@ export class SessionWriter {
 
   /** Changes stored session settings (mode, model, title). */
   update(patch: Partial<Pick<SessionRecord, 'title' | 'model' | 'mode' | 'meta'>>): void {
-    this.record = this.store.updateSession(this.record.id, patch);
+    this.record = guardStoreWrite('the session settings', () => this.store.updateSession(this.record.id, patch));
   }
 }

@@ -10,12 +10,15 @@ import type { ModelMessage, UserMessage } from '../providers/message.js';
 import type { ProviderError } from '../providers/provider-error.js';
 import type { SessionRecord, Store } from '../store/store.js';
 import { FileStateTracker } from '../tools/file-state-tracker.js';
+import { repairTranscript } from '../loop/repair-transcript.js';
 import { buildLoopContext } from './build-loop-context.js';
+import { historyFromRecords } from './compaction-marker.js';
 import { convertPrompt } from './convert-prompt.js';
 import { PromptQueues, type QueueName } from './prompt-queues.js';
 import type { SessionEvent } from './session-event.js';
 import type { SessionServices } from './session-services.js';
 import { SessionWriter } from './session-writer.js';
+import { StoreWriteError } from './store-write-error.js';
 
 /** How a prompt sent while a turn runs is delivered (`_meta.agentd.delivery`). */
 export type PromptDelivery = 'steer' | 'followUp';
@@ -66,7 +69,7 @@ export class Session {
   constructor(
     record: SessionRecord,
     readonly history: ModelMessage[],
-    store: Store,
+    private readonly store: Store,
     readonly services: SessionServices,
   ) {
     this.writer = new SessionWriter(record, store, (event) => this.emit(event));
@@ -215,6 +218,7 @@ export class Session {
     } catch (error) {
       // Nothing ran: the session must not stay busy because the store failed.
       this.turn = undefined;
+      this.endFailedTurn(error as Error);
       throw error;
     }
     this.history.push(message);
@@ -237,8 +241,15 @@ export class Session {
         failure = error as Error;
         this.services.log(`session ${this.id}: turn failed: ${failure.stack ?? failure.message}`);
       }
-      this.writer.endTurn(failure ? 'error' : outcome.stopReason, failure?.message ?? null);
+      try {
+        this.writer.endTurn(failure ? 'error' : outcome.stopReason, failure?.message ?? null);
+      } catch (error) {
+        // The turn's messages are saved, its end is not (it is, before the next turn).
+        failure ??= error as Error;
+        this.services.log(`session ${this.id}: ${(error as Error).message}`);
+      }
       this.turn = undefined;
+      if (failure instanceof StoreWriteError) this.reloadHistory();
       this.queues.settle(outcome.stopReason, failure);
       // Messages still waiting (the turn ended before it could take them) get the turn's
       // outcome too, unless an abort asked to keep them for the next turn.
@@ -248,6 +259,30 @@ export class Session {
       return outcome;
     })();
     return turn.done;
+  }
+
+  /** A turn that failed before its loop ran: record its end if it was started at all. */
+  private endFailedTurn(error: Error): void {
+    try {
+      this.writer.endTurn('error', error.message);
+    } catch (failure) {
+      this.services.log(`session ${this.id}: ${(failure as Error).message}`);
+    }
+  }
+
+  /**
+   * After a failed write the history in memory may hold messages the store does not:
+   * continue from what is stored, as a reload would, so the next request and a later
+   * session/load see the same conversation.
+   */
+  private reloadHistory(): void {
+    try {
+      const stored = repairTranscript(historyFromRecords(this.store.listMessages(this.id)));
+      this.history.splice(0, this.history.length, ...stored);
+      this.usageMark.current = undefined;
+    } catch (error) {
+      this.services.log(`session ${this.id}: cannot reload the history: ${(error as Error).message}`);
+    }
   }
 
   private emit(event: SessionEvent): void {

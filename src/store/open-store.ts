@@ -6,13 +6,23 @@ import { SqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
 import type { Store } from './store.js';
 import { StoreError } from './store-error.js';
 
+export interface OpenStoreOptions extends SqliteStoreOptions {
+  /**
+   * Read the database of a directory another daemon owns (`agentd sessions` while the
+   * shared daemon runs): nothing is created, migrated or written. WAL lets it read while
+   * the owner writes.
+   */
+  readOnly?: boolean;
+}
+
 /**
  * Opens (creating if needed) the database at `file`, configures it and migrates it.
  * Sessions hold private prompts and file contents, so new directories are 0700 and a new
  * database file is 0600; SQLite gives the -wal and -shm files the database's mode.
  * `:memory:` is accepted for callers that need a throwaway store.
  */
-export function openStore(file: string, options: SqliteStoreOptions = {}): Store {
+export function openStore(file: string, options: OpenStoreOptions = {}): Store {
+  if (options.readOnly) return openReadOnly(file, options);
   const inMemory = file === ':memory:';
   if (!inMemory) {
     fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
@@ -47,6 +57,18 @@ export function openStore(file: string, options: SqliteStoreOptions = {}): Store
       `cannot open the agentd database ${file}: ${reason}; move the file aside to start a new database`,
       { cause: error },
     );
+  }
+  return new SqliteStore(db, options);
+}
+
+function openReadOnly(file: string, options: SqliteStoreOptions): Store {
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StoreError('unsupported_database', `cannot read the agentd database ${file}: ${reason}`, { cause: error });
   }
   return new SqliteStore(db, options);
 }

@@ -99,7 +99,8 @@ describe('agentd serve --socket and --listen', () => {
     const second = start(['serve', '--socket', socketPath]);
     const { code } = await second.exited;
     expect(code).not.toBe(0);
-    expect(second.stderr()).toMatch(/another agentd is already serving/);
+    // The data directory's lock refuses it first, naming the owner.
+    expect(second.stderr()).toMatch(/another agentd \(pid \d+.*owns the data directory/);
   });
 
   it('requires the token file contents in initialize on TCP', async () => {

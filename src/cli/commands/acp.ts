@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
 import { isSocketLive } from '../../server/transports/unix-socket-transport.js';
+import { bridgeStdio } from '../bridge-stdio.js';
 
 const START_TIMEOUT_MS = 10_000;
 
@@ -20,21 +20,22 @@ export async function acpCommand(argv: string[]): Promise<number> {
     strict: true,
   });
   const paths = resolveAgentdPaths(process.env);
-  const socketPath = values.socket ?? paths.socketPath;
-  if (!(await isSocketLive(socketPath))) await startDaemon(socketPath, paths.logDir, values.config);
-
-  const socket = connect(socketPath);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('error', reject);
-  });
-  process.stdin.pipe(socket);
-  socket.pipe(process.stdout);
-  await new Promise<void>((resolve) => {
-    socket.once('close', resolve);
-    process.stdin.once('end', () => socket.end());
-  });
-  return 0;
+  let socketPath = values.socket ?? paths.socketPath;
+  if (!(await isSocketLive(socketPath))) {
+    // The daemon that owns the data directory may serve another socket, or none at all.
+    // Loaded only here: the usual path (a daemon answers) never pays for SQLite.
+    const { DataDirBusyError, tryLockDataDir } = await import('../../store/data-dir-lock.js');
+    const attempt = tryLockDataDir(paths.dataDir, { probe: true });
+    if (attempt.kind === 'acquired') {
+      attempt.lock.release();
+      await startDaemon(socketPath, paths.logDir, values.config);
+    } else if (attempt.owner?.socketPath && (await isSocketLive(attempt.owner.socketPath))) {
+      socketPath = attempt.owner.socketPath;
+    } else {
+      throw new DataDirBusyError(paths.dataDir, attempt.owner);
+    }
+  }
+  return bridgeStdio(socketPath);
 }
 
 /** Starts `agentd serve --socket PATH` detached, logging to the log dir, and waits until it answers. */

@@ -4,15 +4,22 @@ import { detectLocalServers } from '../../providers/detect-local-servers.js';
 import { ModelNotConfiguredError } from '../../session/model-not-configured-error.js';
 import { TurnFailedError } from '../../session/session.js';
 import { startSessionMcp } from '../../server/handlers/session-mcp.js';
+import { resolveAgentdPaths } from '../../config/agentd-paths.js';
+import { ErrorCodes } from '../../../protocol/index.js';
+import { promptThroughSocket } from '../../server/prompt-through-socket.js';
+import { RpcError } from '../../server/rpc-error.js';
 import { startDaemon } from '../../server/start-daemon.js';
+import { isSocketLive } from '../../server/transports/unix-socket-transport.js';
 import { noClientAsker } from '../../session/permission-asker.js';
-import { parsePermissionMode } from '../../tools/permissions/permission-mode.js';
+import { DataDirBusyError, describeOwner, tryLockDataDir, type DataDirOwner } from '../../store/data-dir-lock.js';
+import { parsePermissionMode, type PermissionMode } from '../../tools/permissions/permission-mode.js';
 import { packageVersion } from '../package-version.js';
 import { readStdin } from '../read-stdin.js';
 
 /**
- * `agentd run "PROMPT"`: one prompt, headless and in-process; the answer streams to
- * stdout (`--json`: one event per line). Exit 0 on a finished turn, 1 on a failure,
+ * `agentd run "PROMPT"`: one prompt, headless; the answer streams to stdout (`--json`:
+ * one event per line). In-process, unless a daemon owns the data directory: then the
+ * prompt runs there, through its socket. Exit 0 on a finished turn, 1 on a failure,
  * 3 when no provider is configured, 130 when interrupted.
  */
 export async function runCommand(argv: string[]): Promise<number> {
@@ -32,14 +39,20 @@ export async function runCommand(argv: string[]): Promise<number> {
   const text = positionals.length === 1 && positionals[0] === '-' ? await readStdin() : positionals.join(' ');
   if (text.trim() === '') throw new Error('the prompt is empty');
   const cwd = resolve(values.cwd ?? process.cwd());
+  const permissionMode = values['permission-mode'] ? parsePermissionMode(values['permission-mode']) : undefined;
+
+  const dataDir = resolveAgentdPaths(process.env).dataDir;
+  const attempt = tryLockDataDir(dataDir);
+  if (attempt.kind === 'held') return runThroughOwner(dataDir, attempt.owner, { cwd, text, json: values.json === true, permissionMode: permissionMode ?? 'ask', ...(values.model ? { model: values.model } : {}) });
 
   const started = await startDaemon({
+    lock: attempt.lock,
     cwd,
     env: process.env,
     version: packageVersion(),
     ...(values.config ? { configFile: values.config } : {}),
     ...(values.model ? { model: values.model } : {}),
-    ...(values['permission-mode'] ? { permissionMode: parsePermissionMode(values['permission-mode']) } : {}),
+    ...(permissionMode ? { permissionMode } : {}),
     // Headless: nobody to ask, so whatever would ask follows the permission mode's refusal.
     asker: noClientAsker,
   });
@@ -78,6 +91,55 @@ export async function runCommand(argv: string[]): Promise<number> {
   } finally {
     process.removeListener('SIGINT', onSignal);
     await started.shutdown();
+  }
+}
+
+/** The prompt runs in the daemon that owns the data directory, as one of its clients. */
+async function runThroughOwner(
+  dataDir: string,
+  owner: DataDirOwner | undefined,
+  run: { cwd: string; text: string; json: boolean; permissionMode: PermissionMode; model?: string },
+): Promise<number> {
+  if (!owner?.socketPath || !(await isSocketLive(owner.socketPath))) throw new DataDirBusyError(dataDir, owner);
+  process.stderr.write(`agentd: ${describeOwner(dataDir, owner)}; running the prompt there (its config applies)\n`);
+  const write = (s: string): boolean => process.stdout.write(s);
+  let endsWithNewline = true;
+  const cancel = new AbortController();
+  const onSignal = (): void => cancel.abort();
+  process.once('SIGINT', onSignal);
+  try {
+    const outcome = await promptThroughSocket({
+      socketPath: owner.socketPath,
+      cwd: run.cwd,
+      text: run.text,
+      permissionMode: run.permissionMode,
+      version: packageVersion(),
+      signal: cancel.signal,
+      ...(run.model ? { model: run.model } : {}),
+      onEvent(event) {
+        if (run.json) write(JSON.stringify(event) + '\n');
+        else if (event.type === 'text_delta' && typeof event.text === 'string') {
+          write(event.text);
+          endsWithNewline = event.text.endsWith('\n');
+        }
+      },
+    });
+    const sessionId = outcome.sessionId;
+    if (outcome.budgetExceeded) process.stderr.write(`agentd: ${outcome.budgetExceeded}\n`);
+    if (!run.json && !endsWithNewline) write('\n');
+    if (run.json) write(JSON.stringify({ sessionId, type: 'result', stopReason: outcome.stopReason }) + '\n');
+    return outcome.stopReason === 'cancelled' ? 130 : 0;
+  } catch (error) {
+    if (!(error instanceof RpcError)) throw error;
+    if (!endsWithNewline) write('\n');
+    if (error.code === ErrorCodes.ProviderNotConfigured) {
+      process.stderr.write(`agentd: ${error.message}\n`);
+      return 3;
+    }
+    process.stderr.write(`agentd: ${error.code === ErrorCodes.ProviderError ? 'the model failed: ' : ''}${error.message}\n`);
+    return 1;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
   }
 }
 

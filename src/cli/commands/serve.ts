@@ -1,11 +1,14 @@
 import { parseArgs } from 'node:util';
 import { ensureTokenFile } from '../../server/token-file.js';
 import { serveStdio } from '../../server/transports/stdio-transport.js';
+import { tcpLimitsFromConfig } from '../../server/transports/tcp-limits.js';
 import { parseListenAddress, serveTcp } from '../../server/transports/tcp-transport.js';
-import { serveUnixSocket } from '../../server/transports/unix-socket-transport.js';
+import { isSocketLive, serveUnixSocket } from '../../server/transports/unix-socket-transport.js';
 import { createDaemonShell } from '../../server/create-daemon-shell.js';
 import { loadDaemonSettings } from '../../server/load-daemon-settings.js';
+import { DataDirBusyError, describeOwner, tryLockDataDir } from '../../store/data-dir-lock.js';
 import { parsePermissionMode } from '../../tools/permissions/permission-mode.js';
+import { bridgeStdio } from '../bridge-stdio.js';
 import { packageVersion } from '../package-version.js';
 
 /** `agentd serve`: stdio by default; `--socket` and `--listen` serve many clients until SIGINT/SIGTERM. */
@@ -33,18 +36,32 @@ export async function serveCommand(argv: string[]): Promise<number> {
     ...(values['permission-mode'] ? { permissionMode: parsePermissionMode(values['permission-mode']) } : {}),
   });
   const { paths } = settings;
-  const shell = createDaemonShell(settings);
-  const servers = [];
   const socketPath = values.socket ?? (values['default-socket'] ? paths.socketPath : undefined);
+  // One daemon per data directory: taken before anything is served.
+  const attempt = tryLockDataDir(paths.dataDir);
+  if (attempt.kind === 'held') {
+    const owner = attempt.owner;
+    // A second agentd on stdio talks to the owner instead, as `agentd acp` does.
+    if (!socketPath && !values.listen && owner?.socketPath && (await isSocketLive(owner.socketPath))) {
+      settings.log(`${describeOwner(paths.dataDir, owner)}; passing this client to it (its config and permission mode apply)`);
+      return bridgeStdio(owner.socketPath);
+    }
+    throw new DataDirBusyError(paths.dataDir, owner);
+  }
+  const lock = attempt.lock;
+  const shell = createDaemonShell({ ...settings, options: { ...settings.options, lock } });
+  const servers = [];
   if (socketPath) {
     servers.push(await serveUnixSocket(shell, socketPath));
     shell.socketPath = socketPath;
+    lock.announce({ socketPath });
     shell.log(`serving ${socketPath}`);
   }
   if (values.listen) {
     const address = parseListenAddress(values.listen);
     shell.tcpToken = ensureTokenFile(paths.tokenFile);
-    servers.push(await serveTcp(shell, address));
+    servers.push(await serveTcp(shell, address, tcpLimitsFromConfig(settings.config)));
+    lock.announce({ listen: values.listen });
     shell.log(`serving tcp ${values.listen} (token in ${paths.tokenFile})`);
   }
   // A shared daemon builds at once: clients will come. On stdio, after the first answer.

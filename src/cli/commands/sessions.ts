@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
+import { tryLockDataDir } from '../../store/data-dir-lock.js';
 import { openStore } from '../../store/open-store.js';
 
 /** `agentd sessions`: the stored sessions, newest first. */
@@ -10,7 +12,13 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
     options: { cwd: { type: 'string' }, json: { type: 'boolean' }, all: { type: 'boolean' } },
     strict: true,
   });
-  const store = openStore(resolveAgentdPaths(process.env).databaseFile);
+  const paths = resolveAgentdPaths(process.env);
+  // While a daemon owns the data directory, only read its database; otherwise hold the
+  // lock for the moment the store is open, so no daemon starts recovering meanwhile.
+  const attempt = tryLockDataDir(paths.dataDir);
+  const owned = attempt.kind === 'held';
+  if (owned && !existsSync(paths.databaseFile)) return 0;
+  const store = openStore(paths.databaseFile, { readOnly: owned });
   try {
     const query = values.cwd ? { cwd: resolve(values.cwd) } : {};
     let cursor: string | null = null;
@@ -25,5 +33,6 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
     return 0;
   } finally {
     store.close();
+    if (attempt.kind === 'acquired') attempt.lock.release();
   }
 }

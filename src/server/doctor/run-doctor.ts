@@ -2,6 +2,7 @@ import path from 'node:path';
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
 import { checkConfig } from './check-config.js';
 import { checkDaemon } from './check-daemon.js';
+import { checkDataDirOwner } from './check-data-dir-owner.js';
 import { checkDefaultModel } from './check-default-model.js';
 import { checkDirectories } from './check-directories.js';
 import { checkNodeVersion } from './check-node-version.js';
@@ -70,6 +71,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     ripgrep,
     ...modelChecks,
     daemon,
+    checkDataDirOwner(paths.dataDir),
   ];
   return { ok: checks.every((check) => check.status !== 'fail'), checks };
 }

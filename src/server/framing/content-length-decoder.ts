@@ -1,5 +1,5 @@
 import { FrameTooLargeError } from './frame-too-large-error.js';
-import type { FrameDecoder } from './frame-decoder.js';
+import { currentLimit, type FrameDecoder, type FrameLimit } from './frame-decoder.js';
 
 const HEADER_END = Buffer.from('\r\n\r\n');
 /** Headers beyond this are not LSP framing at all. */
@@ -14,7 +14,7 @@ export class FramingError extends Error {}
  * the limit before the body is buffered.
  * Spec: https://microsoft.github.io/language-server-protocol/specifications/base/0.9/specification/
  */
-export function createContentLengthDecoder(maxFrameBytes: number): FrameDecoder {
+export function createContentLengthDecoder(limit: FrameLimit): FrameDecoder {
   // Chunks are only collected until a whole header or body is there, then joined once:
   // joining on every chunk would copy a large body over and over.
   let chunks: Buffer[] = [];
@@ -48,6 +48,7 @@ export function createContentLengthDecoder(maxFrameBytes: number): FrameDecoder 
             break;
           }
           bodyLength = parseContentLength(buffer.subarray(0, end).toString('ascii'));
+          const maxFrameBytes = currentLimit(limit);
           if (bodyLength > maxFrameBytes) throw new FrameTooLargeError(maxFrameBytes, bodyLength);
           const rest = buffer.subarray(end + HEADER_END.length);
           keep(rest);

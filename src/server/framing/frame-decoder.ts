@@ -8,3 +8,10 @@ export interface FrameDecoder {
 export type FrameEncoder = (body: string) => Buffer;
 
 export type Framing = 'ndjson' | 'content-length';
+
+/** A frame size limit: fixed, or read at each check (it rises once a TCP client authenticates). */
+export type FrameLimit = number | (() => number);
+
+export function currentLimit(limit: FrameLimit): number {
+  return typeof limit === 'number' ? limit : limit();
+}

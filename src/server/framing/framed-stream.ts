@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { createContentLengthDecoder, encodeContentLength } from './content-length-decoder.js';
 import { detectFraming } from './detect-framing.js';
 import type { FrameDecoder, FrameEncoder } from './frame-decoder.js';
+import { FrameTooLargeError } from './frame-too-large-error.js';
 import { createNdjsonDecoder, encodeNdjson } from './ndjson-decoder.js';
 
 export interface FramedStreamHandlers {
@@ -24,7 +25,7 @@ export class FramedStream {
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
-    private readonly maxFrameBytes: number,
+    private maxFrameBytes: number,
     private readonly handlers: FramedStreamHandlers,
   ) {
     input.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -34,6 +35,10 @@ export class FramedStream {
     output.on('error', () => this.close());
   }
 
+  /** Changes the frame limit from the next byte on (a TCP client that authenticated gets the full one). */
+  setMaxFrameBytes(limit: number): void {
+    this.maxFrameBytes = limit;
+  }
 
   /** Queues one message; returns false when the peer is gone. */
   write(body: string): boolean {
@@ -57,11 +62,13 @@ export class FramedStream {
       if (!this.decoder) {
         this.head = this.head.length === 0 ? chunk : Buffer.concat([this.head, chunk]);
         const framing = detectFraming(this.head);
-        if (!framing) return;
-        this.decoder =
-          framing === 'content-length'
-            ? createContentLengthDecoder(this.maxFrameBytes)
-            : createNdjsonDecoder(this.maxFrameBytes);
+        if (!framing) {
+          // Only whitespace so far: it may not pile up without limit either.
+          if (this.head.length > this.maxFrameBytes) throw new FrameTooLargeError(this.maxFrameBytes, this.head.length);
+          return;
+        }
+        const limit = (): number => this.maxFrameBytes;
+        this.decoder = framing === 'content-length' ? createContentLengthDecoder(limit) : createNdjsonDecoder(limit);
         this.encoder = framing === 'content-length' ? encodeContentLength : encodeNdjson;
         chunk = this.head;
         this.head = Buffer.alloc(0);

@@ -1,5 +1,5 @@
 import { FrameTooLargeError } from './frame-too-large-error.js';
-import type { FrameDecoder } from './frame-decoder.js';
+import { currentLimit, type FrameDecoder, type FrameLimit } from './frame-decoder.js';
 
 const LF = 0x0a;
 
@@ -8,12 +8,13 @@ const LF = 0x0a;
  * bytes (never decoded early) so a UTF-8 sequence split across chunks stays whole.
  * Blank lines and a trailing CR are ignored.
  */
-export function createNdjsonDecoder(maxFrameBytes: number): FrameDecoder {
+export function createNdjsonDecoder(limit: FrameLimit): FrameDecoder {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
 
   return {
     push(chunk) {
+      const maxFrameBytes = currentLimit(limit);
       const frames: string[] = [];
       let start = 0;
       for (let lf = chunk.indexOf(LF); lf !== -1; lf = chunk.indexOf(LF, start)) {

@@ -27,6 +27,7 @@ describe('runDoctor', () => {
       'provider:local',
       'model',
       'daemon',
+      'owner',
     ]);
     expect(report.checks.filter((c) => c.status !== 'ok')).toEqual([]);
     expect(report.ok).toBe(true);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,12 +143,15 @@ describe('per-session project config', () => {
   it("[F7 per-session-config] agentd run --cwd Q started in P runs with Q's config", async () => {
     const before = replay.requests.length;
     replay.enqueue({ body: chatCompletionSse(['hello from q']) });
-    const child = spawn(process.execPath, [CLI, 'run', '--cwd', q, 'hi'], { cwd: p, env: daemonEnv(home.home), stdio: 'pipe' });
+    // Its own data directory: the serving daemon above owns `home` (one owner per directory).
+    const runHome = makeHome(JSON.parse(readFileSync(join(home.home, 'config', 'config.json'), 'utf8')));
+    const child = spawn(process.execPath, [CLI, 'run', '--cwd', q, 'hi'], { cwd: p, env: daemonEnv(runHome.home), stdio: 'pipe' });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(0);
     expect(stdout).toContain('hello from q');
     expect((replay.requests[before]!.body as { model: string }).model).toBe('q-model');
+    runHome.cleanup();
   });
 });

@@ -1,20 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DoctorReport } from '../../src/server/doctor/doctor-check.js';
-import { CLI, daemonEnv, makeHome, spawnDaemon, until, type DaemonChild } from '../support/daemon-process.js';
-
-function runCli(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { daemonEnv, makeHome, spawnDaemon, until, type DaemonChild } from '../support/daemon-process.js';
+import { runCli } from '../support/run-cli.js';
 
 describe('agentd doctor', () => {
   const cleanups: Array<() => void | Promise<void>> = [];
@@ -30,7 +19,7 @@ describe('agentd doctor', () => {
 
   it('prints a JSON report and exits 1 when no provider is configured', async () => {
     const dir = home();
-    const result = await runCli(['doctor', '--json'], daemonEnv(dir), dir);
+    const result = await runCli(['doctor', '--json'], daemonEnv(dir), { cwd: dir });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as DoctorReport;
@@ -56,7 +45,7 @@ describe('agentd doctor', () => {
     const socketPath = join(dir, 'run', 'agentd.sock');
     await until(() => existsSync(socketPath), 10_000, 'the daemon socket');
 
-    const result = await runCli(['doctor', '--json'], env, dir);
+    const result = await runCli(['doctor', '--json'], env, { cwd: dir });
     expect(result.code).toBe(0);
     expect(result.stdout).not.toContain('sk-ant-e2e-secret');
     const report = JSON.parse(result.stdout) as DoctorReport;
@@ -69,7 +58,7 @@ describe('agentd doctor', () => {
 
   it('prints the readable checklist without --json, with a fix under each problem', async () => {
     const dir = home({ maxTurns: 'ten' });
-    const result = await runCli(['doctor'], daemonEnv(dir), dir);
+    const result = await runCli(['doctor'], daemonEnv(dir), { cwd: dir });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`fail  config`);
     expect(result.stdout).toContain(`${join(dir, 'config', 'config.json')}: maxTurns:`);

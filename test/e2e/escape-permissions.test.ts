@@ -1,12 +1,12 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse } from '../support/chat-tool-call-sse.js';
-import { CLI, daemonEnv } from '../support/daemon-process.js';
+import { daemonEnv } from '../support/daemon-process.js';
 import { startLoopHarness, toolResults, type LoopHarness } from '../support/loop-harness.js';
+import { runCli } from '../support/run-cli.js';
 
 interface Question {
   toolCall: { title: string; _meta?: { agentd?: { reason?: string } } };
@@ -26,18 +26,6 @@ async function promptWrite(h: LoopHarness, file: string, optionId: string): Prom
   h.replay.enqueue({ body: chatCompletionSse(['ok']) });
   await h.peer.call('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: `write ${file}` }] });
   return { questions, result: toolResults(h.requestBody(before + 1))[id] ?? '' };
-}
-
-function runCli(args: string[], home: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: daemonEnv(home), stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
 }
 
 describe('permission escapes through a real client (daemon as a process)', () => {
@@ -69,13 +57,13 @@ describe('permission escapes through a real client (daemon as a process)', () =>
       'Reject',
       'Always reject write of this one file (symlinks resolved): a.txt',
     ]);
-    const listed = await runCli(['permissions', 'list', '--cwd', h.workspace], h.home);
+    const listed = await runCli(['permissions', 'list', '--cwd', h.workspace], daemonEnv(h.home));
     expect(listed).toMatchObject({ code: 0, stdout: 'always allow   write(a.txt)  (write of this one file (symlinks resolved): a.txt)\n' });
-    const wrong = await runCli(['permissions', 'revoke', 'write(b.txt)', '--cwd', h.workspace], h.home);
+    const wrong = await runCli(['permissions', 'revoke', 'write(b.txt)', '--cwd', h.workspace], daemonEnv(h.home));
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('"write(b.txt)" is not a remembered rule');
-    expect(await runCli(['permissions', 'revoke', 'write(a.txt)', '--cwd', h.workspace], h.home)).toMatchObject({ code: 0, stdout: 'revoked write(a.txt)\n' });
-    expect((await runCli(['permissions', 'list', '--cwd', h.workspace], h.home)).stdout).toBe(`No remembered answers for ${h.workspace}.\n`);
+    expect(await runCli(['permissions', 'revoke', 'write(a.txt)', '--cwd', h.workspace], daemonEnv(h.home))).toMatchObject({ code: 0, stdout: 'revoked write(a.txt)\n' });
+    expect((await runCli(['permissions', 'list', '--cwd', h.workspace], daemonEnv(h.home))).stdout).toBe(`No remembered answers for ${h.workspace}.\n`);
     const again = await promptWrite(h, 'a.txt', 'reject_once');
     expect(again.questions).toHaveLength(1);
   });
@@ -93,10 +81,10 @@ describe('permission escapes through a real client (daemon as a process)', () =>
 
   it('[F4 approval-scope] agentd permissions explains bad usage', async () => {
     h = await startLoopHarness();
-    const bad = await runCli(['permissions', 'forget'], h.home);
+    const bad = await runCli(['permissions', 'forget'], daemonEnv(h.home));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('unknown action "forget"; use list or revoke');
-    const both = await runCli(['permissions', 'revoke', 'x', '--all'], h.home);
+    const both = await runCli(['permissions', 'revoke', 'x', '--all'], daemonEnv(h.home));
     expect(both).toMatchObject({ code: 2, stderr: expect.stringContaining('revoke takes one RULE or --all') });
   });
 });

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,19 +6,8 @@ import { modelsCommand } from '../../src/cli/commands/models.js';
 import { ConfigError } from '../../src/config/config-error.js';
 import type { ModelRow } from '../../src/providers/catalog/list-model-rows.js';
 import { createModelCatalog } from '../../src/providers/catalog/model-catalog.js';
-import { CLI, daemonEnv, makeHome } from '../support/daemon-process.js';
-
-function runCli(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env, cwd, stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
-}
+import { daemonEnv, makeHome } from '../support/daemon-process.js';
+import { runCli } from '../support/run-cli.js';
 
 /** A custom OpenAI-compatible provider with one declared model, and an override of a catalog model. */
 const config = {
@@ -52,7 +40,7 @@ describe('agentd models (child process)', () => {
   });
 
   it('--json prints one object per catalog and declared model, marking configured providers', async () => {
-    const result = await runCli(['models', '--json'], daemonEnv(home.home, { DEEPSEEK_API_KEY: 'sk-test-deepseek-0000' }), workspace);
+    const result = await runCli(['models', '--json'], daemonEnv(home.home, { DEEPSEEK_API_KEY: 'sk-test-deepseek-0000' }), { cwd: workspace });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const rows = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as ModelRow);
@@ -84,7 +72,7 @@ describe('agentd models (child process)', () => {
   });
 
   it('prints an aligned table filtered by --provider and --configured', async () => {
-    const result = await runCli(['models', '--configured', '--provider', 'local'], daemonEnv(home.home), workspace);
+    const result = await runCli(['models', '--configured', '--provider', 'local'], daemonEnv(home.home), { cwd: workspace });
     expect(result.code).toBe(0);
     const [header, first, blank] = result.stdout.split('\n');
     expect(header).toMatch(/^MODEL +CONTEXT +MAX OUT +IN +OUT +CACHE R +CACHE W +CAPABILITIES +CONFIGURED$/);
@@ -93,7 +81,7 @@ describe('agentd models (child process)', () => {
   });
 
   it('rejects an unknown --provider with the list of known ones', async () => {
-    const result = await runCli(['models', '--provider', 'nope'], daemonEnv(home.home), workspace);
+    const result = await runCli(['models', '--provider', 'nope'], daemonEnv(home.home), { cwd: workspace });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/--provider "nope" is not a known provider; use one of: .*anthropic.*local/);
     expect(result.stdout).toBe('');

@@ -1,25 +1,12 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse } from '../support/chat-tool-call-sse.js';
-import { CLI, daemonEnv, makeHome } from '../support/daemon-process.js';
+import { daemonEnv, makeHome } from '../support/daemon-process.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
-
-function runCli(args: string[], env: NodeJS.ProcessEnv, stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-    if (stdin !== undefined) child.stdin.end(stdin);
-    else child.stdin.end();
-  });
-}
+import { runCli } from '../support/run-cli.js';
 
 describe('agentd run', () => {
   let replay: ReplayServer;
@@ -84,7 +71,7 @@ describe('agentd run', () => {
   it('reads the prompt from stdin with - and prints NDJSON events with --json', async () => {
     const configured = makeHome({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
     replay.enqueue({ body: chatCompletionSse(['a', 'b']) });
-    const result = await runCli(['run', '--json', '-'], daemonEnv(configured.home), 'from stdin');
+    const result = await runCli(['run', '--json', '-'], daemonEnv(configured.home), { stdin: 'from stdin' });
     configured.cleanup();
     expect(result.code).toBe(0);
     const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line));

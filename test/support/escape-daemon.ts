@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { chatCompletionSse } from './chat-completion-sse.js';
 import { chatToolCallSse, toolResultText } from './chat-tool-call-sse.js';
 import { connectPeer, daemonEnv, spawnDaemon, until, type DaemonChild } from './daemon-process.js';
 import { startReplayServer, type ReplayServer } from './replay-server.js';
 import type { RpcPeer } from './rpc-peer.js';
+import { freePort } from './free-port.js';
 
 /** Secrets planted in the daemon's world; none may reach a tool result or a file a command wrote. */
 export const DAEMON_SECRETS = {
@@ -118,11 +118,3 @@ export async function startEscapeDaemon(): Promise<EscapeDaemon> {
   };
 }
 
-/** A loopback TCP port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

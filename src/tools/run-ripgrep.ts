@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { ripgrepPath } from './ripgrep-path.js';
 import { ToolError } from './tool-error.js';
+import { CORE_ENV_NAMES, sandboxEnv } from './sandbox/sandbox-env.js';
 
 /** How rg ended. */
 export interface RipgrepExit {
@@ -16,6 +17,9 @@ export interface RipgrepExit {
  * Runs ripgrep as a child process and hands each stdout line to `onLine`; the child is
  * killed when `signal` aborts. `--no-require-git` makes rg honour .gitignore files even
  * outside a git repository (rg ≥ 11), as users expect from a workspace.
+ * rg runs outside the sandbox (it executes nothing: `--pre` is never passed and
+ * `--no-config` ignores RIPGREP_CONFIG_PATH), but like every process agentd starts for a
+ * workspace it gets only the core allowlisted environment, never the daemon's keys.
  * Lines are split here rather than by node:readline, which takes 5–10% longer on rg's
  * larger outputs (40,000 JSON lines: 74.5 against 69.5 ms); rg ends every line with `\n`.
  */
@@ -33,7 +37,7 @@ export function runRipgrep(
     const child = spawn(rg, ['--no-require-git', '--no-config', ...args], {
       cwd: options.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: options.env ?? process.env,
+      env: sandboxEnv(options.env ?? process.env, { allow: CORE_ENV_NAMES, block: new Set() }),
     });
     let stderr = '';
     child.stderr.setEncoding('utf8');

@@ -7,6 +7,7 @@ import type { PermissionRuleSet } from '../tools/permissions/match-permission-ru
 import { commandCaveats } from '../tools/permissions/command-caveats.js';
 import { decidePermission, type PermissionMode } from '../tools/permissions/permission-mode.js';
 import { protectedPathReason } from '../tools/permissions/protected-path.js';
+import { questionTitle } from '../tools/permissions/question-title.js';
 import { loadRememberedPermissions, rememberPermission, ruleForCall } from '../tools/permissions/remembered-permissions.js';
 import { realRoots, resolvePermissionPath, type PermissionPath } from '../tools/permissions/resolve-permission-path.js';
 import type { PermissionAnswer, PermissionAsker } from './permission-asker.js';
@@ -85,7 +86,9 @@ export function createSessionPermissions(options: SessionPermissionOptions): {
   const ask = async (call: PermissionCall, decision: Decision, signal: AbortSignal, why?: string): Promise<PermissionAnswer> => {
     const { target } = decision;
     const resolved = target && target.real !== target.written ? ` (resolves to ${displayPath(target.real, options.cwd)})` : '';
+    const shown = questionTitle(call.tool, call.args, call.title);
     const reasons = [
+      shown.note,
       why,
       target && target.real !== target.written ? `${target.written} leads to ${target.real} through a symlink; the answer applies to ${target.real} only` : undefined,
       decision.outside && target ? `${target.real} is outside the session's directories` : undefined,
@@ -98,7 +101,7 @@ export function createSessionPermissions(options: SessionPermissionOptions): {
       {
         sessionId: options.sessionId,
         toolCallId: call.id,
-        title: `${call.title}${resolved}`,
+        title: `${shown.title}${resolved}`,
         kind: call.kind,
         rawInput: call.args,
         ...(reasons.length > 0 ? { reason: `${reasons.map((r) => r.replace(/\.$/, '')).join('. ')}.` } : {}),

@@ -26,6 +26,8 @@ export interface ProjectSettingsResolverOptions {
   user: UserConfigLayer;
   /** Where warnings go, each once per project and text. */
   log(line: string): void;
+  /** Called with each project's effective config as it is loaded (the log learns its keys). */
+  onLoaded?(config: AgentdConfig): void;
 }
 
 /**
@@ -68,6 +70,7 @@ export class ProjectSettingsResolver {
       trusted: loaded.trusted,
       warnings: loaded.warnings,
     };
+    this.options.onLoaded?.(settings.config);
     for (const warning of settings.warnings) this.logOnce(root, warning);
     this.cache.set(root, { stamp, settings });
     return settings;

@@ -56,8 +56,12 @@ export function loadDaemonSettings(options: StartOptions): DaemonSettings {
   const paths = resolveAgentdPaths(options.env);
   const user = readUserConfig({ cwd: options.cwd, paths, ...(options.configFile ? { configFile: options.configFile } : {}) });
   const { config } = loadProjectConfig(user, undefined);
-  const secrets = collectSecrets(config, options.env);
+  // Grows as projects load: a trusted project's own provider keys are redacted too.
+  const secrets = new Set(collectSecrets(config, options.env));
   const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'));
-  const log = (line: string): void => write(`agentd: ${redactSecrets(line, secrets)}`);
-  return { options, paths, config, projects: new ProjectSettingsResolver({ user, log }), log };
+  const log = (line: string): void => write(`agentd: ${redactSecrets(line, [...secrets])}`);
+  const learnSecrets = (projectConfig: AgentdConfig): void => {
+    for (const secret of collectSecrets(projectConfig, options.env)) secrets.add(secret);
+  };
+  return { options, paths, config, projects: new ProjectSettingsResolver({ user, log, onLoaded: learnSecrets }), log };
 }

@@ -44,8 +44,9 @@ interface OpenCall {
 /**
  * With `alt=sse` every `data:` line is a whole GenerateContentResponse
  * (https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent):
- * text arrives in pieces, function calls arrive whole or with streamed arguments, `finishReason` sits on the last
- * candidate chunk and `usageMetadata` snapshots may come with any chunk (the last wins).
+ * text arrives in pieces, function calls arrive whole or with streamed arguments,
+ * `finishReason` sits on the last candidate chunk and `usageMetadata` snapshots may come
+ * with any chunk (the last wins).
  * The stream simply ends; there is no closing event, so the stop is emitted by `end()`.
  */
 export function parseGeminiStream(context: GeminiErrorContext, options: GeminiStreamParserOptions = {}): GeminiStreamParser {

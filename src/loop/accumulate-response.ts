@@ -3,6 +3,7 @@ import type { ProviderError } from '../providers/provider-error.js';
 import type { StopReason } from '../providers/stop-reason.js';
 import type { StreamEvent } from '../providers/stream-event.js';
 import type { Usage } from '../providers/usage.js';
+import { normalizeToolCall } from './normalize-tool-call.js';
 
 /** The result of reducing one provider stream. */
 export interface AccumulatedResponse {
@@ -15,7 +16,8 @@ export interface AccumulatedResponse {
 /**
  * Folds unified stream events into the assistant message, in stream order. Deltas of
  * the same kind extend the last part; a tool call is added only when it is complete,
- * so a call cut off mid-arguments never reaches dispatch.
+ * so a call cut off mid-arguments never reaches dispatch; a malformed one is made
+ * well-formed with an argument error (normalizeToolCall).
  */
 export class ResponseAccumulator {
   private readonly parts: AssistantContentPart[] = [];
@@ -49,14 +51,9 @@ export class ResponseAccumulator {
         return;
       }
       case 'tool-call-end':
-        this.parts.push({
-          type: 'tool_call',
-          id: event.id,
-          name: event.name,
-          args: event.args,
-          ...(event.argsError !== undefined ? { argsError: event.argsError } : {}),
-          ...(event.providerData !== undefined ? { providerData: event.providerData } : {}),
-        });
+        // Any vendor may send a call without a name or with arguments that are no object;
+        // it is kept with an argument error, which dispatch answers to the model.
+        this.parts.push(normalizeToolCall(event));
         return;
       case 'usage':
         this.usage = event.usage;

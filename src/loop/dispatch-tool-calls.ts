@@ -4,6 +4,7 @@ import { errorResult } from '../tools/tool-error.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolCallRequest } from './loop-context.js';
 import type { LoopEvent } from './loop-event.js';
+import { isMalformedToolCall, normalizeToolCall, UNNAMED_TOOL_CALL } from './normalize-tool-call.js';
 import { runWithLimit } from './run-with-limit.js';
 import { toolResultToParts, toToolCallContent } from './tool-result-content.js';
 
@@ -53,10 +54,12 @@ export const SKIPPED_FOR_STEERING = 'Skipped: the user sent a new message before
  * in parallel up to the limit; a tool marked sequential runs alone.
  */
 export async function dispatchToolCalls(
-  calls: ToolCallRequest[],
+  requested: ToolCallRequest[],
   ctx: ToolDispatchContext,
   signal: AbortSignal,
 ): Promise<ToolMessage> {
+  // A call without a name or with arguments that are no object is answered, not run.
+  const calls = requested.map(wellFormed);
   for (const call of calls) announce(call, ctx);
   const results = await runWithLimit(
     calls.map((call) => ({
@@ -66,6 +69,12 @@ export async function dispatchToolCalls(
     ctx.concurrency ?? 8,
   );
   return { role: 'tool', content: results };
+}
+
+function wellFormed(call: ToolCallRequest): ToolCallRequest {
+  if (!isMalformedToolCall(call)) return call;
+  const { id, name, args, argsError } = normalizeToolCall(call);
+  return { id, name, args, ...(argsError !== undefined ? { argsError } : {}) };
 }
 
 function announce(call: ToolCallRequest, ctx: ToolDispatchContext): void {
@@ -97,12 +106,13 @@ async function runChecked(call: ToolCallRequest, ctx: ToolDispatchContext, turnS
   if (turnSignal.aborted) return fail('Cancelled: the turn was stopped before this tool call started.');
   if (ctx.steeringPending()) return fail(SKIPPED_FOR_STEERING);
 
-  const tool = ctx.registry.get(call.name, ctx.sessionId);
-  if (!tool) {
-    const known = ctx.registry.list(ctx.sessionId).map((t) => t.tool.name).join(', ');
-    return fail(`Unknown tool "${call.name}". Available tools: ${known || 'none'}.`);
+  const known = (): string => ctx.registry.list(ctx.sessionId).map((t) => t.tool.name).join(', ') || 'none';
+  if (call.name === UNNAMED_TOOL_CALL) {
+    return fail(`This tool call could not be run: it has no tool name${call.argsError ? ` (${call.argsError})` : ''}. Send the call again with the name of one of the available tools: ${known()}.`);
   }
-  if (call.argsError) return fail(`The arguments for ${call.name} were not valid JSON (${call.argsError}); send the call again with complete arguments.`);
+  const tool = ctx.registry.get(call.name, ctx.sessionId);
+  if (!tool) return fail(`Unknown tool "${call.name}". Available tools: ${known()}.`);
+  if (call.argsError) return fail(`The arguments for ${call.name} could not be read (${call.argsError}); send the call again with complete arguments as a JSON object.`);
   const refusal = ctx.refusal(tool);
   if (refusal) return fail(refusal);
   let validation = ctx.registry.validateArgs(call.name, call.args, ctx.sessionId);

@@ -95,12 +95,12 @@ function countMessageTokens(message: ModelMessage): number {
         if (part.type === 'text') total += estimateTextTokens(part.text);
         // Reasoning is replayed to the vendor that produced it, so it occupies the window.
         else if (part.type === 'thinking') total += estimateTextTokens(part.text);
-        else total += PART_OVERHEAD_TOKENS + estimateTextTokens(part.name) + estimateTextTokens(JSON.stringify(part.args));
+        else total += PART_OVERHEAD_TOKENS + estimateTextTokens(textOf(part.name)) + estimateTextTokens(JSON.stringify(part.args ?? {}));
       }
       break;
     case 'tool':
       for (const result of message.content) {
-        total += PART_OVERHEAD_TOKENS + estimateTextTokens(result.toolName);
+        total += PART_OVERHEAD_TOKENS + estimateTextTokens(textOf(result.toolName));
         for (const part of result.content) total += contentTokens(part);
       }
       break;
@@ -124,6 +124,15 @@ export function estimateTokens(messages: readonly ModelMessage[]): number {
  */
 export function contextTokensNow(lastUsage: Usage | undefined, messagesSinceLastUsage: readonly ModelMessage[]): number {
   return (lastUsage ? contextTokens(lastUsage) : 0) + estimateTokens(messagesSinceLastUsage);
+}
+
+/**
+ * A name as text. The loop makes every call well-formed (normalizeToolCall), but an
+ * estimate must never be what fails a turn, so a name missing from a message stored by
+ * an older version counts as empty.
+ */
+function textOf(name: unknown): string {
+  return typeof name === 'string' ? name : '';
 }
 
 function contentTokens(part: TextPart | ImagePart): number {

@@ -37,7 +37,7 @@ export function prepareMaxTokensRecovery(message: AssistantMessage): MaxTokensRe
   const last = message.content.at(-1);
   const content = message.content.filter((part) => {
     if (part.type !== 'tool_call') return true;
-    const cut = part.argsError !== undefined || (part === last && Object.keys(part.args).length === 0);
+    const cut = part.argsError !== undefined || (part === last && Object.keys(part.args ?? {}).length === 0);
     if (cut) dropped.push(part);
     return !cut;
   });

@@ -1,14 +1,18 @@
-import type { ModelMessage } from '../providers/message.js';
+import type { AssistantMessage, ModelMessage, ToolMessage } from '../providers/message.js';
 import { answerUnrun } from './commit-steps.js';
+import { isMalformedToolCall, normalizeToolCall, UNNAMED_TOOL_CALL } from './normalize-tool-call.js';
 
 const INTERRUPTED = 'The tool call was interrupted before it finished (the turn was cancelled or the daemon stopped).';
 
 /**
  * Makes a transcript valid for every vendor: each assistant tool call must be answered
  * by a result in the next message. A crash or abort can leave calls unanswered; they
- * get an error result saying so. Returns a new array; the input is not changed.
+ * get an error result saying so. A call stored without a name or an arguments object
+ * (by a version before normalizeToolCall) is made well-formed, and its result named
+ * like it. Returns a new array; the input is not changed.
  */
-export function repairTranscript(history: ModelMessage[]): ModelMessage[] {
+export function repairTranscript(stored: ModelMessage[]): ModelMessage[] {
+  const history = stored.map(wellFormed);
   const out: ModelMessage[] = [];
   for (let i = 0; i < history.length; i++) {
     const message = history[i]!;
@@ -28,4 +32,17 @@ export function repairTranscript(history: ModelMessage[]): ModelMessage[] {
     }
   }
   return out;
+}
+
+function wellFormed(message: ModelMessage): ModelMessage {
+  if (message.role === 'assistant') {
+    if (!message.content.some((part) => part.type === 'tool_call' && isMalformedToolCall(part))) return message;
+    const content = message.content.map((part) => (part.type === 'tool_call' && isMalformedToolCall(part) ? normalizeToolCall(part) : part));
+    return { ...message, content } satisfies AssistantMessage;
+  }
+  if (message.role === 'tool' && message.content.some((result) => typeof result.toolName !== 'string' || result.toolName === '')) {
+    const content = message.content.map((result) => (typeof result.toolName === 'string' && result.toolName !== '' ? result : { ...result, toolName: UNNAMED_TOOL_CALL }));
+    return { ...message, content } satisfies ToolMessage;
+  }
+  return message;
 }

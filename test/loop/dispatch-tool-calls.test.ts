@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { dispatchToolCalls, type ToolDispatchContext } from '../../src/loop/dispatch-tool-calls.js';
 import type { LoopEvent } from '../../src/loop/loop-event.js';
+import type { ToolCallRequest } from '../../src/loop/loop-context.js';
 import { allowAllGate } from '../../src/tools/permission-gate.js';
 import { FileStateTracker } from '../../src/tools/file-state-tracker.js';
 import type { Tool } from '../../src/tools/tool.js';
@@ -87,5 +88,34 @@ describe('dispatchToolCalls', () => {
     expect(result.content.map((r) => r.toolCallId)).toEqual(['1', '2', '3']);
     expect(events.filter((e) => e.type === 'tool_call').map((e) => (e as { toolCallId: string }).toolCallId)).toEqual(['1', '2', '3']);
     expect((result.content[2]!.content[0] as { text: string }).text).toMatch(/Unknown tool "missing"/);
+  });
+
+  it('answers a call without a name and a call whose arguments are no object with errors, and runs the rest', async () => {
+    const registry = new ToolRegistry();
+    let runs = 0;
+    const counted: Tool<{ n?: number }> = { ...slowTool('count', 1), execute: async () => ({ content: [{ type: 'text', text: `run ${++runs}` }] }) };
+    registry.register(counted, { origin: 'builtin' });
+    const events: LoopEvent[] = [];
+    // As a vendor stream or an old stored message may hand them over: the types say otherwise.
+    const loose = [
+      { id: 'nameless', name: undefined, args: { n: 1 } },
+      { id: 'array', name: 'count', args: [1, 2] },
+      { id: 'string', name: 'count', args: '{"n":1}' },
+      { id: 'ok', name: 'count', args: { n: 1 } },
+    ] as unknown as ToolCallRequest[];
+    const result = await dispatchToolCalls(loose, context(registry, events), new AbortController().signal);
+    expect(result.content.map((r) => [r.toolCallId, r.toolName, r.isError ?? false, (r.content[0] as { text: string }).text])).toEqual([
+      ['nameless', 'unnamed_tool_call', true, 'This tool call could not be run: it has no tool name (the call has no tool name). Send the call again with the name of one of the available tools: count.'],
+      ['array', 'count', true, 'The arguments for count could not be read (the arguments are not a JSON object: [1,2]); send the call again with complete arguments as a JSON object.'],
+      ['string', 'count', true, 'The arguments for count could not be read (the arguments are not a JSON object: "{\\"n\\":1}"); send the call again with complete arguments as a JSON object.'],
+      ['ok', 'count', false, 'run 1'],
+    ]);
+    expect(runs).toBe(1);
+    expect(events.filter((e) => e.type === 'tool_call').map((e) => [(e as { name: string }).name, (e as { rawInput: unknown }).rawInput])).toEqual([
+      ['unnamed_tool_call', { n: 1 }],
+      ['count', {}],
+      ['count', {}],
+      ['count', { n: 1 }],
+    ]);
   });
 });

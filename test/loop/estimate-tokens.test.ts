@@ -85,6 +85,14 @@ describe('estimateMessageTokens', () => {
     expect(estimateMessageTokens(result)).toBeGreaterThan(IMAGE_TOKENS + countTokens('line one\nline two'));
   });
 
+  it('counts a stored call without a name or arguments, and its nameless result, instead of throwing', () => {
+    // What a version before normalizeToolCall stored for a Gemini call with streamed arguments.
+    const call = { role: 'assistant', content: [{ type: 'tool_call', id: 'c1' }] } as unknown as ModelMessage;
+    const result = { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'c1', content: [{ type: 'text', text: 'x' }] }] } as unknown as ModelMessage;
+    expect(estimateMessageTokens(call)).toBe(MESSAGE_OVERHEAD_TOKENS + 4 + countTokens('{}'));
+    expect(estimateMessageTokens(result)).toBe(MESSAGE_OVERHEAD_TOKENS + 4 + countTokens('x'));
+  });
+
   it('counts reasoning, which is replayed to the vendor', () => {
     const withThinking: ModelMessage = {
       role: 'assistant',

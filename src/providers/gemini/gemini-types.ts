@@ -16,11 +16,35 @@ export interface GeminiPart {
   functionResponse?: GeminiFunctionResponse;
 }
 
+/**
+ * A function call. Sent whole (`name` and `args`), or, when arguments are streamed
+ * (`streamFunctionCallArguments`, Gemini 3), as a first part with `name` and
+ * `willContinue: true`, then parts with only `partialArgs` and `willContinue`, until a
+ * part without `willContinue` (often `{}`) ends the call. Every field is optional on the
+ * wire, so each is read with care.
+ */
 export interface GeminiFunctionCall {
   /** Present on some models; echoed on the matching functionResponse. */
   id?: string;
-  name: string;
+  name?: string;
   args?: Record<string, unknown>;
+  /** Leaves of the arguments streamed so far (FunctionCall.partialArgs). */
+  partialArgs?: GeminiPartialArg[];
+  /** True while more parts of this call follow. */
+  willContinue?: boolean;
+}
+
+/** One streamed argument leaf (PartialArg): a JSON path and exactly one value. */
+export interface GeminiPartialArg {
+  /** RFC 9535 path of the leaf, e.g. `$.recipe.steps[0]`. */
+  jsonPath?: string;
+  stringValue?: string;
+  numberValue?: number;
+  boolValue?: boolean;
+  /** `"NULL_VALUE"` (google.protobuf.NullValue) for a JSON null. */
+  nullValue?: string | null;
+  /** True when the next PartialArg for the same path continues this string. */
+  willContinue?: boolean;
 }
 
 export interface GeminiFunctionResponse {

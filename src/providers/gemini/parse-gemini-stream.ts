@@ -5,7 +5,8 @@ import { ProviderError } from '../provider-error.js';
 import type { StreamEvent } from '../stream-event.js';
 import type { Usage } from '../usage.js';
 import { geminiStreamError, type GeminiErrorContext } from './gemini-error.js';
-import type { GeminiPart, GeminiSignaturePart, GeminiStreamChunk, GeminiUsageMetadata } from './gemini-types.js';
+import { GeminiArgsAssembler } from './gemini-args-assembler.js';
+import type { GeminiFunctionCall, GeminiPart, GeminiSignaturePart, GeminiStreamChunk, GeminiUsageMetadata } from './gemini-types.js';
 import { mapGeminiBlockReason, mapGeminiStopReason } from './map-gemini-stop-reason.js';
 
 /**
@@ -28,11 +29,24 @@ export interface GeminiStreamParserOptions {
   fallbackIdPrefix?: string;
 }
 
+/** A function call begun and not yet ended. */
+interface OpenCall {
+  id: string;
+  /** Empty when Gemini sent none. */
+  name: string;
+  providerData: Record<string, unknown>;
+  assembler: GeminiArgsAssembler;
+  /** The arguments of a call sent whole. */
+  wholeArgs?: Record<string, unknown>;
+  wholeArgsError?: string;
+}
+
 /**
  * With `alt=sse` every `data:` line is a whole GenerateContentResponse
  * (https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent):
- * text arrives in pieces, function calls arrive whole, `finishReason` sits on the last
- * candidate chunk and `usageMetadata` snapshots may come with any chunk (the last wins).
+ * text arrives in pieces, function calls arrive whole or with streamed arguments,
+ * `finishReason` sits on the last candidate chunk and `usageMetadata` snapshots may come
+ * with any chunk (the last wins).
  * The stream simply ends; there is no closing event, so the stop is emitted by `end()`.
  */
 export function parseGeminiStream(context: GeminiErrorContext, options: GeminiStreamParserOptions = {}): GeminiStreamParser {
@@ -40,6 +54,7 @@ export function parseGeminiStream(context: GeminiErrorContext, options: GeminiSt
   let finishReason: string | undefined;
   let blockReason: string | undefined;
   let callCount = 0;
+  let open: OpenCall | undefined;
   let emittedContent = false;
   let finished = false;
   let out: StreamEvent[] = [];
@@ -77,17 +92,7 @@ export function parseGeminiStream(context: GeminiErrorContext, options: GeminiSt
   function handlePart(part: GeminiPart, responseId: string | undefined): void {
     const signature = part.thoughtSignature;
     if (part.functionCall !== undefined) {
-      const call = part.functionCall;
-      // Calls arrive whole; ids are stable per response so the loop can link results.
-      const id = call.id ?? `call_${responseId ?? fallbackIdPrefix}_${callCount}`;
-      callCount++;
-      const args = isObject(call.args) ? call.args : {};
-      const providerData: Record<string, unknown> = {};
-      if (signature !== undefined) providerData.thoughtSignature = signature;
-      if (call.id !== undefined) providerData.functionCallId = call.id;
-      emit({ type: 'tool-call-start', id, name: call.name });
-      emit({ type: 'tool-call-delta', id, argsDelta: JSON.stringify(args) });
-      emit({ type: 'tool-call-end', id, name: call.name, args, ...(Object.keys(providerData).length > 0 ? { providerData } : {}) });
+      handleFunctionCall(part.functionCall, signature, responseId);
       return;
     }
     if (typeof part.text === 'string' && part.text !== '') {
@@ -98,8 +103,62 @@ export function parseGeminiStream(context: GeminiErrorContext, options: GeminiSt
     }
   }
 
+  /**
+   * A call arrives whole (`name` + `args`), or streamed: a part with the `name` and
+   * `willContinue: true`, parts with `partialArgs`, and a part without `willContinue`
+   * (`{}` in recorded streams, or the last `partialArgs`) that ends it. Calls stream one
+   * after another, so a new `name` also ends the call before it. A call without a name
+   * is passed on with an argument error, so the model is told instead of the turn failing.
+   */
+  function handleFunctionCall(call: GeminiFunctionCall, signature: string | undefined, responseId: string | undefined): void {
+    const name = typeof call.name === 'string' && call.name !== '' ? call.name : undefined;
+    const streamed = call.willContinue === true || call.partialArgs !== undefined;
+    if (name !== undefined || (open === undefined && (streamed || call.args !== undefined))) {
+      if (open !== undefined) closeCall();
+      const id = typeof call.id === 'string' && call.id !== '' ? call.id : `call_${responseId ?? fallbackIdPrefix}_${callCount}`;
+      callCount++;
+      const providerData: Record<string, unknown> = {};
+      if (signature !== undefined) providerData.thoughtSignature = signature;
+      if (id === call.id) providerData.functionCallId = call.id;
+      open = { id, name: name ?? '', providerData, assembler: new GeminiArgsAssembler() };
+      emit({ type: 'tool-call-start', id, name: open.name });
+      if (!streamed) {
+        // A whole call: `args` is the complete object (absent when the call takes none).
+        const args = call.args;
+        if (args !== undefined && !isObject(args)) open.wholeArgsError = `the arguments are not a JSON object: ${JSON.stringify(args).slice(0, 200)}`;
+        else if (args !== undefined) open.wholeArgs = args;
+      }
+    } else if (open === undefined) {
+      // `{}` or `{willContinue: true}` with no call to belong to: nothing to run.
+      return;
+    }
+    if (call.partialArgs !== undefined) open.assembler.add(Array.isArray(call.partialArgs) ? call.partialArgs : []);
+    if (call.willContinue !== true) closeCall();
+  }
+
+  /** Ends the open call; `cutOff` says the stream ended while it still expected more. */
+  function closeCall(cutOff?: string): void {
+    const call = open;
+    if (call === undefined) return;
+    open = undefined;
+    const args = call.wholeArgs ?? call.assembler.args;
+    const argsError = call.name === '' ? 'the function call has no name' : (cutOff ?? call.wholeArgsError ?? call.assembler.error);
+    emit({ type: 'tool-call-delta', id: call.id, argsDelta: JSON.stringify(args) });
+    emit({
+      type: 'tool-call-end',
+      id: call.id,
+      name: call.name,
+      args,
+      ...(argsError !== undefined ? { argsError } : {}),
+      ...(Object.keys(call.providerData).length > 0 ? { providerData: call.providerData } : {}),
+    });
+  }
+
   function finish(): void {
     if (finishReason !== undefined || blockReason !== undefined) {
+      // A streamed call still waiting for parts: its arguments may be incomplete, unless
+      // the model stopped normally between two leaves.
+      if (open !== undefined) closeCall(finishReason !== 'STOP' || open.assembler.stringOpen ? `the arguments were cut off (${finishReason ?? blockReason})` : undefined);
       if (usage !== undefined) emit({ type: 'usage', usage: toUsage(usage) });
       emit({
         type: 'stop',
@@ -166,4 +225,3 @@ function failure(context: GeminiErrorContext, kind: 'server' | 'network', what: 
   return new ProviderError({ kind, message: `${context.provider} (gemini): ${what}`, provider: context.provider, model: context.model, midStream });
 }
 
-/** ProviderError is immutable; copy it with `midStream` set. */

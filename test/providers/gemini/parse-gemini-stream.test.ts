@@ -75,4 +75,55 @@ describe('parseGeminiStream', () => {
     const [event] = parser.fail(new ProviderError({ kind: 'network', message: 'reset', provider: 'gemini' }));
     expect(event?.type === 'error' && { kind: event.error.kind, midStream: event.error.midStream }).toEqual({ kind: 'network', midStream: true });
   });
+
+  it('passes a call without a name on with an argument error instead of a nameless call', () => {
+    const parser = parseGeminiStream(context, { fallbackIdPrefix: 'p' });
+    const events = [...parser.push(data(candidate([{ functionCall: { args: { path: 'a.ts' } } }], 'STOP'))), ...parser.end()];
+    expect(events).toEqual([
+      { type: 'tool-call-start', id: 'call_p_0', name: '' },
+      { type: 'tool-call-delta', id: 'call_p_0', argsDelta: '{"path":"a.ts"}' },
+      { type: 'tool-call-end', id: 'call_p_0', name: '', args: { path: 'a.ts' }, argsError: 'the function call has no name' },
+      { type: 'stop', reason: { unified: 'tool_use', raw: 'STOP' } },
+    ]);
+  });
+
+  it('answers arguments that are not an object with an argument error', () => {
+    const parser = parseGeminiStream(context, { fallbackIdPrefix: 'p' });
+    const events = parser.push(data(candidate([{ functionCall: { name: 'read', args: ['a.ts'] } }])));
+    expect(events.at(-1)).toEqual({ type: 'tool-call-end', id: 'call_p_0', name: 'read', args: {}, argsError: 'the arguments are not a JSON object: ["a.ts"]' });
+  });
+
+  it('ends a streamed call when the next one starts, and ignores an end part with no call open', () => {
+    const parser = parseGeminiStream(context, { fallbackIdPrefix: 'p' });
+    const events = [
+      ...parser.push(data(candidate([{ functionCall: { name: 'a', willContinue: true } }]))),
+      ...parser.push(data(candidate([{ functionCall: { partialArgs: [{ jsonPath: '$.n', numberValue: 1 }], willContinue: true } }]))),
+      ...parser.push(data(candidate([{ functionCall: { name: 'b', willContinue: true, partialArgs: [{ jsonPath: '$.s', stringValue: 'x' }] } }]))),
+      ...parser.push(data(candidate([{ functionCall: {} }, { functionCall: {} }], 'STOP'))),
+      ...parser.end(),
+    ];
+    expect(events.filter((e) => e.type === 'tool-call-end')).toEqual([
+      { type: 'tool-call-end', id: 'call_p_0', name: 'a', args: { n: 1 } },
+      { type: 'tool-call-end', id: 'call_p_1', name: 'b', args: { s: 'x' } },
+    ]);
+  });
+
+  it('turns a streamed argument it cannot place into an argument error', () => {
+    const parser = parseGeminiStream(context, { fallbackIdPrefix: 'p' });
+    parser.push(data(candidate([{ functionCall: { name: 'a', willContinue: true } }])));
+    const events = parser.push(data(candidate([{ functionCall: { partialArgs: [{ jsonPath: 'path', stringValue: 'x' }] } }])));
+    expect(events.at(-1)).toEqual({ type: 'tool-call-end', id: 'call_p_0', name: 'a', args: {}, argsError: 'a streamed argument has a JSON path that cannot be read: "path"' });
+  });
+
+  it('never runs a streamed call the stream left open without a clean stop', () => {
+    const open = (finishReason: string): StreamEvent[] => {
+      const parser = parseGeminiStream(context, { fallbackIdPrefix: 'p' });
+      parser.push(data(candidate([{ functionCall: { name: 'a', willContinue: true } }])));
+      parser.push(data(candidate([{ functionCall: { partialArgs: [{ jsonPath: '$.n', numberValue: 1 }], willContinue: true } }], finishReason)));
+      return parser.end();
+    };
+    expect(open('SAFETY')[1]).toEqual({ type: 'tool-call-end', id: 'call_p_0', name: 'a', args: { n: 1 }, argsError: 'the arguments were cut off (SAFETY)' });
+    // Between two leaves with a normal stop: the call is taken as complete.
+    expect(open('STOP')[1]).toEqual({ type: 'tool-call-end', id: 'call_p_0', name: 'a', args: { n: 1 } });
+  });
 });

@@ -45,7 +45,7 @@ export const RetryEventSchema = z
     delayMs: z.number().int().min(0).describe('Wait before it, from `retry-after` or backoff.'),
     reason: z.string().describe('What failed, e.g. `429 rate limited`.'),
     provider: z.string().describe('Provider id.'),
-    model: z.string().describe('Model id.'),
+    model: z.string().optional().describe('Model id; absent when the failure is not about one model.'),
   })
   .describe('A model request failed before any output and will be retried.');
 

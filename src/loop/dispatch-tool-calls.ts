@@ -1,5 +1,6 @@
 import type { ToolMessage, ToolResultPart } from '../providers/message.js';
 import type { Tool, ToolContext, ToolResult } from '../tools/tool.js';
+import { describeToolCall, toolTitle } from '../tools/describe-tool-call.js';
 import { errorResult } from '../tools/tool-error.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolCallRequest } from './loop-context.js';
@@ -78,18 +79,8 @@ function wellFormed(call: ToolCallRequest): ToolCallRequest {
 }
 
 function announce(call: ToolCallRequest, ctx: ToolDispatchContext): void {
-  const tool = ctx.registry.get(call.name, ctx.sessionId);
-  let title = call.name;
-  let locations: Array<{ path: string; line?: number }> = [];
-  if (tool) {
-    title = safeTitle(tool, call.args);
-    try {
-      locations = tool.locations?.(call.args as never, { cwd: ctx.cwd }) ?? [];
-    } catch {
-      // Arguments too broken for locations; the call fails validation below.
-    }
-  }
-  ctx.emit({ type: 'tool_call', toolCallId: call.id, name: call.name, title, kind: tool?.kind ?? 'other', rawInput: call.args, locations });
+  const shown = describeToolCall(ctx.registry.get(call.name, ctx.sessionId), call.name, call.args, ctx.cwd);
+  ctx.emit({ type: 'tool_call', toolCallId: call.id, name: call.name, ...shown, rawInput: call.args });
 }
 
 /** Any step may throw (a broken permissions file, a failing hook): the call still gets an answer. */
@@ -127,7 +118,7 @@ async function runChecked(call: ToolCallRequest, ctx: ToolDispatchContext, turnS
     }
   }
   const args = validation.args;
-  const permit = await ctx.permit(tool, args, { id: call.id, title: safeTitle(tool, args) });
+  const permit = await ctx.permit(tool, args, { id: call.id, title: toolTitle(tool, args) });
   if (!permit.allowed) return fail(permit.reason);
 
   // A limit the call declares itself (bash's timeoutMs, a client tool's) gets a few seconds
@@ -157,14 +148,6 @@ async function runChecked(call: ToolCallRequest, ctx: ToolDispatchContext, turnS
   } finally {
     clearTimeout(timer);
     turnSignal.removeEventListener('abort', onTurnAbort);
-  }
-}
-
-function safeTitle(tool: Tool, args: Record<string, unknown>): string {
-  try {
-    return tool.title(args as never);
-  } catch {
-    return tool.name;
   }
 }
 

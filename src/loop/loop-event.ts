@@ -1,10 +1,10 @@
 import type { AssistantMessage, ModelMessage } from '../providers/message.js';
 import type { ProviderError } from '../providers/provider-error.js';
 import type { Usage } from '../providers/usage.js';
-import type { ToolCallContent } from './tool-result-content.js';
+import type { PlanEntry, StopReason, ToolCallContent, ToolCallLocation, ToolKind } from '../../protocol/index.js';
 
-/** Why a turn ended; the ACP StopReason values. */
-export type TurnStopReason = 'end_turn' | 'max_tokens' | 'max_turn_requests' | 'refusal' | 'cancelled';
+/** Why a turn ended: ACP's StopReason, from the protocol schema. */
+export type TurnStopReason = StopReason;
 
 /** Everything the loop reports while it runs a turn. */
 export type LoopEvent =
@@ -39,9 +39,9 @@ export type LoopEvent =
       toolCallId: string;
       name: string;
       title: string;
-      kind: string;
+      kind: ToolKind;
       rawInput: Record<string, unknown>;
-      locations: Array<{ path: string; line?: number }>;
+      locations: ToolCallLocation[];
     }
   /** A tool call progressed or finished (ACP `tool_call_update`). */
   | {
@@ -52,7 +52,7 @@ export type LoopEvent =
       rawOutput?: unknown;
     }
   /** The agent's plan, replaced as a whole (ACP `plan`). */
-  | { type: 'plan'; entries: Array<{ content: string; priority: 'high' | 'medium' | 'low'; status: 'pending' | 'in_progress' | 'completed' }> }
+  | { type: 'plan'; entries: PlanEntry[] }
   /** Context compaction started, finished or failed. */
   | {
       type: 'compaction';

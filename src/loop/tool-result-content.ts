@@ -1,10 +1,8 @@
 import type { ImagePart, TextPart } from '../providers/message.js';
 import type { ToolResult } from '../tools/tool.js';
+import type { ToolCallContent } from '../../protocol/index.js';
 
-/** ACP ToolCallContent, as sent in tool_call_update. */
-export type ToolCallContent =
-  | { type: 'content'; content: Record<string, unknown> }
-  | { type: 'diff'; path: string; oldText: string | null; newText: string };
+export type { ToolCallContent } from '../../protocol/index.js';
 
 /** What the model sees of a result: text and images; resources inlined as text. */
 export function toolResultToParts(result: ToolResult): Array<TextPart | ImagePart> {

@@ -1,10 +1,10 @@
+import type { AgentdEvent, AgentdEventNotification, SessionNotification, SessionUpdate } from '../../protocol/index.js';
 import type { SessionEvent } from '../session/session-event.js';
 
-/** One notification to send: method and params. */
-export interface OutgoingNotification {
-  method: 'session/update' | 'agentd/event';
-  params: Record<string, unknown>;
-}
+/** One notification to send, typed by the protocol's schemas. */
+export type OutgoingNotification =
+  | { method: 'session/update'; params: SessionNotification }
+  | { method: 'agentd/event'; params: AgentdEventNotification };
 
 export interface EventAudience {
   /** The connection's id, to skip echoing a user's own prompt back to it. */
@@ -23,11 +23,11 @@ export interface EventAudience {
  * in). Each chunk carries only its own text, so a delta costs O(its size) on the wire.
  */
 export function mapSessionEvent(sessionId: string, event: SessionEvent, to: EventAudience): OutgoingNotification[] {
-  const update = (u: Record<string, unknown>): OutgoingNotification => ({
+  const update = (u: SessionUpdate): OutgoingNotification => ({
     method: 'session/update',
     params: { sessionId, update: u },
   });
-  const rich = (e: Record<string, unknown>): OutgoingNotification[] =>
+  const rich = (e: AgentdEvent): OutgoingNotification[] =>
     to.wantsEvents ? [{ method: 'agentd/event', params: { sessionId, event: e } }] : [];
 
   switch (event.type) {
@@ -67,7 +67,7 @@ export function mapSessionEvent(sessionId: string, event: SessionEvent, to: Even
         delayMs: event.delayMs,
         reason: event.error.message,
         provider: event.error.provider,
-        model: event.error.model ?? null,
+        ...(event.error.model !== undefined ? { model: event.error.model } : {}),
       });
     case 'fallback':
       return rich({ type: 'fallback', from: event.from, to: event.to, reason: event.error.message });

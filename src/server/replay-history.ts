@@ -1,53 +1,33 @@
-import { isCompactionRecord } from '../session/compaction-marker.js';
+import type { SessionNotification } from '../../protocol/index.js';
+import { replayEvents, type DescribeStoredCall } from '../session/replay-events.js';
 import type { MessageRecord, TurnRecord } from '../store/store.js';
 import type { ClientConnection } from './client-connection.js';
+import { mapSessionEvent, type EventAudience } from './map-session-event.js';
 
-type Part = { type: string; [key: string]: unknown };
+/** A replay goes to the loading client alone: every message, its own prompts included; ACP updates only. */
+const REPLAY_AUDIENCE: EventAudience = { clientId: '', wantsEvents: false, acceptsNotices: false, acceptsCompaction: false };
 
 /**
- * Sends a stored conversation to a client as `session/update` notifications, in order,
- * the way ACP `session/load` requires. Messages of a turn the daemon never finished
- * (killed mid-turn) carry `_meta.agentd.interrupted`.
+ * The `session/update` notifications that replay a stored conversation: the stored
+ * messages become the session events they were (replayEvents) and go through the same
+ * mapping as live events, so a client that loads a session sees what a live client saw.
+ * Each update carries its turn in `_meta.agentd.turnId`, and `interrupted` when the
+ * message was cut short or its turn never finished (the daemon was killed mid-turn).
  */
-export function replayHistory(client: ClientConnection, sessionId: string, messages: MessageRecord[], turns: TurnRecord[]): void {
-  const interruptedTurns = new Set(turns.filter((t) => t.status === 'interrupted').map((t) => t.id));
-  const send = (update: Record<string, unknown>): void => client.rpc.notify('session/update', { sessionId, update });
-
-  for (const message of messages) {
-    // Compaction summaries are the daemon's bookkeeping, not part of the conversation shown.
-    if (isCompactionRecord(message)) continue;
-    const interrupted = message.status === 'interrupted' || interruptedTurns.has(message.turnId);
-    const meta = { _meta: { agentd: { turnId: message.turnId, ...(interrupted ? { interrupted: true } : {}) } } };
-    if (message.role === 'user') {
-      const acp = (message.meta as { acp?: unknown[] } | null)?.acp;
-      const blocks = Array.isArray(acp) ? acp : (message.content as Part[]).map(toAcpBlock);
-      for (const content of blocks) send({ sessionUpdate: 'user_message_chunk', messageId: message.id, content, ...meta });
-      continue;
-    }
-    for (const part of message.content as Part[]) {
-      if (message.role === 'assistant') {
-        if (part.type === 'text') {
-          send({ sessionUpdate: 'agent_message_chunk', messageId: message.id, content: { type: 'text', text: part.text }, ...meta });
-        } else if (part.type === 'thinking' && typeof part.text === 'string' && part.text !== '') {
-          send({ sessionUpdate: 'agent_thought_chunk', messageId: message.id, content: { type: 'text', text: part.text }, ...meta });
-        } else if (part.type === 'tool_call') {
-          send({ sessionUpdate: 'tool_call', toolCallId: part.id, title: String(part.name), rawInput: part.args, status: 'pending', ...meta });
-        }
-      } else if (part.type === 'tool_result') {
-        const content = (part.content as Part[]).map((c) => ({ type: 'content', content: toAcpBlock(c) }));
-        send({
-          sessionUpdate: 'tool_call_update',
-          toolCallId: part.toolCallId,
-          status: part.isError ? 'failed' : 'completed',
-          content,
-          ...meta,
-        });
-      }
+export function replayUpdates(sessionId: string, messages: MessageRecord[], turns: TurnRecord[], describe: DescribeStoredCall): SessionNotification[] {
+  const out: SessionNotification[] = [];
+  for (const { event, turnId, interrupted } of replayEvents(messages, turns, describe)) {
+    for (const note of mapSessionEvent(sessionId, event, REPLAY_AUDIENCE)) {
+      if (note.method !== 'session/update') continue;
+      const { update } = note.params;
+      const meta = { agentd: { turnId, ...(interrupted ? { interrupted: true } : {}) } };
+      out.push({ ...note.params, update: { ...update, _meta: { ...update._meta, ...meta } } });
     }
   }
+  return out;
 }
 
-function toAcpBlock(part: Part): Record<string, unknown> {
-  if (part.type === 'image') return { type: 'image', data: part.data, mimeType: part.mimeType };
-  return { type: 'text', text: typeof part.text === 'string' ? part.text : JSON.stringify(part) };
+/** Sends a stored conversation to a client, in order, as ACP `session/load` requires. */
+export function replayHistory(client: ClientConnection, sessionId: string, messages: MessageRecord[], turns: TurnRecord[], describe: DescribeStoredCall): void {
+  for (const params of replayUpdates(sessionId, messages, turns, describe)) client.rpc.notify('session/update', params);
 }

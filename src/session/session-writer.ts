@@ -4,6 +4,7 @@ import type { TurnStopReason } from '../loop/loop-event.js';
 import type { ModelMessage, UserMessage } from '../providers/message.js';
 import type { SessionRecord, Store, TurnStatus } from '../store/store.js';
 import type { SessionEvent } from './session-event.js';
+import { SHOWN_TOOL_CALLS, ShownLive } from './shown-live.js';
 import { guardStoreWrite } from './store-write-error.js';
 
 /**
@@ -15,6 +16,7 @@ import { guardStoreWrite } from './store-write-error.js';
 export class SessionWriter {
   private readonly userBlocks = new WeakMap<UserMessage, { blocks: ContentBlock[]; origin: string | undefined }>();
   private turnId: string | undefined;
+  private readonly shown = new ShownLive();
   private unrecordedEnd: { turnId: string; status: Exclude<TurnStatus, 'running' | 'interrupted'>; error: string | null } | undefined;
 
   constructor(
@@ -26,6 +28,11 @@ export class SessionWriter {
   /** Keeps the ACP blocks a user message came from, for replay and for other clients. */
   remember(message: UserMessage, blocks: ContentBlock[], origin: string | undefined): void {
     this.userBlocks.set(message, { blocks, origin });
+  }
+
+  /** Sees every event the loop publishes, to store what live clients were shown with the message. */
+  observe(event: SessionEvent): void {
+    this.shown.observe(event);
   }
 
   startTurn(turnId: string): void {
@@ -58,7 +65,12 @@ export class SessionWriter {
   commit(message: ModelMessage, meta: CommitMeta, modelRef?: string): void {
     const user = message.role === 'user' ? this.userBlocks.get(message) : undefined;
     const what = message.role === 'user' ? 'the prompt' : message.role === 'assistant' ? "the model's message" : 'the tool results';
+    const messageId = message.role === 'assistant' ? this.shown.takeMessageId() : undefined;
+    const shownCalls =
+      message.role === 'tool' ? this.shown.takeToolCalls(message.content.map((result) => result.toolCallId)) : undefined;
+    const extra = { ...(user ? { acp: user.blocks } : {}), ...(shownCalls ? { [SHOWN_TOOL_CALLS]: shownCalls } : {}), ...(meta.meta ?? {}) };
     const stored = guardStoreWrite(what, () => this.store.appendMessage({
+      ...(messageId !== undefined ? { id: messageId } : {}),
       sessionId: this.record.id,
       turnId: this.turnId ?? 'none',
       role: message.role,
@@ -67,7 +79,7 @@ export class SessionWriter {
       model: message.role === 'assistant' ? (modelRef ?? null) : null,
       usage: meta.usage ?? null,
       costUsd: meta.costUsd ?? null,
-      meta: user || meta.meta ? { ...(user ? { acp: user.blocks } : {}), ...(meta.meta ?? {}) } : null,
+      meta: Object.keys(extra).length > 0 ? extra : null,
     }));
     this.record = { ...this.record, totalCostUsd: this.record.totalCostUsd + (meta.costUsd ?? 0), updatedAt: stored.createdAt };
     if (user) {

@@ -193,6 +193,7 @@ export class Session {
 
   /** Sends an event to every subscriber (used by the tool runtime). */
   publish(event: SessionEvent): void {
+    this.writer.observe(event);
     this.emit(event);
   }
 

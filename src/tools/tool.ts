@@ -7,29 +7,10 @@ import type { SandboxPolicy } from './sandbox/sandbox-policy.js';
 
 export type { Access } from './permission-gate.js';
 
-/**
- * ACP `ToolKind`: how a client should present the call (icon, grouping).
- * https://agentclientprotocol.com/protocol/tool-calls#tool-kinds
- */
-export type ToolKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'fetch' | 'think' | 'other';
-
-/** A file a tool call touches, for "follow along" in the editor (ACP `ToolCallLocation`). */
-export interface ToolLocation {
-  /** Absolute path. */
-  path: string;
-  /** 1-based line, when the call is about one place in the file. */
-  line?: number;
-}
-
-/** One entry of the agent's plan (ACP `PlanEntry`). */
-export interface PlanEntry {
-  /** What the step does, in a short sentence. */
-  content: string;
-  /** How important the step is. */
-  priority: 'high' | 'medium' | 'low';
-  /** Where the step stands. */
-  status: 'pending' | 'in_progress' | 'completed';
-}
+/** ACP `ToolKind` (how a client presents a call), `ToolCallLocation` (a file it touches, for
+ * "follow along") and `PlanEntry`: the protocol's types, never a copy. */
+export type { PlanEntry, ToolKind, ToolCallLocation as ToolLocation } from '../../protocol/index.js';
+import type { PlanEntry, ToolKind, ToolCallLocation as ToolLocation } from '../../protocol/index.js';
 
 /** A resource block in a tool result (ACP embedded resource). */
 export interface ResourcePart {

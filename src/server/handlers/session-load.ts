@@ -3,6 +3,7 @@ import type { RequestHandler } from '../handler-table.js';
 import { sessionMcpSpecs, startSessionMcp } from './session-mcp.js';
 import { sessionConfigOptions, sessionModes } from '../session-choices.js';
 import { replayHistory } from '../replay-history.js';
+import { describeToolCall } from '../../tools/describe-tool-call.js';
 
 /**
  * Replays the whole stored history as `session/update` notifications, then answers,
@@ -13,7 +14,9 @@ export const sessionLoad: RequestHandler<'session/load'> = async (params, { clie
   const session = daemon.sessions.open(params.sessionId);
   await startSessionMcp(daemon, session, mcpServers);
   const turns = daemon.sessions.turns(session.id);
-  replayHistory(client, session.id, daemon.sessions.messages(session.id), turns);
+  // Calls stored before what clients were shown was kept with them: described by today's tools.
+  const describe = (name: string, args: Record<string, unknown>) => describeToolCall(daemon.tools.get(name, session.id), name, args, session.record.cwd);
+  replayHistory(client, session.id, daemon.sessions.messages(session.id), turns, describe);
   attachSession(client, session);
   const interrupted = turns.filter((t) => t.status === 'interrupted').map((t) => t.id);
   return {

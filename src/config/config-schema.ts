@@ -178,7 +178,10 @@ export const AgentdConfigSchema = z.strictObject({
   thinking: z.enum(['off', 'minimal', 'low', 'medium', 'high']).optional(),
   /** MCP servers keyed by name; their tools appear as `<name>__<tool>`. */
   mcpServers: z.record(nonEmpty, McpServerConfigSchema).optional(),
-  /** Prompts run on a schedule. */
+  /**
+   * Scheduled prompts: validated, and their models checked by `agentd doctor`, but no
+   * scheduler runs them yet; the daemon says so in its log at start-up.
+   */
   schedules: z
     .array(ScheduleConfigSchema)
     .superRefine((schedules, ctx) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { closestMatch } from './closest-match.js';
-import { formatJsonPath } from './format-json-path.js';
+import { formatJsonPath } from '../../protocol/index.js';
 import { isIntegerSchema, knownKeys, schemaAt, unwrap } from './schema-at.js';
 
 /** One problem found by the schema, in words: where it is and what to write instead. */

@@ -5,7 +5,7 @@ import type { AgentDefinition } from './agent-definition.js';
 import { formatConfigProblem } from './config-error.js';
 import { AgentConfigSchema, type AgentConfig, type AgentdConfig } from './config-schema.js';
 import { describeConfigIssues } from './describe-config-issues.js';
-import { formatJsonPath } from './format-json-path.js';
+import { formatJsonPath } from '../../protocol/index.js';
 import { FrontMatterError, parseFrontMatter } from './parse-front-matter.js';
 
 export type { AgentAccess, AgentDefinition } from './agent-definition.js';

@@ -1,3 +1,5 @@
+import { parse, ParseErrorCode, type ParseError } from 'jsonc-parser';
+
 /** Where a JSON document first breaks the grammar, and why, in words. */
 export interface JsonSyntaxError {
   /** 1-based line. */
@@ -8,160 +10,90 @@ export interface JsonSyntaxError {
 }
 
 /**
- * Finds the first syntax error in `text` per RFC 8259, or undefined when it is valid.
- * JSON.parse's own errors only sometimes carry a position (Node 20: "Unexpected token
- * '}', ... is not valid JSON" has none), and people need the line and column to fix a
- * config file, so the grammar is walked again here when JSON.parse fails.
+ * Finds the first syntax error in `text` as strict JSON (RFC 8259: no comments, no
+ * trailing commas), or undefined when it is valid. JSON.parse's own errors only
+ * sometimes carry a position, and people need the line and column to fix a config file,
+ * so jsonc-parser's scanner finds it; the words say what to change.
  */
 export function locateJsonError(text: string): JsonSyntaxError | undefined {
-  const scanner = new Scanner(text);
-  try {
-    scanner.document();
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof SyntaxFault)) throw error;
-    return { ...lineAndColumn(text, error.offset), message: error.message };
+  const errors: ParseError[] = [];
+  parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (!first) return undefined;
+  const { offset, message } = explain(text, first);
+  const reason = offset >= text.length && !message.startsWith('unexpected end') ? `unexpected end of file: ${message}` : message;
+  return { ...lineAndColumn(text, offset), message: reason };
+}
+
+/** The offset to point at and the words for one jsonc-parser error. */
+function explain(text: string, error: ParseError): { offset: number; message: string } {
+  const { offset, length } = error;
+  const token = text.slice(offset, offset + length);
+  const before = text.slice(0, offset).trimEnd();
+  switch (error.error) {
+    case ParseErrorCode.ValueExpected:
+    case ParseErrorCode.PropertyNameExpected: {
+      const close = text[offset];
+      if (before.endsWith(',') && (close === '}' || close === ']')) return { offset, message: `trailing comma before "${close}"; remove the last comma` };
+      if (error.error === ParseErrorCode.PropertyNameExpected) return { offset, message: 'expected a property name in double quotes' };
+      return { offset, message: 'expected a value (a string in double quotes, number, true, false, null, object or array)' };
+    }
+    case ParseErrorCode.ColonExpected:
+      return { offset, message: 'expected ":" after the property name' };
+    case ParseErrorCode.CommaExpected: {
+      if (/(^|[^0-9.eE+-])-?0$/.test(before) && /^\d/.test(token)) return { offset, message: 'invalid number: no leading zeros' };
+      const inArray = innermostOpen(text, offset) === '[';
+      return inArray
+        ? { offset, message: 'expected "," or "]" after the array element (is a comma missing?)' }
+        : { offset, message: 'expected "," or "}" after the property value (is a comma missing?)' };
+    }
+    case ParseErrorCode.CloseBraceExpected:
+    case ParseErrorCode.CloseBracketExpected:
+      return { offset, message: `unexpected end of file: add the closing "${error.error === ParseErrorCode.CloseBraceExpected ? '}' : ']'}"` };
+    case ParseErrorCode.InvalidSymbol:
+      if (token.startsWith("'")) {
+        return { offset, message: before.endsWith('{') || before.endsWith(',') ? 'expected a property name in double quotes, not single quotes' : 'strings must use double quotes, not single quotes' };
+      }
+      if (/^[-\d]/.test(token)) return { offset, message: 'invalid number' };
+      if (before !== '' && innermostOpen(text, offset) === undefined) return { offset, message: 'unexpected text after the end of the JSON document' };
+      return { offset, message: 'expected a value (a string in double quotes, number, true, false, null, object or array)' };
+    case ParseErrorCode.UnexpectedEndOfString: {
+      // jsonc-parser points at the string's start; point at the character that ends it.
+      // A raw newline or other control character ends the string token where it stands.
+      const end = offset + length;
+      if (end < text.length && text.charCodeAt(end) < 0x20) return { offset: end, message: 'control character inside a string; escape it (e.g. write a newline as \\n)' };
+      return { offset: offset + length, message: 'unexpected end of file: unterminated string; add the closing double quote' };
+    }
+    case ParseErrorCode.InvalidEscapeCharacter:
+      return { offset: offset + Math.max(0, token.indexOf('\\')), message: 'invalid escape; use \\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX' };
+    case ParseErrorCode.InvalidUnicode:
+      return { offset: offset + Math.max(0, token.indexOf('\\u')), message: 'invalid \\u escape; it needs four hex digits' };
+    case ParseErrorCode.UnexpectedEndOfNumber:
+      return { offset, message: 'invalid number' };
+    case ParseErrorCode.InvalidCommentToken:
+    case ParseErrorCode.UnexpectedEndOfComment:
+      return { offset, message: 'comments are not allowed in JSON; remove them' };
+    case ParseErrorCode.InvalidCharacter:
+      return { offset, message: 'control character inside a string; escape it (e.g. write a newline as \\n)' };
+    default:
+      return { offset, message: 'invalid JSON' };
   }
 }
 
-class SyntaxFault extends Error {
-  constructor(
-    readonly offset: number,
-    message: string,
-  ) {
-    super(message);
+/** The bracket that encloses `offset` (`{` or `[`), ignoring strings; undefined at top level. */
+function innermostOpen(text: string, offset: number): '{' | '[' | undefined {
+  const stack: Array<'{' | '['> = [];
+  let inString = false;
+  for (let i = 0; i < offset; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') stack.push(c);
+    else if (c === '}' || c === ']') stack.pop();
   }
-}
-
-class Scanner {
-  #pos = 0;
-  constructor(private readonly text: string) {}
-
-  document(): void {
-    this.#space();
-    this.#value();
-    this.#space();
-    if (this.#pos < this.text.length) this.#fail('unexpected text after the end of the JSON document');
-  }
-
-  #value(): void {
-    const c = this.text[this.#pos];
-    if (c === '{') return this.#object();
-    if (c === '[') return this.#array();
-    if (c === '"') return this.#string();
-    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.#number();
-    for (const literal of ['true', 'false', 'null']) {
-      if (this.text.startsWith(literal, this.#pos)) {
-        this.#pos += literal.length;
-        return;
-      }
-    }
-    if (c === "'") this.#fail('strings must use double quotes, not single quotes');
-    this.#fail('expected a value (a string in double quotes, number, true, false, null, object or array)');
-  }
-
-  #object(): void {
-    this.#pos++;
-    this.#space();
-    if (this.text[this.#pos] === '}') {
-      this.#pos++;
-      return;
-    }
-    for (;;) {
-      this.#space();
-      const c = this.text[this.#pos];
-      if (c === '}') this.#fail('trailing comma before "}"; remove the last comma');
-      if (c !== '"') this.#fail('expected a property name in double quotes');
-      this.#string();
-      this.#space();
-      if (this.text[this.#pos] !== ':') this.#fail('expected ":" after the property name');
-      this.#pos++;
-      this.#space();
-      this.#value();
-      this.#space();
-      const next = this.text[this.#pos];
-      if (next === '}') {
-        this.#pos++;
-        return;
-      }
-      if (next !== ',') this.#fail('expected "," or "}" after the property value (is a comma missing?)');
-      this.#pos++;
-    }
-  }
-
-  #array(): void {
-    this.#pos++;
-    this.#space();
-    if (this.text[this.#pos] === ']') {
-      this.#pos++;
-      return;
-    }
-    for (;;) {
-      this.#space();
-      if (this.text[this.#pos] === ']') this.#fail('trailing comma before "]"; remove the last comma');
-      this.#value();
-      this.#space();
-      const next = this.text[this.#pos];
-      if (next === ']') {
-        this.#pos++;
-        return;
-      }
-      if (next !== ',') this.#fail('expected "," or "]" after the array element (is a comma missing?)');
-      this.#pos++;
-    }
-  }
-
-  #string(): void {
-    this.#pos++;
-    for (;;) {
-      const c = this.text[this.#pos];
-      if (c === undefined) this.#fail('unterminated string; add the closing double quote');
-      if (c === '"') {
-        this.#pos++;
-        return;
-      }
-      if (c < ' ') this.#fail('control character inside a string; escape it (e.g. write a newline as \\n)');
-      if (c === '\\') {
-        const escape = this.text[this.#pos + 1];
-        if (escape === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(this.text.slice(this.#pos + 2, this.#pos + 6))) {
-            this.#fail('invalid \\u escape; it needs four hex digits');
-          }
-          this.#pos += 6;
-          continue;
-        }
-        if (escape === undefined || !'"\\/bfnrt'.includes(escape)) {
-          this.#fail('invalid escape; use \\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX');
-        }
-        this.#pos += 2;
-        continue;
-      }
-      this.#pos++;
-    }
-  }
-
-  #number(): void {
-    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(this.text.slice(this.#pos, this.#pos + 400));
-    if (match === null) this.#fail('invalid number');
-    this.#pos += match[0].length;
-    const after = this.text[this.#pos];
-    if (after !== undefined && /[0-9A-Za-z.]/.test(after)) this.#fail('invalid number');
-  }
-
-  #space(): void {
-    while (this.#pos < this.text.length) {
-      const c = this.text[this.#pos];
-      if (c === ' ' || c === '\t' || c === '\n' || c === '\r') this.#pos++;
-      else if (c === '/' && (this.text[this.#pos + 1] === '/' || this.text[this.#pos + 1] === '*')) {
-        this.#fail('comments are not allowed in JSON; remove them');
-      } else return;
-    }
-  }
-
-  #fail(message: string): never {
-    const reason = this.#pos >= this.text.length ? `unexpected end of file: ${message}` : message;
-    throw new SyntaxFault(this.#pos, reason);
-  }
+  return stack.at(-1);
 }
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {

@@ -1,6 +1,7 @@
 import type { ToolMessage, ToolResultPart } from '../providers/message.js';
 import type { Tool, ToolContext, ToolResult } from '../tools/tool.js';
 import { describeToolCall, toolTitle } from '../tools/describe-tool-call.js';
+import type { HookDecision } from '../tools/hooks/hook-decision.js';
 import { errorResult } from '../tools/tool-error.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolCallRequest } from './loop-context.js';
@@ -9,12 +10,9 @@ import { isMalformedToolCall, normalizeToolCall, UNNAMED_TOOL_CALL } from './nor
 import { runWithLimit } from './run-with-limit.js';
 import { toolResultToParts, toToolCallContent } from './tool-result-content.js';
 
-/** What a before-hook decided about a call. */
-export type BeforeHookDecision = { decision: 'allow' } | { decision: 'block'; reason: string } | { decision: 'rewrite'; args: Record<string, unknown> };
-
 /** Hooks around every tool call (client-registered or config commands). */
 export interface ToolHooks {
-  before(call: ToolCallRequest, sessionId: string): Promise<BeforeHookDecision>;
+  before(call: ToolCallRequest, sessionId: string): Promise<HookDecision>;
   /** May replace the result; returns it unchanged otherwise. */
   after(call: ToolCallRequest, result: ToolResult, sessionId: string): Promise<ToolResult>;
 }

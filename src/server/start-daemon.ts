@@ -45,6 +45,8 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   // Under the lock, every turn still 'running' belongs to an owner that is gone.
   const recovered = store.recoverInterruptedTurns();
   if (recovered.length > 0) log(`marked ${recovered.length} turn(s) interrupted by an earlier stop`);
+  const schedules = config.schedules?.length ?? 0;
+  if (schedules > 0) log(`config has ${schedules} schedule(s); this version of agentd does not run schedules yet, so they are ignored`);
   // Probed in the background so the first client is not kept waiting; bash awaits it.
   // `sandbox.enabled: false` turns bubblewrap off on purpose: bash then asks every time.
   const sandbox = config.sandbox?.enabled === false ? Promise.resolve<SandboxInfo>({ mode: 'none', reason: 'turned off by sandbox.enabled in config' }) : detectSandbox();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { closestMatch } from '../../src/config/closest-match.js';
-import { formatJsonPath } from '../../src/config/format-json-path.js';
+import { formatJsonPath } from '../../protocol/index.js';
 import { mergeConfigs } from '../../src/config/merge-configs.js';
 
 describe('closestMatch', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { locateJsonError } from '../../src/config/locate-json-error.js';
 
-describe('locateJsonError', () => {
+describe('locateJsonError (jsonc-parser, strict JSON)', () => {
   it.each([
     ['{"a":}', 1, 6, 'expected a value'],
     ['{"a":1,}', 1, 8, 'trailing comma before "}"'],
@@ -22,6 +22,9 @@ describe('locateJsonError', () => {
     ['{"a": "\\x"}', 1, 8, 'invalid escape'],
     ['{"a": "\\u12"}', 1, 8, 'invalid \\u escape'],
     ['{\n  // note\n  "a": 1\n}', 2, 3, 'comments are not allowed'],
+    ['{"a": 1e}', 1, 7, 'invalid number'],
+    ['{"a": NaN}', 1, 7, 'expected a value'],
+    ['{"a": 1 /* x */}', 1, 9, 'comments are not allowed'],
   ])('%j fails at %i:%i', (text, line, column, message) => {
     const error = locateJsonError(text);
     expect(error).toMatchObject({ line, column });

@@ -47,8 +47,9 @@ export interface AgentdClient extends ProtocolMethods {}
 /**
  * A typed agentd client over any duplex byte stream speaking NDJSON JSON-RPC 2.0 (the
  * daemon's default framing): a child process's stdio, a unix socket, a TCP socket.
- * Incoming messages are trusted to follow the protocol (the daemon validates what it
- * sends); they are not re-validated here, so a newer daemon's extra fields pass through.
+ * Incoming messages are not re-validated here: the daemon builds what it sends from the
+ * protocol's inferred types (its tests check the wire against the schemas), and a newer
+ * daemon's extra fields pass through.
  */
 export class AgentdClient {
   private nextId = 1;

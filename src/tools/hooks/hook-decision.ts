@@ -10,8 +10,7 @@ export interface HookedCall {
 
 /**
  * What before-hooks decided: run as is, do not run (the model gets `reason`), or run
- * with other arguments (which the loop validates again). The same shape as the loop's
- * `BeforeHookDecision`, declared here so tools/ never imports from loop/.
+ * with other arguments (which the loop validates again). The loop's dispatch uses it too.
  */
 export type HookDecision =
   | { decision: 'allow' }

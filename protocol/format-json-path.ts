@@ -3,7 +3,8 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /**
  * A path into a JSON document the way people write it in JavaScript:
  * `providers.local.baseUrl`, `schedules[0].cron`, `providers["my.proxy"].headers`.
- * The empty path (the document itself) is `(top level)`.
+ * The empty path (the document itself) is `(top level)`. The one formatter for config
+ * errors and invalid params alike.
  */
 export function formatJsonPath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(top level)';

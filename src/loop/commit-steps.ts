@@ -4,8 +4,7 @@ import type { LoopContext } from './loop-context.js';
 
 /** Appends a user message (steering, follow-up, resume instruction) to the history and the store. */
 export function commitUser(ctx: LoopContext, message: UserMessage): void {
-  ctx.history.push(message);
-  ctx.commit(message, { status: 'complete' });
+  ctx.port.commit(message, { status: 'complete' });
 }
 
 /** Appends an assistant message with its usage and cost. */
@@ -15,14 +14,12 @@ export function commitAssistant(
   status: 'complete' | 'interrupted',
   priced?: { usage: Usage; costUsd: number },
 ): void {
-  ctx.history.push(message);
-  ctx.commit(message, priced ? { status, ...priced } : { status });
+  ctx.port.commit(message, { status, model: ctx.turn.model.ref, ...priced });
 }
 
 /** Appends tool results. */
 export function commitTools(ctx: LoopContext, results: ToolMessage, status: 'complete' | 'interrupted'): void {
-  ctx.history.push(results);
-  ctx.commit(results, { status });
+  ctx.port.commit(results, { status });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { compactContext } from './compact-context.js';
 import { compactionThresholds } from './compaction-thresholds.js';
-import { contextTokensNow, estimateTokens, loadTokenizer } from './estimate-tokens.js';
+import { estimateTokens, loadTokenizer } from './estimate-tokens.js';
 import type { LoopContext } from './loop-context.js';
 import type { LoopState } from './loop-state.js';
 
@@ -11,44 +11,44 @@ import type { LoopState } from './loop-state.js';
  * its own provider call; three failures in a row disable compaction for the session.
  */
 export async function compactIfNeeded(ctx: LoopContext, state: LoopState, force = false): Promise<boolean> {
-  const { tracker } = ctx.compaction;
+  const tracker = ctx.compaction;
   if (tracker.disabled) return false;
   await loadTokenizer();
-  const mark = ctx.usageMark.current;
-  const tokens = mark ? contextTokensNow(mark.usage, ctx.history.slice(mark.historyLength)) : estimateTokens(ctx.history);
-  const { warnAt, compactAt } = compactionThresholds(ctx.contextWindow, ctx.maxOutputTokens);
+  const { model } = ctx.turn;
+  const tokens = ctx.conversation.contextTokens();
+  const { warnAt, compactAt } = compactionThresholds(model.contextWindow, model.maxOutputTokens);
   if (!force && tokens < warnAt) return false;
   if (!force && tokens < compactAt) {
     if (!state.warned) {
       state.warned = true;
-      ctx.emit({ type: 'notice', level: 'warning', message: `The conversation uses ${tokens} of ${ctx.contextWindow} context tokens; it will be compacted at ${compactAt}.` });
+      ctx.port.emit({ type: 'notice', level: 'warning', message: `The conversation uses ${tokens} of ${model.contextWindow} context tokens; it will be compacted at ${compactAt}.` });
     }
     return false;
   }
   const compactionId = randomUUID();
-  ctx.emit({ type: 'compaction', compactionId, status: 'started', tokensBefore: tokens });
+  ctx.port.emit({ type: 'compaction', compactionId, status: 'started', tokensBefore: tokens });
   try {
     // About 20k recent tokens stay verbatim, or a quarter of a small window.
-    const keepTokens = Math.min(20_000, Math.floor(ctx.contextWindow / 4));
-    const result = await compactContext({ model: ctx.model, history: ctx.history, signal: ctx.signal, keepTokens });
+    const keepTokens = Math.min(20_000, Math.floor(model.contextWindow / 4));
+    const result = await compactContext({ model: model.model, history: [...ctx.conversation.messages], signal: ctx.turn.signal, keepTokens });
     if (!result) {
-      ctx.emit({ type: 'compaction', compactionId, status: 'failed', error: 'nothing old enough to summarize' });
+      ctx.port.emit({ type: 'compaction', compactionId, status: 'failed', error: 'nothing old enough to summarize' });
       return false;
     }
+    let priced = {};
     if (result.usage) {
-      const usd = ctx.price(result.usage);
-      ctx.cost.add(usd, result.usage);
-      state.turnUsd += usd;
+      const costUsd = model.price(result.usage);
+      ctx.cost.add(costUsd, result.usage);
+      priced = { usage: result.usage, costUsd };
     }
-    ctx.compaction.apply(result);
-    ctx.usageMark.current = undefined;
+    ctx.port.compacted(result, priced);
     tracker.recordSuccess();
-    ctx.emit({ type: 'compaction', compactionId, status: 'completed', tokensBefore: tokens, tokensAfter: estimateTokens(ctx.history) });
+    ctx.port.emit({ type: 'compaction', compactionId, status: 'completed', tokensBefore: tokens, tokensAfter: estimateTokens(ctx.conversation.messages) });
     return true;
   } catch (error) {
     const notice = tracker.recordFailure(error);
-    ctx.emit({ type: 'compaction', compactionId, status: 'failed', error: (error as Error).message });
-    if (notice) ctx.emit({ type: 'notice', level: 'warning', message: notice });
+    ctx.port.emit({ type: 'compaction', compactionId, status: 'failed', error: (error as Error).message });
+    if (notice) ctx.port.emit({ type: 'notice', level: 'warning', message: notice });
     return false;
   }
 }

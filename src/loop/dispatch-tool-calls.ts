@@ -4,7 +4,7 @@ import { describeToolCall, toolTitle } from '../tools/describe-tool-call.js';
 import type { HookDecision } from '../tools/hooks/hook-decision.js';
 import { errorResult } from '../tools/tool-error.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
-import type { ToolCallRequest } from './loop-context.js';
+import type { ToolCallRequest } from './tool-call-request.js';
 import type { LoopEvent } from './loop-event.js';
 import { isMalformedToolCall, normalizeToolCall, UNNAMED_TOOL_CALL } from './normalize-tool-call.js';
 import { runWithLimit } from './run-with-limit.js';
@@ -26,7 +26,7 @@ export interface ToolDispatchContext {
   /** Why the current agent may not use a tool, or undefined when it may. */
   refusal(tool: Tool): string | undefined;
   /** The permission decision for one call: rules, mode, and the client when it must ask. */
-  permit(tool: Tool, args: Record<string, unknown>, call: { id: string; title: string }): Promise<PermitDecision>;
+  permit(tool: Tool, args: Record<string, unknown>, call: { id: string; title: string }, signal: AbortSignal): Promise<PermitDecision>;
   /** The context a tool runs with, per call. */
   toolContext(call: ToolCallRequest, signal: AbortSignal, onProgress: ToolContext['onProgress']): ToolContext;
   hooks?: ToolHooks;
@@ -116,7 +116,7 @@ async function runChecked(call: ToolCallRequest, ctx: ToolDispatchContext, turnS
     }
   }
   const args = validation.args;
-  const permit = await ctx.permit(tool, args, { id: call.id, title: toolTitle(tool, args) });
+  const permit = await ctx.permit(tool, args, { id: call.id, title: toolTitle(tool, args) }, turnSignal);
   if (!permit.allowed) return fail(permit.reason);
 
   // A limit the call declares itself (bash's timeoutMs, a client tool's) gets a few seconds

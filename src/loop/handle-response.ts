@@ -1,12 +1,13 @@
-import type { AssistantMessage, ToolCallPart } from '../providers/message.js';
+import type { ToolCallPart } from '../providers/message.js';
 import type { Usage } from '../providers/usage.js';
 import { answerUnrun, commitAssistant, commitPartial, commitTools, commitUser } from './commit-steps.js';
 import { compactIfNeeded } from './compact-if-needed.js';
+import { dispatchToolCalls } from './dispatch-tool-calls.js';
 import type { LoopContext } from './loop-context.js';
 import type { LoopResult } from './loop-event.js';
 import type { LoopState } from './loop-state.js';
 import { MAX_TOKENS_RECOVERIES, prepareMaxTokensRecovery, resumeMessage } from './recover-max-tokens.js';
-import type { TurnResponse } from './run-turn.js';
+import type { ModelResponse } from './request-model.js';
 import { trackResponseCost } from './track-response-cost.js';
 
 const INTERRUPTED_CALL = 'Skipped: the user sent a new message before this tool call ran.';
@@ -16,8 +17,8 @@ const CANCELLED_CALL = 'Not run: the turn was cancelled.';
  * Decides what follows one response: end the turn (a LoopResult), or go on to the next
  * model request ('continue') after committing the message and running its tools.
  */
-export async function handleResponse(ctx: LoopContext, state: LoopState, response: TurnResponse): Promise<LoopResult | 'continue'> {
-  const priced = response.usage ? { usage: response.usage, costUsd: trackResponseCost(ctx, state, response.usage) } : undefined;
+export async function handleResponse(ctx: LoopContext, state: LoopState, response: ModelResponse): Promise<LoopResult | 'continue'> {
+  const priced = response.usage ? { usage: response.usage, costUsd: trackResponseCost(ctx, response.usage) } : undefined;
   const { message } = response;
 
   if (response.aborted) {
@@ -34,7 +35,7 @@ export async function handleResponse(ctx: LoopContext, state: LoopState, respons
       if (await compactIfNeeded(ctx, state, true)) return 'continue';
     }
     commitPartial(ctx, message, `Not run: the model response failed (${response.error.message}).`, priced);
-    ctx.emit({ type: 'notice', level: 'error', message: response.error.message });
+    ctx.port.emit({ type: 'notice', level: 'error', message: response.error.message });
     return { stopReason: 'end_turn', lastMessage: state.lastMessage, error: response.error };
   }
 
@@ -43,17 +44,17 @@ export async function handleResponse(ctx: LoopContext, state: LoopState, respons
 
   state.lastMessage = message;
   commitAssistant(ctx, message, 'complete', priced);
-  if (priced) ctx.usageMark.current = { usage: priced.usage, historyLength: ctx.history.length };
+  if (priced) ctx.conversation.markUsage(priced.usage);
   const calls = message.content.filter((p): p is ToolCallPart => p.type === 'tool_call');
   if (calls.length > 0) {
-    await runCalls(ctx, calls, message);
+    await runCalls(ctx, calls);
     return 'continue';
   }
   if (reason === 'pause') return 'continue';
   if (reason === 'end_turn') {
     // A steer that arrived during the last response is delivered before stopping.
-    const steering = ctx.takeSteering();
-    const next = steering.length > 0 ? steering : ctx.takeFollowUp();
+    const steering = ctx.port.take('steering');
+    const next = steering.length > 0 ? steering : ctx.port.take('followUp');
     if (next.length > 0) {
       for (const m of next) commitUser(ctx, m);
       return 'continue';
@@ -66,7 +67,7 @@ export async function handleResponse(ctx: LoopContext, state: LoopState, respons
 async function recoverMaxTokens(
   ctx: LoopContext,
   state: LoopState,
-  response: TurnResponse,
+  response: ModelResponse,
   priced: { usage: Usage; costUsd: number } | undefined,
 ): Promise<LoopResult | 'continue'> {
   const { keep, dropped } = prepareMaxTokensRecovery(response.message);
@@ -78,12 +79,13 @@ async function recoverMaxTokens(
     return { stopReason: 'max_tokens', lastMessage: keep };
   }
   state.recoveries++;
-  if (calls.length > 0) await runCalls(ctx, calls, keep);
+  if (calls.length > 0) await runCalls(ctx, calls);
   commitUser(ctx, resumeMessage(dropped));
   return 'continue';
 }
 
-async function runCalls(ctx: LoopContext, calls: ToolCallPart[], message: AssistantMessage): Promise<void> {
-  const results = await ctx.runTools(calls, message, ctx.signal);
-  commitTools(ctx, results, ctx.signal.aborted ? 'interrupted' : 'complete');
+async function runCalls(ctx: LoopContext, calls: ToolCallPart[]): Promise<void> {
+  const { signal } = ctx.turn;
+  const results = await dispatchToolCalls(calls, { ...ctx.tools, refusal: ctx.turn.refusal }, signal);
+  commitTools(ctx, results, signal.aborted ? 'interrupted' : 'complete');
 }

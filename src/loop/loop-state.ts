@@ -7,13 +7,11 @@ export interface LoopState {
   recoveries: number;
   /** A context-overflow error is answered by one compaction and one retry per turn. */
   overflowRetried: boolean;
-  /** USD spent in this turn. */
-  turnUsd: number;
   lastMessage: AssistantMessage | undefined;
   /** The 80% warning is given once per turn. */
   warned: boolean;
 }
 
 export function newLoopState(): LoopState {
-  return { requests: 0, recoveries: 0, overflowRetried: false, turnUsd: 0, lastMessage: undefined, warned: false };
+  return { requests: 0, recoveries: 0, overflowRetried: false, lastMessage: undefined, warned: false };
 }

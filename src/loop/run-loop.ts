@@ -5,35 +5,35 @@ import { handleResponse } from './handle-response.js';
 import type { LoopContext } from './loop-context.js';
 import type { LoopResult } from './loop-event.js';
 import { newLoopState } from './loop-state.js';
-import { runTurn } from './run-turn.js';
+import { requestModel } from './request-model.js';
 import { checkStopConditions } from './stop-conditions.js';
 
 /**
  * The query loop for one prompt: before each model request check cancellation, the
  * budget and the request limit, deliver steering, compact if needed and trim old tool
  * results; then stream, commit, run tools, and go again until the model stops.
- * The caller has already committed the user's message to `ctx.history`.
+ * The caller has already committed the user's message to the conversation.
  */
 export async function runLoop(ctx: LoopContext): Promise<LoopResult> {
   const state = newLoopState();
   for (;;) {
     const stop = checkStopConditions({
-      signal: ctx.signal,
+      signal: ctx.turn.signal,
       requestsMade: state.requests,
-      maxTurns: ctx.maxTurns,
+      maxTurns: ctx.turn.maxTurns,
       sessionUsd: ctx.cost.sessionUsd,
-      budgetUsd: ctx.budgetUsd,
+      budgetUsd: ctx.turn.budgetUsd,
     });
     if (stop?.stop === 'cancelled') return { stopReason: 'cancelled', lastMessage: state.lastMessage };
     if (stop) {
-      ctx.emit({ type: 'notice', level: 'warning', message: stop.message });
+      ctx.port.emit({ type: 'notice', level: 'warning', message: stop.message });
       return stop.stop === 'budget_exceeded'
         ? { stopReason: 'end_turn', lastMessage: state.lastMessage, budgetExceeded: stop.message }
         : { stopReason: 'max_turn_requests', lastMessage: state.lastMessage };
     }
-    for (const message of ctx.takeSteering()) commitUser(ctx, message);
+    for (const message of ctx.port.take('steering')) commitUser(ctx, message);
     await compactIfNeeded(ctx, state);
-    const response = await runTurn(ctx, budgetToolResults(ctx.history, ctx.toolResultBudget));
+    const response = await requestModel(ctx, budgetToolResults([...ctx.conversation.messages], ctx.turn.toolResultBudget));
     state.requests++;
     const outcome = await handleResponse(ctx, state, response);
     if (outcome !== 'continue') return outcome;

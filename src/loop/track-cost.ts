@@ -20,9 +20,13 @@ export class DaemonCostTotals {
   }
 }
 
-/** One session's running cost, feeding the daemon-wide totals as it goes. */
+/**
+ * One session's cost: the one owner of what it has spent, in total and in the turn that
+ * runs, feeding the daemon-wide totals as it goes. Created once per session.
+ */
 export class CostTracker {
   private usd: number;
+  private turn = 0;
   /** Tokens used by this session since the tracker was created, summed field by field. */
   readonly sessionUsage: Usage = emptyUsage();
   private readonly totals: DaemonCostTotals;
@@ -41,8 +45,19 @@ export class CostTracker {
   add(usd: number, usage: Usage): void {
     checkUsd(usd, 'usd');
     this.usd += usd;
+    this.turn += usd;
     addUsage(this.sessionUsage, usage);
     this.totals.add(usd, usage);
+  }
+
+  /** A new turn starts: its cost counts from zero. */
+  startTurn(): void {
+    this.turn = 0;
+  }
+
+  /** USD the running (or last) turn has cost. */
+  get turnUsd(): number {
+    return this.turn;
   }
 
   /** USD this session has cost, including `initialSessionUsd`. */

@@ -1,22 +1,21 @@
 import { contextTokens, type Usage } from '../providers/usage.js';
 import type { LoopContext } from './loop-context.js';
-import type { LoopState } from './loop-state.js';
 
-/** Prices one response, adds it to the session and daemon totals, and reports it. Returns its USD. */
-export function trackResponseCost(ctx: LoopContext, state: LoopState, usage: Usage): number {
-  const costUsd = ctx.price(usage);
+/** Prices one response at the rates of the model that gave it, adds it to the session's cost, and reports it. Returns its USD. */
+export function trackResponseCost(ctx: LoopContext, usage: Usage): number {
+  const { model } = ctx.turn;
+  const costUsd = model.price(usage);
   ctx.cost.add(costUsd, usage);
-  state.turnUsd += costUsd;
-  ctx.emit({
+  ctx.port.emit({
     type: 'usage',
     usage,
-    model: ctx.modelRef,
+    model: model.ref,
     costUsd,
-    turnCostUsd: state.turnUsd,
+    turnCostUsd: ctx.cost.turnUsd,
     sessionCostUsd: ctx.cost.sessionUsd,
     daemonCostUsd: ctx.cost.daemonUsd,
     contextTokens: contextTokens(usage),
-    contextWindow: ctx.contextWindow,
+    contextWindow: model.contextWindow,
   });
   return costUsd;
 }

@@ -25,7 +25,7 @@ export function sessionConfigOptions(session: Session): Array<Record<string, unk
   ];
   return [
     { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: current, options: choices },
-    { id: 'steeringMode', name: 'Steering delivery', type: 'select', currentValue: session.queues.modes.steering, options: queueChoices },
-    { id: 'followUpMode', name: 'Follow-up delivery', type: 'select', currentValue: session.queues.modes.followUp, options: queueChoices },
+    { id: 'steeringMode', name: 'Steering delivery', type: 'select', currentValue: session.deliveryMode('steering'), options: queueChoices },
+    { id: 'followUpMode', name: 'Follow-up delivery', type: 'select', currentValue: session.deliveryMode('followUp'), options: queueChoices },
   ];
 }

@@ -136,8 +136,8 @@ export function createAgentTool(options: AgentToolOptions): Tool<AgentToolArgs> 
 }
 
 function finalAnswer(session: Session): string {
-  for (let i = session.history.length - 1; i >= 0; i--) {
-    const message = session.history[i]!;
+  for (let i = session.messages.length - 1; i >= 0; i--) {
+    const message = session.messages[i]!;
     if (message.role !== 'assistant') continue;
     const text = message.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
     if (text.trim()) return text;

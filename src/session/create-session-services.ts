@@ -12,7 +12,7 @@ import type { SessionRecord } from '../store/store.js';
 import type { Tool } from '../tools/tool.js';
 import { agentConstraints, constraintRefusal } from './agent-constraints.js';
 import { ModelNotConfiguredError } from './model-not-configured-error.js';
-import { runSessionTools, type ToolRuntimeOptions } from './run-session-tools.js';
+import { createToolDispatch, type ToolRuntimeOptions } from './create-tool-dispatch.js';
 import type { SessionServices } from './session-services.js';
 
 /** What the daemon knows about a model, for context and cost accounting. */
@@ -50,8 +50,8 @@ export interface SessionServicesOptions {
   toolResultBudget: number;
   costTotals: DaemonCostTotals;
   log(line: string): void;
-  /** Tools, permissions and hooks for every session (the agent refusal is added here). */
-  tools: Omit<ToolRuntimeOptions, 'refusal'>;
+  /** Tools, permissions and hooks for every session. */
+  tools: ToolRuntimeOptions;
 }
 
 /** Wires one project's config, providers, agents, tools and the model catalog into what its sessions need. */
@@ -113,8 +113,7 @@ export function createSessionServices(options: SessionServicesOptions): SessionS
         .map((entry) => entry.tool.name);
       return options.tools.registry.specs({ sessionId: record.id, names: allowed });
     },
-    runTools(session, agent, calls, _message, signal) {
-      return runSessionTools(session, calls, signal, { ...options.tools, refusal: (s, tool) => refusal(s.record, agent, tool) });
-    },
+    refusal,
+    toolDispatch: (host) => createToolDispatch(host, options.tools),
   };
 }

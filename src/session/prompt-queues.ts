@@ -28,11 +28,19 @@ const PREVIEW_CHARS = 80;
  * "consumed" until the turn ends, so their prompt requests answer with its stop reason.
  */
 export class PromptQueues {
-  readonly modes: Record<QueueName, QueueMode> = { steering: 'all', followUp: 'oneAtATime' };
+  private readonly modes: Record<QueueName, QueueMode> = { steering: 'all', followUp: 'oneAtATime' };
   private readonly waiting: Record<QueueName, QueuedPrompt[]> = { steering: [], followUp: [] };
   private consumed: QueuedPrompt[] = [];
 
   constructor(private readonly onChange: (snapshot: QueueSnapshot) => void) {}
+
+  mode(queue: QueueName): QueueMode {
+    return this.modes[queue];
+  }
+
+  setMode(queue: QueueName, mode: QueueMode): void {
+    this.modes[queue] = mode;
+  }
 
   push(queue: QueueName, item: QueuedPrompt): number {
     this.waiting[queue].push(item);

@@ -1,26 +1,15 @@
 import type { AgentDefinition } from '../config/agent-definition.js';
 import type { ProjectSettings } from '../config/project-settings.js';
-import type { ToolCallRequest } from '../loop/loop-context.js';
+import type { TurnModel } from '../loop/loop-context.js';
 import type { DaemonCostTotals } from '../loop/track-cost.js';
-import type { LanguageModel } from '../providers/language-model.js';
-import type { AssistantMessage, ToolMessage } from '../providers/message.js';
 import type { SystemBlock, ThinkingLevel, ToolSpec } from '../providers/request.js';
-import type { Usage } from '../providers/usage.js';
 import type { SessionRecord } from '../store/store.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
-import type { Session } from './session.js';
+import type { Tool } from '../tools/tool.js';
+import type { SessionToolDispatch, ToolHost } from './create-tool-dispatch.js';
 
 /** A model ready for a turn, with what the loop needs to know about it. */
-export interface ResolvedModel {
-  /** `provider/model`. */
-  ref: string;
-  model: LanguageModel;
-  contextWindow: number;
-  /** The model's output limit, requested as max tokens and reserved when compacting. */
-  maxOutputTokens: number;
-  /** USD for one response's usage. */
-  price(usage: Usage): number;
-}
+export type ResolvedModel = TurnModel;
 
 /**
  * What the SessionManager provides to the sessions of one project directory: built from
@@ -47,7 +36,10 @@ export interface SessionServices {
   systemPrompt(record: SessionRecord, agent: AgentDefinition): Promise<SystemBlock[]>;
   /** The tools the agent may use, as sent to the model. */
   toolSpecs(record: SessionRecord, agent: AgentDefinition): ToolSpec[];
-  runTools(session: Session, agent: AgentDefinition, calls: ToolCallRequest[], message: AssistantMessage, signal: AbortSignal): Promise<ToolMessage>;
+  /** Why the agent may not use a tool (its access, or a parent's constraints on a sub-agent), if it may not. */
+  refusal(record: SessionRecord, agent: AgentDefinition, tool: Tool): string | undefined;
+  /** Tool dispatch for one session (its permissions, hooks, file state), built once when its first turn starts. */
+  toolDispatch(host: ToolHost): Promise<SessionToolDispatch>;
   /** `maxTurns` from config (an agent may override it). */
   maxTurns: number;
   /** `budgetUsd` from config: the most a session may spend. */

@@ -62,7 +62,7 @@ export class SessionWriter {
     this.emit({ type: 'turn_end', turnId, stopReason, ...(error ? { error } : {}) });
   }
 
-  commit(message: ModelMessage, meta: CommitMeta, modelRef?: string): void {
+  commit(message: ModelMessage, meta: CommitMeta): void {
     const user = message.role === 'user' ? this.userBlocks.get(message) : undefined;
     const what = message.role === 'user' ? 'the prompt' : message.role === 'assistant' ? "the model's message" : 'the tool results';
     const messageId = message.role === 'assistant' ? this.shown.takeMessageId() : undefined;
@@ -76,12 +76,13 @@ export class SessionWriter {
       role: message.role,
       content: message.content,
       status: meta.status,
-      model: message.role === 'assistant' ? (modelRef ?? null) : null,
+      model: message.role === 'assistant' ? (meta.model ?? null) : null,
       usage: meta.usage ?? null,
       costUsd: meta.costUsd ?? null,
       meta: Object.keys(extra).length > 0 ? extra : null,
     }));
-    this.record = { ...this.record, totalCostUsd: this.record.totalCostUsd + (meta.costUsd ?? 0), updatedAt: stored.createdAt };
+    // The session's cost is counted by its CostTracker; the record keeps the time of the last change.
+    this.record = { ...this.record, updatedAt: stored.createdAt };
     if (user) {
       this.emit({ type: 'user_message', messageId: stored.id, content: user.blocks, ...(user.origin ? { origin: user.origin } : {}) });
     }

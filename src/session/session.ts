@@ -1,22 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock } from '../../protocol/index.js';
-import type { LoopContext } from '../loop/loop-context.js';
-import type { TurnStopReason } from '../loop/loop-event.js';
-import { compactIfNeeded } from '../loop/compact-if-needed.js';
-import { newLoopState } from '../loop/loop-state.js';
-import { runLoop } from '../loop/run-loop.js';
+import type { AgentDefinition } from '../config/agent-definition.js';
 import { CompactionTracker } from '../loop/compaction-tracker.js';
+import { Conversation } from '../loop/conversation.js';
+import type { TurnPort, TurnSettings } from '../loop/loop-context.js';
+import type { TurnStopReason } from '../loop/loop-event.js';
+import { repairTranscript } from '../loop/repair-transcript.js';
+import { CostTracker } from '../loop/track-cost.js';
+import { TurnRunner } from '../loop/turn-runner.js';
 import type { ModelMessage, UserMessage } from '../providers/message.js';
 import type { ProviderError } from '../providers/provider-error.js';
 import type { SessionRecord, Store } from '../store/store.js';
 import { FileStateTracker } from '../tools/file-state-tracker.js';
-import { repairTranscript } from '../loop/repair-transcript.js';
-import { buildLoopContext } from './build-loop-context.js';
-import { historyFromRecords } from './compaction-marker.js';
+import { compactionMarker, historyFromRecords } from './compaction-marker.js';
 import { convertPrompt } from './convert-prompt.js';
-import { PromptQueues, type QueueName } from './prompt-queues.js';
+import { PromptQueues, type QueueMode, type QueueName } from './prompt-queues.js';
 import type { SessionEvent } from './session-event.js';
-import type { SessionServices } from './session-services.js';
+import type { ResolvedModel, SessionServices } from './session-services.js';
+import { turnSettings } from './turn-settings.js';
 import { SessionWriter } from './session-writer.js';
 import { StoreWriteError } from './store-write-error.js';
 
@@ -53,13 +54,14 @@ export interface PromptOutcome {
  */
 export class Session {
   private readonly listeners = new Set<(event: SessionEvent) => void>();
-  readonly queues = new PromptQueues((snapshot) => this.emit({ type: 'queue', ...snapshot }));
+  private readonly queues = new PromptQueues((snapshot) => this.emit({ type: 'queue', ...snapshot }));
   /** Per-session read tracking, so write and edit refuse stale or unseen files. */
-  readonly fileState = new FileStateTracker();
-  readonly compaction = new CompactionTracker();
-  /** The last usage report and how much history it covered (see LoopContext.usageMark). */
-  readonly usageMark: LoopContext['usageMark'] = { current: undefined };
-  readonly writer: SessionWriter;
+  private readonly fileState = new FileStateTracker();
+  private readonly conversation: Conversation;
+  private readonly cost: CostTracker;
+  private readonly writer: SessionWriter;
+  /** The session's loop, built when its first turn (or compaction) needs it. */
+  private runner: Promise<TurnRunner> | undefined;
   /** Set while session/compact runs outside a turn. */
   private compacting: AbortController | undefined;
   /** abort({ keepQueues: true }) asked to keep the queued messages for the next turn. */
@@ -68,19 +70,45 @@ export class Session {
 
   constructor(
     record: SessionRecord,
-    readonly history: ModelMessage[],
+    history: ModelMessage[],
     private readonly store: Store,
     readonly services: SessionServices,
   ) {
     this.writer = new SessionWriter(record, store, (event) => this.emit(event));
+    this.conversation = new Conversation(history);
+    this.cost = new CostTracker(services.costTotals, record.totalCostUsd);
+    const modes = record.meta.deliveryModes as Partial<Record<QueueName, QueueMode>> | undefined;
+    for (const queue of ['steering', 'followUp'] as const) {
+      const mode = modes?.[queue];
+      if (mode === 'all' || mode === 'oneAtATime') this.queues.setMode(queue, mode);
+    }
   }
 
   get id(): string {
     return this.writer.record.id;
   }
 
+  /** The stored record, with the session's cost as its one owner counts it. */
   get record(): SessionRecord {
-    return this.writer.record;
+    return { ...this.writer.record, totalCostUsd: this.cost.sessionUsd };
+  }
+
+  /** The conversation as the next model request would see it (read only). */
+  get messages(): readonly ModelMessage[] {
+    return this.conversation.messages;
+  }
+
+  /** How each queue delivers: every waiting message at once, or one per safe point. */
+  deliveryMode(queue: QueueName): QueueMode {
+    return this.queues.mode(queue);
+  }
+
+  /** Sets a queue's delivery mode (session/set_config_option); stored with the session. */
+  setDeliveryMode(queue: QueueName, mode: QueueMode): void {
+    const record = this.writer.record;
+    const modes = { ...(record.meta.deliveryModes as Record<string, unknown> | undefined), [queue]: mode };
+    this.writer.update({ meta: { ...record.meta, deliveryModes: modes } });
+    this.queues.setMode(queue, mode);
   }
 
   get state(): 'idle' | 'running' {
@@ -184,8 +212,8 @@ export class Session {
     try {
       const agent = this.services.agent(this.record);
       const model = this.services.resolveModel(agent.model ?? this.record.model);
-      const ctx = await buildLoopContext(this, agent, model, { signal: controller.signal, requestSignal: () => controller.signal });
-      return await compactIfNeeded(ctx, newLoopState(), true);
+      const runner = await this.turnRunner();
+      return await runner.compactNow(await this.turnSettings(agent, model, { signal: controller.signal, requestSignal: () => controller.signal }));
     } finally {
       this.compacting = undefined;
     }
@@ -222,20 +250,21 @@ export class Session {
       this.endFailedTurn(error as Error);
       throw error;
     }
-    this.history.push(message);
+    this.conversation.append(message);
 
     turn.done = (async (): Promise<PromptOutcome> => {
       let outcome: PromptOutcome = { stopReason: 'end_turn' };
       let failure: Error | undefined;
       try {
-        const ctx = await buildLoopContext(this, agent, model, {
+        const runner = await this.turnRunner();
+        const settings = await this.turnSettings(agent, model, {
           signal: controller.signal,
           requestSignal: () => {
             if (turn.request.signal.aborted) turn.request = new AbortController();
             return AbortSignal.any([controller.signal, turn.request.signal]);
           },
         });
-        const result = await runLoop(ctx);
+        const result = await runner.run(settings);
         outcome = { stopReason: result.stopReason, ...(result.budgetExceeded ? { budgetExceeded: result.budgetExceeded } : {}) };
         if (result.error) failure = new TurnFailedError(result.error);
       } catch (error) {
@@ -278,12 +307,48 @@ export class Session {
    */
   private reloadHistory(): void {
     try {
-      const stored = repairTranscript(historyFromRecords(this.store.listMessages(this.id)));
-      this.history.splice(0, this.history.length, ...stored);
-      this.usageMark.current = undefined;
+      this.conversation.replace(repairTranscript(historyFromRecords(this.store.listMessages(this.id))));
     } catch (error) {
       this.services.log(`session ${this.id}: cannot reload the history: ${(error as Error).message}`);
     }
+  }
+
+  private turnSettings(agent: AgentDefinition, model: ResolvedModel, signals: { signal: AbortSignal; requestSignal(): AbortSignal }): Promise<TurnSettings> {
+    return turnSettings(this.services, this.record, agent, model, signals);
+  }
+
+  /** The loop, built once: the port through which it reaches this session, and the parts it owns with it. */
+  private turnRunner(): Promise<TurnRunner> {
+    this.runner ??= (async () => {
+      const publish = (event: SessionEvent): void => this.publish(event);
+      const tools = await this.services.toolDispatch({
+        id: this.id,
+        record: () => this.record,
+        fileState: this.fileState,
+        emit: publish,
+        steeringPending: () => this.queues.has('steering'),
+      });
+      const port: TurnPort = {
+        commit: (message, meta) => {
+          this.writer.commit(message, meta);
+          this.conversation.append(message);
+        },
+        compacted: (result, priced) => {
+          // The store keeps every message; the marker tells a later load where to resume from.
+          const [summary] = result.newHistory;
+          if (summary?.role === 'user') {
+            this.writer.commit(summary, { status: 'complete', ...priced, meta: compactionMarker(result, this.conversation.messages) });
+          }
+          this.conversation.replace(result.newHistory);
+        },
+        emit: publish,
+        take: (queue) => this.queues.take(queue).map((item) => item.message),
+      };
+      return new TurnRunner({ port, conversation: this.conversation, cost: this.cost, compaction: new CompactionTracker(), tools });
+    })();
+    // A failure to build (the sandbox probe) is retried by the next turn.
+    this.runner.catch(() => (this.runner = undefined));
+    return this.runner;
   }
 
   private emit(event: SessionEvent): void {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { dispatchToolCalls, type ToolDispatchContext } from '../../src/loop/dispatch-tool-calls.js';
 import type { LoopEvent } from '../../src/loop/loop-event.js';
-import type { ToolCallRequest } from '../../src/loop/loop-context.js';
+import type { ToolCallRequest } from '../../src/loop/tool-call-request.js';
 import { allowAllGate } from '../../src/tools/permission-gate.js';
 import { FileStateTracker } from '../../src/tools/file-state-tracker.js';
 import type { Tool } from '../../src/tools/tool.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CompactionTracker } from '../../src/loop/compaction-tracker.js';
-import { dispatchToolCalls } from '../../src/loop/dispatch-tool-calls.js';
+import { Conversation } from '../../src/loop/conversation.js';
 import type { LoopContext } from '../../src/loop/loop-context.js';
 import type { LoopEvent } from '../../src/loop/loop-event.js';
 import { repairTranscript } from '../../src/loop/repair-transcript.js';
@@ -50,52 +50,48 @@ function noteTool(written: string[]): Tool<{ text: string }> {
 /** One session's loop on a real tool registry and real dispatch; only the model is scripted. */
 function loopContext(model: LanguageModel, registry: ToolRegistry, history: ModelMessage[], events: LoopEvent[]): LoopContext {
   const signal = new AbortController().signal;
+  const conversation = new Conversation(history);
+  const emit = (event: LoopEvent): void => void events.push(event);
   return {
-    model,
-    modelRef: `${model.provider}/${model.modelId}`,
-    system: [{ text: 'You are terse.' }],
-    tools: registry.specs(),
-    history,
-    maxTurns: 5,
-    contextWindow: 200_000,
-    maxOutputTokens: 8_192,
-    toolResultBudget: 100_000,
-    signal,
-    requestSignal: () => signal,
-    emit: (event) => events.push(event),
-    commit: () => undefined,
-    price: () => 0,
+    port: {
+      commit: (message) => conversation.append(message),
+      compacted: (result) => conversation.replace(result.newHistory),
+      emit,
+      take: () => [],
+    },
+    conversation,
     cost: new CostTracker(new DaemonCostTotals()),
-    usageMark: { current: undefined },
-    compaction: { tracker: new CompactionTracker(), apply: () => undefined },
-    runTools: (calls, _message, turnSignal) =>
-      dispatchToolCalls(
-        calls,
-        {
-          registry,
-          sessionId: 's1',
-          cwd: '/tmp',
-          refusal: () => undefined,
-          permit: async () => ({ allowed: true }),
-          toolContext: (call, toolSignal, onProgress) => ({
-            cwd: '/tmp',
-            additionalDirectories: [],
-            sessionId: 's1',
-            toolCallId: call.id,
-            signal: toolSignal,
-            onProgress,
-            permission: allowAllGate,
-            fileState: new FileStateTracker(),
-            dataDir: '/tmp',
-            sandbox: { mode: 'none' },
-          }),
-          emit: (event) => events.push(event),
-          steeringPending: () => false,
-        },
-        turnSignal,
-      ),
-    takeSteering: () => [],
-    takeFollowUp: () => [],
+    compaction: new CompactionTracker(),
+    tools: {
+      registry,
+      sessionId: 's1',
+      cwd: '/tmp',
+      permit: async () => ({ allowed: true }),
+      toolContext: (call, toolSignal, onProgress) => ({
+        cwd: '/tmp',
+        additionalDirectories: [],
+        sessionId: 's1',
+        toolCallId: call.id,
+        signal: toolSignal,
+        onProgress,
+        permission: allowAllGate,
+        fileState: new FileStateTracker(),
+        dataDir: '/tmp',
+        sandbox: { mode: 'none' },
+      }),
+      emit,
+      steeringPending: () => false,
+    },
+    turn: {
+      model: { ref: `${model.provider}/${model.modelId}`, model, contextWindow: 200_000, maxOutputTokens: 8_192, price: () => 0 },
+      system: [{ text: 'You are terse.' }],
+      tools: registry.specs(),
+      refusal: () => undefined,
+      maxTurns: 5,
+      toolResultBudget: 100_000,
+      signal,
+      requestSignal: () => signal,
+    },
   };
 }
 

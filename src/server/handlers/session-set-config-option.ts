@@ -24,7 +24,7 @@ export const sessionSetConfigOption: RequestHandler<'session/set_config_option'>
     case 'followUpMode': {
       const mode = QUEUE_MODES.find((m) => m === value);
       if (!mode) throw invalid(`value: expected one of ${QUEUE_MODES.join(', ')} for ${params.configId}`);
-      session.queues.modes[params.configId === 'steeringMode' ? 'steering' : 'followUp'] = mode;
+      session.setDeliveryMode(params.configId === 'steeringMode' ? 'steering' : 'followUp', mode);
       break;
     }
     default:

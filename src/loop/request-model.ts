@@ -4,7 +4,7 @@ import { ResponseAccumulator, type AccumulatedResponse } from './accumulate-resp
 import type { LoopContext } from './loop-context.js';
 
 /** One response, and how it ended when it did not end by itself. */
-export interface TurnResponse extends AccumulatedResponse {
+export interface ModelResponse extends AccumulatedResponse {
   /** The user cancelled the whole turn. */
   aborted: boolean;
   /** A steer with `interrupt` cut this response short; the turn goes on. */
@@ -16,19 +16,21 @@ export interface TurnResponse extends AccumulatedResponse {
  * returns the accumulated message. It never throws: failures, aborts and interrupts
  * are in the result, with whatever content arrived before them.
  */
-export async function runTurn(ctx: LoopContext, messages: ModelMessage[]): Promise<TurnResponse> {
+export async function requestModel(ctx: LoopContext, messages: ModelMessage[]): Promise<ModelResponse> {
+  const { turn } = ctx;
+  const { model } = turn.model;
   const messageId = randomUUID();
   const accumulator = new ResponseAccumulator();
-  const signal = ctx.requestSignal();
-  const stream = ctx.model.stream(
+  const signal = turn.requestSignal();
+  const stream = model.stream(
     {
-      model: ctx.model.modelId,
-      system: ctx.system,
+      model: model.modelId,
+      system: turn.system,
       messages,
-      tools: ctx.tools,
-      ...(ctx.maxTokens !== undefined ? { maxTokens: ctx.maxTokens } : {}),
-      ...(ctx.temperature !== undefined ? { temperature: ctx.temperature } : {}),
-      ...(ctx.thinking !== undefined ? { thinking: ctx.thinking } : {}),
+      tools: turn.tools,
+      maxTokens: turn.model.maxOutputTokens,
+      ...(turn.temperature !== undefined ? { temperature: turn.temperature } : {}),
+      ...(turn.thinking !== undefined ? { thinking: turn.thinking } : {}),
       cacheMessages: true,
     },
     signal,
@@ -37,26 +39,26 @@ export async function runTurn(ctx: LoopContext, messages: ModelMessage[]): Promi
     accumulator.push(event);
     switch (event.type) {
       case 'text-delta':
-        ctx.emit({ type: 'text_delta', messageId, text: event.text });
+        ctx.port.emit({ type: 'text_delta', messageId, text: event.text });
         break;
       case 'thinking-delta':
-        ctx.emit({ type: 'thinking_delta', messageId, text: event.text });
+        ctx.port.emit({ type: 'thinking_delta', messageId, text: event.text });
         break;
       case 'retry':
-        ctx.emit({ type: 'retry', attempt: event.attempt, delayMs: event.delayMs, error: event.error });
+        ctx.port.emit({ type: 'retry', attempt: event.attempt, delayMs: event.delayMs, error: event.error });
         break;
       case 'fallback':
-        ctx.emit({ type: 'fallback', from: event.from, to: event.to, error: event.error });
+        ctx.port.emit({ type: 'fallback', from: event.from, to: event.to, error: event.error });
         break;
       case 'breaker':
-        ctx.emit({ type: 'breaker', provider: event.provider, state: event.state });
+        ctx.port.emit({ type: 'breaker', provider: event.provider, state: event.state });
         break;
       default:
         break;
     }
   }
-  const result = accumulator.result(ctx.model.protocol);
-  const aborted = ctx.signal.aborted;
+  const result = accumulator.result(model.protocol);
+  const aborted = turn.signal.aborted;
   const interrupted = !aborted && signal.aborted;
   return { ...result, aborted, interrupted };
 }

@@ -1,14 +1,14 @@
-import { dispatchToolCalls, type ToolDispatchContext, type ToolHooks } from '../loop/dispatch-tool-calls.js';
-import type { ToolCallRequest } from '../loop/loop-context.js';
-import type { ToolMessage } from '../providers/message.js';
+import type { ToolDispatchContext, ToolHooks } from '../loop/dispatch-tool-calls.js';
+import type { LoopEvent } from '../loop/loop-event.js';
+import type { SessionRecord } from '../store/store.js';
+import type { FileStateTracker } from '../tools/file-state-tracker.js';
 import type { PermissionRuleSet } from '../tools/permissions/match-permission-rules.js';
 import { permissionsStoreDir } from '../tools/permissions/manage-remembered-permissions.js';
 import type { PermissionMode } from '../tools/permissions/permission-mode.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
-import type { Tool, ToolSettings } from '../tools/tool.js';
+import type { ToolSettings } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { PermissionAsker } from './permission-asker.js';
-import type { Session } from './session.js';
 import { createSessionPermissions } from './session-permissions.js';
 
 export interface ToolRuntimeOptions {
@@ -27,21 +27,29 @@ export interface ToolRuntimeOptions {
   timeoutMs?: number;
   /** The session's own built-in tool settings (its project's config). */
   settings?: ToolSettings;
-  /** Why the session's agent may not use a tool, if it may not. */
-  refusal(session: Session, tool: Tool): string | undefined;
 }
 
-/** Runs one assistant message's tool calls for a session, with its permissions and hooks. */
-export async function runSessionTools(
-  session: Session,
-  calls: ToolCallRequest[],
-  signal: AbortSignal,
-  options: ToolRuntimeOptions,
-): Promise<ToolMessage> {
-  const { record } = session;
+/** What tool dispatch needs of the session it runs for. */
+export interface ToolHost {
+  id: string;
+  /** The session's record as it is now (cwd and directories). */
+  record(): SessionRecord;
+  /** Per-session read tracking, so write and edit refuse stale or unseen files. */
+  fileState: FileStateTracker;
+  emit(event: LoopEvent): void;
+  /** True while a steering message waits: calls not yet started are skipped. */
+  steeringPending(): boolean;
+}
+
+/** A session's tool dispatch; the turn adds the refusal of its agent. */
+export type SessionToolDispatch = Omit<ToolDispatchContext, 'refusal'>;
+
+/** Builds one session's tool dispatch: its permissions, hooks and the context each tool runs with. */
+export async function createToolDispatch(host: ToolHost, options: ToolRuntimeOptions): Promise<SessionToolDispatch> {
   const sandbox = await options.sandbox;
+  const record = host.record();
   const permissions = createSessionPermissions({
-    sessionId: session.id,
+    sessionId: host.id,
     cwd: record.cwd,
     additionalDirectories: record.additionalDirectories,
     rules: options.rules,
@@ -50,12 +58,11 @@ export async function runSessionTools(
     asker: options.asker,
   });
 
-  const ctx: ToolDispatchContext = {
+  return {
     registry: options.registry,
-    sessionId: session.id,
+    sessionId: host.id,
     cwd: record.cwd,
-    refusal: (tool) => options.refusal(session, tool),
-    permit: (tool, args, call) =>
+    permit: (tool, args, call, signal) =>
       permissions.permit(
         {
           id: call.id,
@@ -71,15 +78,15 @@ export async function runSessionTools(
     toolContext: (call, callSignal, onProgress) => ({
       cwd: record.cwd,
       additionalDirectories: record.additionalDirectories,
-      sessionId: session.id,
+      sessionId: host.id,
       toolCallId: call.id,
       signal: callSignal,
       onProgress,
       permission: permissions.gateFor(
-        { id: call.id, title: call.name, kind: options.registry.get(call.name, session.id)?.kind ?? 'other' },
+        { id: call.id, title: call.name, kind: options.registry.get(call.name, host.id)?.kind ?? 'other' },
         callSignal,
       ),
-      fileState: session.fileState,
+      fileState: host.fileState,
       dataDir: options.dataDir,
       sandbox,
       ...(options.settings ? { settings: options.settings } : {}),
@@ -87,8 +94,7 @@ export async function runSessionTools(
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    emit: (event) => session.publish(event),
-    steeringPending: () => session.hasSteering(),
+    emit: (event) => host.emit(event),
+    steeringPending: () => host.steeringPending(),
   };
-  return dispatchToolCalls(calls, ctx, signal);
 }

@@ -6,7 +6,7 @@ export type AgentAccess = 'full' | 'read' | 'search';
 
 /**
  * One agent (ACP session mode): a role prompt, optional model settings and the tools it
- * may use. Built-in agents come from src/loop/builtin-agents.ts; config.json `agents` and
+ * may use. Built-in agents come from builtin-agents.ts; config.json `agents` and
  * `agents/*.md` files add or change them (see loadAgents).
  */
 export interface AgentDefinition {

@@ -25,8 +25,8 @@ export interface LoadAgentsOptions {
    */
   trusted: boolean;
   /**
-   * The built-in agents (BUILTIN_AGENTS from src/loop/builtin-agents.ts). Passed in
-   * because config/ sits below loop/ and must not import from it.
+   * The built-in agents: BUILTIN_AGENTS from ./builtin-agents.ts, with the manager agent
+   * when the config enables it (the caller decides).
    */
   builtins: readonly AgentDefinition[];
 }

@@ -1,5 +1,5 @@
 import type { Access } from '../tools/tool.js';
-import type { AgentAccess, AgentDefinition } from './agent-definition.js';
+import type { AgentAccess, AgentDefinition } from '../config/agent-definition.js';
 
 /** What each agent access level lets a tool do; `full` allows everything. */
 const ALLOWED: Record<Exclude<AgentAccess, 'full'>, ReadonlySet<Access>> = {

@@ -11,15 +11,9 @@ export interface ToolSpec {
 /** How hard the model should think; each level maps to a vendor token budget or effort. */
 export type ThinkingLevel = 'off' | 'minimal' | 'low' | 'medium' | 'high';
 
-/** One block of the system prompt. */
-export interface SystemBlock {
-  text: string;
-  /**
-   * True on the last block of the stable prefix (role prompt, tools guidance, AGENTS.md):
-   * Anthropic puts `cache_control` here; other vendors cache prefixes on their own.
-   */
-  cacheBoundary?: boolean;
-}
+/** One block of the system prompt, as config's prompt assembly builds it. */
+export type { SystemBlock } from '../config/build-system-prompt.js';
+import type { SystemBlock } from '../config/build-system-prompt.js';
 
 /** Everything a provider needs for one streamed response. */
 export interface ModelRequest {

@@ -1,9 +1,9 @@
 import type { AgentDefinition } from '../config/agent-definition.js';
 import type { ProjectSettings } from '../config/project-settings.js';
 import { agentAllowsTool } from '../loop/agent-allows-tool.js';
-import { buildSystemPrompt } from '../loop/build-system-prompt.js';
-import { findAgentsFiles } from '../loop/find-agents-files.js';
-import type { GitFacts } from '../loop/git-facts.js';
+import { buildSystemPrompt } from '../config/build-system-prompt.js';
+import { findAgentsFiles } from '../config/find-agents-files.js';
+import type { GitFacts } from './git-facts.js';
 import type { DaemonCostTotals } from '../loop/track-cost.js';
 import type { LanguageModel } from '../providers/language-model.js';
 import type { ThinkingLevel } from '../providers/request.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agentModeName, describeAgentAccess } from '../../src/config/describe-agent-access.js';
-import { BUILTIN_AGENTS, managerAgent } from '../../src/loop/builtin-agents.js';
+import { BUILTIN_AGENTS, managerAgent } from '../../src/config/builtin-agents.js';
 
 describe('describeAgentAccess', () => {
   it('states each access level and a tool list when there is one', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentAllowsTool } from '../../src/loop/agent-allows-tool.js';
-import { BUILTIN_AGENTS } from '../../src/loop/builtin-agents.js';
-import { BUILD_ROLE_PROMPT } from '../../src/loop/build-system-prompt.js';
+import { BUILTIN_AGENTS } from '../../src/config/builtin-agents.js';
+import { BUILD_ROLE_PROMPT } from '../../src/config/build-system-prompt.js';
 
 const tools = [
   { name: 'read', access: 'read' },

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadAgents } from '../../../src/config/load-agents.js';
-import { BUILTIN_AGENTS } from '../../../src/loop/builtin-agents.js';
+import { BUILTIN_AGENTS } from '../../../src/config/builtin-agents.js';
 
 /**
  * F6: a cloned repository tries to redefine an agent the user relies on. Each attempt

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findAgentsFiles, findRepositoryRoot } from '../../src/loop/find-agents-files.js';
+import { findAgentsFiles, findRepositoryRoot } from '../../src/config/find-agents-files.js';
 
 let root: string;
 beforeEach(() => {

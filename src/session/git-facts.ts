@@ -3,7 +3,7 @@ import { resolveSandboxMounts, type SandboxMounts } from '../tools/sandbox/resol
 import { runSandboxed } from '../tools/sandbox/run-sandboxed.js';
 import { sandboxEnv } from '../tools/sandbox/sandbox-env.js';
 import type { SandboxPolicy } from '../tools/sandbox/sandbox-policy.js';
-import { readGitHead } from './read-git-head.js';
+import { readGitHead } from '../config/read-git-head.js';
 
 /** What the system prompt says about the repository the session works in. */
 export interface GitFacts {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILD_ROLE_PROMPT, buildSystemPrompt, TOOL_GUIDANCE } from '../../src/loop/build-system-prompt.js';
+import { BUILD_ROLE_PROMPT, buildSystemPrompt, TOOL_GUIDANCE } from '../../src/config/build-system-prompt.js';
 
 const now = new Date(2025, 0, 15, 23, 30); // local time, late in the evening
 

@@ -1,4 +1,12 @@
-import type { SystemBlock } from '../providers/request.js';
+/** One block of the system prompt. */
+export interface SystemBlock {
+  text: string;
+  /**
+   * True on the last block of the stable prefix (role prompt, tools guidance, AGENTS.md):
+   * Anthropic puts `cache_control` here; other vendors cache prefixes on their own.
+   */
+  cacheBoundary?: boolean;
+}
 
 export interface SystemPromptInput {
   /** The agent role prompt (build, plan, explore or a user agent). */

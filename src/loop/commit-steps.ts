@@ -7,14 +7,16 @@ export function commitUser(ctx: LoopContext, message: UserMessage): void {
   ctx.port.commit(message, { status: 'complete' });
 }
 
-/** Appends an assistant message with its usage and cost. */
-export function commitAssistant(
-  ctx: LoopContext,
-  message: AssistantMessage,
-  status: 'complete' | 'interrupted',
-  priced?: { usage: Usage; costUsd: number },
-): void {
-  ctx.port.commit(message, { status, model: ctx.turn.model.ref, ...priced });
+/** The model that gave a response, and what it cost when it reported usage. */
+export interface Answered {
+  model: string;
+  usage?: Usage;
+  costUsd?: number;
+}
+
+/** Appends an assistant message with the model that gave it, its usage and cost. */
+export function commitAssistant(ctx: LoopContext, message: AssistantMessage, status: 'complete' | 'interrupted', answered: Answered): void {
+  ctx.port.commit(message, { status, ...answered });
 }
 
 /** Appends tool results. */
@@ -26,9 +28,9 @@ export function commitTools(ctx: LoopContext, results: ToolMessage, status: 'com
  * Keeps what an interrupted or failed response produced. Its tool calls never ran: each
  * gets a result saying so, so the transcript stays valid for the next request.
  */
-export function commitPartial(ctx: LoopContext, message: AssistantMessage, reason: string, priced?: { usage: Usage; costUsd: number }): void {
+export function commitPartial(ctx: LoopContext, message: AssistantMessage, reason: string, answered: Answered): void {
   if (message.content.length === 0) return;
-  commitAssistant(ctx, message, 'interrupted', priced);
+  commitAssistant(ctx, message, 'interrupted', answered);
   const calls = message.content.filter((p): p is ToolCallPart => p.type === 'tool_call');
   if (calls.length > 0) commitTools(ctx, answerUnrun(calls, reason), 'interrupted');
 }

@@ -18,15 +18,16 @@ const CANCELLED_CALL = 'Not run: the turn was cancelled.';
  * model request ('continue') after committing the message and running its tools.
  */
 export async function handleResponse(ctx: LoopContext, state: LoopState, response: ModelResponse): Promise<LoopResult | 'continue'> {
-  const priced = response.usage ? { usage: response.usage, costUsd: trackResponseCost(ctx, response.usage) } : undefined;
+  const priced = response.usage ? { usage: response.usage, costUsd: trackResponseCost(ctx, response.model, response.usage) } : undefined;
+  const answered = { model: response.model.ref, ...priced };
   const { message } = response;
 
   if (response.aborted) {
-    commitPartial(ctx, message, CANCELLED_CALL, priced);
+    commitPartial(ctx, message, CANCELLED_CALL, answered);
     return { stopReason: 'cancelled', lastMessage: message.content.length > 0 ? message : state.lastMessage };
   }
   if (response.interrupted) {
-    commitPartial(ctx, message, INTERRUPTED_CALL, priced);
+    commitPartial(ctx, message, INTERRUPTED_CALL, answered);
     return 'continue';
   }
   if (response.error) {
@@ -34,7 +35,7 @@ export async function handleResponse(ctx: LoopContext, state: LoopState, respons
       state.overflowRetried = true;
       if (await compactIfNeeded(ctx, state, true)) return 'continue';
     }
-    commitPartial(ctx, message, `Not run: the model response failed (${response.error.message}).`, priced);
+    commitPartial(ctx, message, `Not run: the model response failed (${response.error.message}).`, answered);
     ctx.port.emit({ type: 'notice', level: 'error', message: response.error.message });
     return { stopReason: 'end_turn', lastMessage: state.lastMessage, error: response.error };
   }
@@ -43,7 +44,7 @@ export async function handleResponse(ctx: LoopContext, state: LoopState, respons
   if (reason === 'max_tokens') return recoverMaxTokens(ctx, state, response, priced);
 
   state.lastMessage = message;
-  commitAssistant(ctx, message, 'complete', priced);
+  commitAssistant(ctx, message, 'complete', answered);
   if (priced) ctx.conversation.markUsage(priced.usage);
   const calls = message.content.filter((p): p is ToolCallPart => p.type === 'tool_call');
   if (calls.length > 0) {
@@ -72,7 +73,7 @@ async function recoverMaxTokens(
 ): Promise<LoopResult | 'continue'> {
   const { keep, dropped } = prepareMaxTokensRecovery(response.message);
   state.lastMessage = keep;
-  commitAssistant(ctx, keep, 'complete', priced);
+  commitAssistant(ctx, keep, 'complete', { model: response.model.ref, ...priced });
   const calls = keep.content.filter((p): p is ToolCallPart => p.type === 'tool_call');
   if (state.recoveries >= MAX_TOKENS_RECOVERIES) {
     if (calls.length > 0) commitTools(ctx, answerUnrun(calls, 'Not run: the response hit the output limit.'), 'complete');

@@ -61,6 +61,8 @@ export interface TurnModel {
 /** What one turn runs with: the session's agent, model and limits as they are when it starts. */
 export interface TurnSettings {
   model: TurnModel;
+  /** Takes a request over when `model` stays unavailable (config `fallbackModel`). */
+  fallback?: TurnModel;
   system: SystemBlock[];
   tools: ToolSpec[];
   /** Why the turn's agent may not use a tool, if it may not. */

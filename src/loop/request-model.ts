@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage } from '../providers/message.js';
 import { ResponseAccumulator, type AccumulatedResponse } from './accumulate-response.js';
-import type { LoopContext } from './loop-context.js';
+import type { LoopContext, TurnModel } from './loop-context.js';
 
 /** One response, and how it ended when it did not end by itself. */
 export interface ModelResponse extends AccumulatedResponse {
+  /** The model that gave it: its prices, output limit and window apply, and the store names it. */
+  model: TurnModel;
   /** The user cancelled the whole turn. */
   aborted: boolean;
   /** A steer with `interrupt` cut this response short; the turn goes on. */
@@ -16,9 +18,9 @@ export interface ModelResponse extends AccumulatedResponse {
  * returns the accumulated message. It never throws: failures, aborts and interrupts
  * are in the result, with whatever content arrived before them.
  */
-export async function requestModel(ctx: LoopContext, messages: ModelMessage[]): Promise<ModelResponse> {
+export async function requestModel(ctx: LoopContext, to: TurnModel, messages: ModelMessage[]): Promise<ModelResponse> {
   const { turn } = ctx;
-  const { model } = turn.model;
+  const { model } = to;
   const messageId = randomUUID();
   const accumulator = new ResponseAccumulator();
   const signal = turn.requestSignal();
@@ -28,7 +30,7 @@ export async function requestModel(ctx: LoopContext, messages: ModelMessage[]): 
       system: turn.system,
       messages,
       tools: turn.tools,
-      maxTokens: turn.model.maxOutputTokens,
+      maxTokens: to.maxOutputTokens,
       ...(turn.temperature !== undefined ? { temperature: turn.temperature } : {}),
       ...(turn.thinking !== undefined ? { thinking: turn.thinking } : {}),
       cacheMessages: true,
@@ -47,9 +49,6 @@ export async function requestModel(ctx: LoopContext, messages: ModelMessage[]): 
       case 'retry':
         ctx.port.emit({ type: 'retry', attempt: event.attempt, delayMs: event.delayMs, error: event.error });
         break;
-      case 'fallback':
-        ctx.port.emit({ type: 'fallback', from: event.from, to: event.to, error: event.error });
-        break;
       case 'breaker':
         ctx.port.emit({ type: 'breaker', provider: event.provider, state: event.state });
         break;
@@ -60,5 +59,5 @@ export async function requestModel(ctx: LoopContext, messages: ModelMessage[]): 
   const result = accumulator.result(model.protocol);
   const aborted = turn.signal.aborted;
   const interrupted = !aborted && signal.aborted;
-  return { ...result, aborted, interrupted };
+  return { ...result, model: to, aborted, interrupted };
 }

@@ -5,7 +5,7 @@ import { handleResponse } from './handle-response.js';
 import type { LoopContext } from './loop-context.js';
 import type { LoopResult } from './loop-event.js';
 import { newLoopState } from './loop-state.js';
-import { requestModel } from './request-model.js';
+import { requestWithFallback } from './request-with-fallback.js';
 import { checkStopConditions } from './stop-conditions.js';
 
 /**
@@ -33,7 +33,7 @@ export async function runLoop(ctx: LoopContext): Promise<LoopResult> {
     }
     for (const message of ctx.port.take('steering')) commitUser(ctx, message);
     await compactIfNeeded(ctx, state);
-    const response = await requestModel(ctx, budgetToolResults([...ctx.conversation.messages], ctx.turn.toolResultBudget));
+    const response = await requestWithFallback(ctx, budgetToolResults([...ctx.conversation.messages], ctx.turn.toolResultBudget));
     state.requests++;
     const outcome = await handleResponse(ctx, state, response);
     if (outcome !== 'continue') return outcome;

@@ -8,8 +8,8 @@ import type { ProviderError } from './provider-error.js';
  * stream ends with `error` instead of `stop`, after whatever content it produced.
  *
  * The content events (text, thinking, tool calls) are the *semantic* ones: once one has
- * been yielded, a failure can no longer be retried transparently. `retry`, `fallback`
- * and `breaker` are notices from the resilience layer (withResilience), never semantic;
+ * been yielded, a failure can no longer be retried transparently. `retry` and `breaker`
+ * are notices from the resilience layer (withResilience), never semantic;
  * they may appear anywhere before the final `stop` or `error`, and a consumer that only
  * builds the message can ignore them.
  */
@@ -45,10 +45,5 @@ export type StreamEvent =
    * `attempt` counts retries from 1, `error` is the failure that caused it.
    */
   | { type: 'retry'; attempt: number; delayMs: number; error: ProviderError }
-  /**
-   * The primary model stayed unavailable (retries spent or circuit open), so the rest
-   * of the response comes from the fallback; `from` and `to` are `provider/model`.
-   */
-  | { type: 'fallback'; from: string; to: string; error: ProviderError }
   /** The circuit breaker of `provider` changed state during this response. */
   | { type: 'breaker'; provider: string; state: 'open' | 'half_open' | 'closed' };

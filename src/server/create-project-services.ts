@@ -117,11 +117,9 @@ export function createProjectServices(settings: ProjectSettings, shared: SharedS
     setupHelp: describeProviderSetup(shared.paths),
     maxTurns: config.maxTurns ?? 50,
     log,
-    createModel(ref) {
-      // Retries, the circuit breaker and the fallback come wrapped by the registry.
-      const fallback = config.fallbackModel && config.fallbackModel !== ref ? config.fallbackModel : undefined;
-      return registry.resolve(ref, fallback ? { fallback } : {});
-    },
+    // Retries and the circuit breaker come wrapped by the registry; the loop turns to the fallback.
+    createModel: (ref) => registry.resolve(ref),
+    fallbackModel: config.fallbackModel,
     modelFacts(ref) {
       const info = catalog.lookup(ref);
       if (!info.known) logOnce(`model ${ref} is not in the catalog: assuming a ${info.contextWindow}-token window and no prices; set providers.<id>.models in config.json to correct this`);

@@ -4,6 +4,7 @@ import { agentAllowsTool } from '../loop/agent-allows-tool.js';
 import { buildSystemPrompt } from '../config/build-system-prompt.js';
 import { findAgentsFiles } from '../config/find-agents-files.js';
 import type { GitFacts } from './git-facts.js';
+import type { TurnModel } from '../loop/loop-context.js';
 import type { DaemonCostTotals } from '../loop/track-cost.js';
 import type { LanguageModel } from '../providers/language-model.js';
 import type { ThinkingLevel } from '../providers/request.js';
@@ -33,6 +34,8 @@ export interface SessionServicesOptions {
   defaultMode: string;
   /** Builds the model for `provider/model`; throws with a clear message when it cannot. */
   createModel(ref: string): LanguageModel;
+  /** `provider/model` that takes a request over when the session's model stays unavailable (config `fallbackModel`). */
+  fallbackModel: string | undefined;
   modelFacts(ref: string): ModelFacts;
   /** Explains how to configure a provider, for the error when none is. */
   setupHelp: string;
@@ -68,6 +71,19 @@ export function createSessionServices(options: SessionServicesOptions): SessionS
   // other agents show: it keeps git off every turn and the system prompt stable for caching.
   const gitBySession = new Map<string, Promise<GitFacts | undefined>>();
 
+  /** A model with its facts; `setting` names where the ref came from for the error. */
+  const turnModel = (ref: string, setting: string): TurnModel => {
+    let model: LanguageModel;
+    try {
+      model = options.createModel(ref);
+    } catch (error) {
+      const which = setting === 'model' ? `model ${ref}` : `${setting} ${ref}`;
+      throw new ModelNotConfiguredError(`${which} cannot be used: ${(error as Error).message}`);
+    }
+    const facts = options.modelFacts(ref);
+    return { ref, model, contextWindow: facts.contextWindow, maxOutputTokens: facts.maxOutputTokens, price: facts.price };
+  };
+
   return {
     settings: options.settings,
     defaultModel: options.defaultModel,
@@ -83,14 +99,10 @@ export function createSessionServices(options: SessionServicesOptions): SessionS
     resolveModel(sessionModel) {
       const ref = sessionModel ?? options.defaultModel;
       if (!ref) throw new ModelNotConfiguredError(`no model is configured.\n${options.setupHelp}`);
-      let model: LanguageModel;
-      try {
-        model = options.createModel(ref);
-      } catch (error) {
-        throw new ModelNotConfiguredError(`model ${ref} cannot be used: ${(error as Error).message}`);
-      }
-      const facts = options.modelFacts(ref);
-      return { ref, model, contextWindow: facts.contextWindow, maxOutputTokens: facts.maxOutputTokens, price: facts.price };
+      const primary = turnModel(ref, 'model');
+      const fallbackRef = options.fallbackModel;
+      if (fallbackRef === undefined || fallbackRef === ref) return primary;
+      return { ...primary, fallback: turnModel(fallbackRef, 'fallbackModel') };
     },
     agents: (record) => options.loadAgents(record.cwd),
     agent: (record, agents = options.loadAgents(record.cwd)) => agentFor(agents, record.mode),

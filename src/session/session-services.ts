@@ -8,8 +8,10 @@ import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import type { Tool } from '../tools/tool.js';
 import type { SessionToolDispatch, ToolHost } from './create-tool-dispatch.js';
 
-/** A model ready for a turn, with what the loop needs to know about it. */
-export type ResolvedModel = TurnModel;
+/** A model ready for a turn, with what the loop needs to know about it, and the fallback that takes over from it. */
+export interface ResolvedModel extends TurnModel {
+  fallback?: TurnModel;
+}
 
 /**
  * What the SessionManager provides to the sessions of one project directory: built from

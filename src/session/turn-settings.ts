@@ -14,8 +14,10 @@ export async function turnSettings(
   // A sub-agent carries its share of the sub-agent budget in its own record.
   const ownBudget = record.meta.budgetUsd;
   const budgetUsd = typeof ownBudget === 'number' ? ownBudget : services.budgetUsd;
+  const { fallback, ...primary } = model;
   return {
-    model,
+    model: primary,
+    ...(fallback ? { fallback } : {}),
     system: await services.systemPrompt(record, agent),
     tools: services.toolSpecs(record, agent),
     refusal: (tool) => services.refusal(record, agent, tool),

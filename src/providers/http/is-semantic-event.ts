@@ -4,7 +4,7 @@ import type { StreamEvent } from '../stream-event.js';
  * Whether an event carries message content (text, reasoning, a tool call). Once one has
  * reached the consumer, a failed response cannot be retried transparently: the content
  * stands and the failure surfaces. `usage`, `stop`, `error` and the resilience notices
- * (`retry`, `fallback`, `breaker`) are not semantic.
+ * (`retry`, `breaker`) are not semantic.
  */
 export function isSemanticEvent(event: StreamEvent): boolean {
   switch (event.type) {

@@ -15,12 +15,6 @@ export interface ResilienceOptions {
   maxRetryDelayMs?: number;
   /** Shared breaker; the circuit is keyed by the model's provider id. */
   breaker: CircuitBreaker;
-  /**
-   * Takes over when the primary stays unavailable (overloaded, 5xx, network, stall) after
-   * its retries, or its circuit is open. Used as given: wrap it in withResilience too for
-   * retries of its own.
-   */
-  fallback?: LanguageModel;
   /** Wait `ms`, rejecting when `signal` aborts. Injectable for tests. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Jitter source in [0, 1). Injectable for tests. */
@@ -30,10 +24,20 @@ export interface ResilienceOptions {
 /** Failures that say the provider is down or overloaded: they count on the breaker and justify a fallback. */
 const unavailableKinds: ReadonlySet<ProviderErrorKind> = new Set(['overloaded', 'server', 'network', 'timeout']);
 
+/**
+ * Whether a failed response should be given to the fallback model: the provider stayed
+ * unavailable after its retries (or its circuit is open) before any content arrived. The
+ * loop decides, so that the model that answers is the one priced, stored and replayed.
+ */
+export function justifiesFallback(error: ProviderError): boolean {
+  return unavailableKinds.has(error.kind) && !error.midStream;
+}
+
 const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> => delay(ms, undefined, { signal });
 
 /**
- * Wrap a model with retries, a circuit breaker and an optional fallback.
+ * Wrap a model with retries and a circuit breaker (the fallback model is the loop's choice:
+ * see justifiesFallback).
  *
  * Retryable failures (429 rate limits, 408, 409, 5xx, 529, network errors, stalls — see
  * ProviderError.retryable) are retried with backoff while no semantic event has been
@@ -45,22 +49,13 @@ const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> => delay(m
 export function withResilience(model: LanguageModel, options: ResilienceOptions): LanguageModel {
   const maxRetries = options.maxRetries ?? 4;
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
-  const { breaker, fallback } = options;
+  const { breaker } = options;
   const sleep = options.sleep ?? defaultSleep;
   const key = model.provider;
 
   function* announce(): Generator<StreamEvent> {
     const state = breaker.takeTransition(key);
     if (state !== undefined) yield { type: 'breaker', provider: key, state };
-  }
-
-  async function* useFallback(request: ModelRequest, signal: AbortSignal, error: ProviderError): AsyncGenerator<StreamEvent> {
-    if (fallback === undefined) {
-      yield { type: 'error', error };
-      return;
-    }
-    yield { type: 'fallback', from: `${model.provider}/${model.modelId}`, to: `${fallback.provider}/${fallback.modelId}`, error };
-    yield* fallback.stream({ ...request, model: fallback.modelId }, signal);
   }
 
   async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
@@ -74,7 +69,7 @@ export function withResilience(model: LanguageModel, options: ResilienceOptions)
           model: model.modelId,
           message: `${model.provider}: circuit open after repeated failures; calls resume in ${seconds} s`,
         });
-        yield* useFallback(request, signal, error);
+        yield { type: 'error', error };
         return;
       }
 
@@ -138,10 +133,6 @@ export function withResilience(model: LanguageModel, options: ResilienceOptions)
           return;
         }
         continue;
-      }
-      if (unavailableKinds.has(failure.kind)) {
-        yield* useFallback(request, signal, failure);
-        return;
       }
       yield { type: 'error', error: failure };
       return;

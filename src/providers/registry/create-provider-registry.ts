@@ -15,18 +15,14 @@ export interface ProviderRegistryOptions {
   breaker?: CircuitBreaker;
 }
 
-export interface ResolveOptions {
-  /** `provider/model` taking over when the primary stays unavailable (config `fallbackModel`). */
-  fallback?: string;
-}
-
 export interface ProviderRegistry {
   /**
    * The model for `provider/model`, wrapped with retries and the circuit breaker
    * (`maxRetries`, `maxRetryDelayMs` from the provider's config). Throws a clear error for
-   * an unknown provider, a missing base URL or a missing API key.
+   * an unknown provider, a missing base URL or a missing API key. A fallback model is
+   * resolved on its own: the loop turns to it (see justifiesFallback).
    */
-  resolve(ref: string, options?: ResolveOptions): LanguageModel;
+  resolve(ref: string): LanguageModel;
   /** Every provider id that can be named: the presets and the configured ones, sorted. */
   providerIds(): string[];
   /** Whether `resolve` would succeed for this provider (known, reachable, key present when needed). */
@@ -106,22 +102,15 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
     return [...new Set([...providerPresets.map((preset) => preset.id), ...Object.keys(configs)])].sort();
   }
 
-  function create(ref: string, fallback?: LanguageModel): LanguageModel {
-    const { provider, model } = splitRef(ref);
-    const config = configs[provider];
-    return withResilience(createLanguageModel(spec(provider, model)), {
-      breaker,
-      maxRetries: config?.maxRetries,
-      maxRetryDelayMs: config?.maxRetryDelayMs,
-      fallback,
-    });
-  }
-
   return {
-    resolve(ref, resolveOptions) {
-      // The fallback is resilient on its own (its provider's retry settings and circuit).
-      const fallback = resolveOptions?.fallback === undefined ? undefined : create(resolveOptions.fallback);
-      return create(ref, fallback);
+    resolve(ref) {
+      const { provider, model } = splitRef(ref);
+      const config = configs[provider];
+      return withResilience(createLanguageModel(spec(provider, model)), {
+        breaker,
+        maxRetries: config?.maxRetries,
+        maxRetryDelayMs: config?.maxRetryDelayMs,
+      });
     },
     providerIds: knownIds,
     isConfigured(id) {

@@ -93,7 +93,6 @@ describe('isSemanticEvent', () => {
     expect(isSemanticEvent({ type: 'tool-call-start', id: 'a', name: 'b' })).toBe(true);
     expect(isSemanticEvent({ type: 'thinking-signature', signature: 's' })).toBe(true);
     expect(isSemanticEvent({ type: 'retry', attempt: 1, delayMs: 1, error })).toBe(false);
-    expect(isSemanticEvent({ type: 'fallback', from: 'a/b', to: 'c/d', error })).toBe(false);
     expect(isSemanticEvent({ type: 'breaker', provider: 'p', state: 'open' })).toBe(false);
     expect(isSemanticEvent({ type: 'usage', usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } })).toBe(false);
   });

@@ -94,20 +94,18 @@ describe('withResilience', () => {
     ]);
   });
 
-  it('hands over to the fallback when the primary stays overloaded after its retries', async () => {
+  it('ends with an error that justifies the fallback when the primary stays overloaded after its retries', async () => {
     for (let i = 0; i < 3; i += 1) server.enqueue(overloaded);
-    server.enqueue({ body: success });
     const start = server.requests.length;
-    const events = await run(resilient({ maxRetries: 2, fallback: chatModel('backup', 'backup-model') }));
+    const events = await run(resilient({ maxRetries: 2 }));
     const error = { kind: 'overloaded', status: 529, midStream: false, message: 'primary 529: Overloaded' };
     expect(events).toEqual([
       { type: 'retry', attempt: 1, delayMs: 500, error },
       { type: 'retry', attempt: 2, delayMs: 1000, error },
-      { type: 'fallback', from: 'primary/primary-model', to: 'backup/backup-model', error },
-      ...okEvents,
+      { type: 'error', error },
     ]);
     const bodies = server.requests.slice(start).map((r) => (r.body as { model: string }).model);
-    expect(bodies).toEqual(['primary-model', 'primary-model', 'primary-model', 'backup-model']);
+    expect(bodies).toEqual(['primary-model', 'primary-model', 'primary-model']);
   });
 
   it('retries an error frame that arrives before any content', async () => {
@@ -153,7 +151,7 @@ describe('withResilience', () => {
   ])('never retries a %i (%s)', async (status, body, kind) => {
     const start = server.requests.length;
     server.enqueue({ status, headers: { 'content-type': 'application/json' }, body });
-    const events = await run(resilient({ fallback: chatModel('backup', 'backup-model') }));
+    const events = await run(resilient());
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'error', error: { kind, status } });
     expect(server.requests.length - start).toBe(1);
@@ -188,18 +186,16 @@ describe('withResilience', () => {
     expect(breaker.state('primary')).toBe('closed');
   });
 
-  it('re-opens a half-open breaker on the first failure, and goes straight to the fallback while open', async () => {
+  it('re-opens a half-open breaker on the first failure, and ends at once (for the fallback) while open', async () => {
     for (let i = 0; i < 5; i += 1) breaker.recordFailure('primary');
     breaker.takeTransition('primary');
     now += 30_000;
     server.enqueue(unavailable);
-    server.enqueue({ body: success });
-    const events = await run(resilient({ fallback: chatModel('backup', 'backup-model') }));
+    const events = await run(resilient());
     expect(events).toMatchObject([
       { type: 'breaker', state: 'half_open' },
       { type: 'breaker', state: 'open' },
-      { type: 'fallback', from: 'primary/primary-model', to: 'backup/backup-model', error: { kind: 'overloaded', status: 503 } },
-      ...okEvents,
+      { type: 'error', error: { kind: 'overloaded', status: 503 } },
     ]);
     expect(sleeps).toEqual([]);
   });

@@ -162,17 +162,13 @@ describe('createProviderRegistry', () => {
     expect(reg.isConfigured('nope')).toBe(false);
   });
 
-  it('retries per the provider config and falls back to another provider', async () => {
+  it('retries per the provider config, then leaves the fallback to the loop', async () => {
     const overloaded = { status: 529, headers: { 'content-type': 'application/json' }, body: '{"error":{"message":"Overloaded"}}' };
-    const reg = registry({
-      primary: { type: 'openai-chat', baseUrl: server.url, maxRetries: 0 },
-      backup: { type: 'openai-chat', baseUrl: server.url },
-    });
+    const reg = registry({ primary: { type: 'openai-chat', baseUrl: server.url, maxRetries: 0 } });
+    const before = server.requests.length;
     server.enqueue(overloaded);
-    server.enqueue({ body: okChat });
-    const events = await collectEvents(reg.resolve('primary/a', { fallback: 'backup/b' }).stream(request, new AbortController().signal));
-    expect(events.map((e) => e.type)).toEqual(['fallback', 'text-delta', 'stop']);
-    expect(events[0]).toMatchObject({ from: 'primary/a', to: 'backup/b' });
-    expect((server.requests.at(-1)?.body as { model: string }).model).toBe('b');
+    const events = await collectEvents(reg.resolve('primary/a').stream(request, new AbortController().signal));
+    expect(events).toMatchObject([{ type: 'error', error: { kind: 'overloaded', status: 529 } }]);
+    expect(server.requests.length - before).toBe(1);
   });
 });

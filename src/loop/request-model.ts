@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { convertHistoryForModel } from '../providers/convert-history-for-model.js';
 import type { ModelMessage } from '../providers/message.js';
 import { ResponseAccumulator, type AccumulatedResponse } from './accumulate-response.js';
 import type { LoopContext, TurnModel } from './loop-context.js';
@@ -28,7 +29,8 @@ export async function requestModel(ctx: LoopContext, to: TurnModel, messages: Mo
     {
       model: model.modelId,
       system: turn.system,
-      messages,
+      // Another model's reasoning and vendor data never reach this one (a fallback, a model switch).
+      messages: convertHistoryForModel(messages, model),
       tools: turn.tools,
       maxTokens: to.maxOutputTokens,
       ...(turn.temperature !== undefined ? { temperature: turn.temperature } : {}),
@@ -59,5 +61,5 @@ export async function requestModel(ctx: LoopContext, to: TurnModel, messages: Mo
   const result = accumulator.result(model.protocol);
   const aborted = turn.signal.aborted;
   const interrupted = !aborted && signal.aborted;
-  return { ...result, model: to, aborted, interrupted };
+  return { ...result, message: { ...result.message, model: to.ref }, model: to, aborted, interrupted };
 }

@@ -71,6 +71,11 @@ export interface UserMessage {
 export interface AssistantMessage {
   role: 'assistant';
   content: AssistantContentPart[];
+  /**
+   * `provider/model` that wrote it, when known: its reasoning and vendor data are sent back
+   * only to that model (convertHistoryForModel). Kept in the store's `model` column.
+   */
+  model?: string;
 }
 
 export interface ToolMessage {

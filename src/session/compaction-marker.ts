@@ -35,7 +35,8 @@ export function isCompactionRecord(record: MessageRecord): boolean {
  * everything after it. The store itself keeps every message.
  */
 export function historyFromRecords(records: readonly MessageRecord[]): ModelMessage[] {
-  const toMessage = (r: MessageRecord): ModelMessage => ({ role: r.role, content: r.content }) as ModelMessage;
+  const toMessage = (r: MessageRecord): ModelMessage =>
+    (r.role === 'assistant' && r.model ? { role: r.role, content: r.content, model: r.model } : { role: r.role, content: r.content }) as ModelMessage;
   let last = -1;
   for (let i = records.length - 1; i >= 0; i--) {
     if (markerOf(records[i]!)) {

@@ -121,6 +121,7 @@ describe('a malformed tool call in a turn', () => {
     expect(model.requests[1]!.messages.slice(1)).toEqual([
       {
         role: 'assistant',
+        model: 'scripted/scripted-1',
         content: [
           { type: 'tool_call', id: 'c1', name: 'unnamed_tool_call', args: { text: 'a' }, argsError: 'the call has no tool name' },
           { type: 'tool_call', id: 'c2', name: 'note', args: {}, argsError: 'the arguments are not a JSON object: "text=b"' },

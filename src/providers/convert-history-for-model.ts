@@ -1,0 +1,100 @@
+import type { AssistantContentPart, AssistantMessage, ModelMessage, ThinkingPart, ToolCallPart } from './message.js';
+
+/** The model a request goes to. */
+export interface HistoryTarget {
+  /** Wire protocol: `anthropic-messages`, `openai-chat`, `openai-responses` or `gemini`. */
+  protocol: string;
+  provider: string;
+  modelId: string;
+}
+
+/**
+ * The history as the target model may receive it, for any switch of model inside a
+ * session (a fallback, `session/set_config_option`, a sub-agent on another vendor). A
+ * message the target model wrote itself passes unchanged. From any other model:
+ * - reasoning becomes plain text in `<thinking>` tags when it has readable text, and is
+ *   dropped when it is only a signature or encrypted data (they are bound to the model
+ *   that made them: Anthropic signatures, Responses `encrypted_content`, Gemini
+ *   `thoughtSignature`);
+ * - vendor data on tool calls (Gemini thought signatures, Responses item ids) is dropped;
+ * - tool-call ids the target would reject are rewritten, the same way in the call and in
+ *   its result (Anthropic: `^[a-zA-Z0-9_-]+$`, at most 64 characters, per its Messages API
+ *   reference for `tool_use.id`; OpenAI: `call_id` of at most 64 characters).
+ * pi's cross-provider hand-off (packages/ai transform-messages) is the model for this.
+ */
+export function convertHistoryForModel(messages: readonly ModelMessage[], target: HistoryTarget): ModelMessage[] {
+  const ref = `${target.provider}/${target.modelId}`;
+  const ids = new ToolCallIds(target.protocol);
+  return messages.map((message): ModelMessage => {
+    if (message.role === 'user') return message;
+    if (message.role === 'tool') {
+      if (!message.content.some((r) => ids.renamed(r.toolCallId))) return message;
+      return { ...message, content: message.content.map((r) => ({ ...r, toolCallId: ids.renamed(r.toolCallId) ?? r.toolCallId })) };
+    }
+    if (writtenBy(message, target, ref)) return withValidIds(message, ids);
+    const content = message.content.flatMap((part): AssistantContentPart[] => {
+      if (part.type === 'thinking') return thinkingAsText(part);
+      if (part.type === 'tool_call') return [foreignCall(part, ids)];
+      return [part];
+    });
+    return { ...message, content };
+  });
+}
+
+/** Whether the target model wrote the message: by its recorded model, else (older rows) by its reasoning's protocol. */
+function writtenBy(message: AssistantMessage, target: HistoryTarget, ref: string): boolean {
+  if (message.model !== undefined) return message.model === ref;
+  return message.content.every((part) => part.type !== 'thinking' || part.providerProtocol === undefined || part.providerProtocol === target.protocol);
+}
+
+function thinkingAsText(part: ThinkingPart): AssistantContentPart[] {
+  if (part.text.trim() === '') return [];
+  return [{ type: 'text', text: `<thinking>\n${part.text}\n</thinking>` }];
+}
+
+function foreignCall(part: ToolCallPart, ids: ToolCallIds): ToolCallPart {
+  const { providerData: _vendorData, ...call } = part;
+  return { ...call, id: ids.valid(part.id) };
+}
+
+/** The target's own messages keep everything; only an id another model chose may need a new spelling. */
+function withValidIds(message: AssistantMessage, ids: ToolCallIds): AssistantMessage {
+  if (!message.content.some((p) => p.type === 'tool_call' && ids.valid(p.id) !== p.id)) return message;
+  return { ...message, content: message.content.map((p) => (p.type === 'tool_call' ? { ...p, id: ids.valid(p.id) } : p)) };
+}
+
+const MAX_ID_LENGTH = 64;
+
+/** Tool-call ids made valid for one protocol, consistently: the same id always maps to the same new one. */
+class ToolCallIds {
+  private readonly map = new Map<string, string>();
+  private readonly used = new Set<string>();
+
+  constructor(private readonly protocol: string) {}
+
+  valid(id: string): string {
+    const known = this.map.get(id);
+    if (known !== undefined) return known;
+    let next = this.spell(id);
+    // Two ids that spell the same after cleaning must stay two calls.
+    for (let n = 2; next !== id && this.used.has(next); n += 1) next = `${next.slice(0, MAX_ID_LENGTH - String(n).length - 1)}_${n}`;
+    this.used.add(next);
+    if (next !== id) this.map.set(id, next);
+    return next;
+  }
+
+  /** The new spelling of an id rewritten in an earlier call, if it was. */
+  renamed(id: string): string | undefined {
+    return this.map.get(id);
+  }
+
+  private spell(id: string): string {
+    if (this.protocol === 'anthropic-messages') {
+      const clean = id.replace(/[^a-zA-Z0-9_-]/g, '_') || 'call';
+      return clean.slice(0, MAX_ID_LENGTH);
+    }
+    if (this.protocol === 'openai-responses' || this.protocol === 'openai-chat') return id === '' ? 'call' : id.slice(0, MAX_ID_LENGTH);
+    // Gemini matches results by name and order; its converter keeps only ids Gemini itself assigned.
+    return id;
+  }
+}

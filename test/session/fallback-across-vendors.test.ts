@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LoopEvent } from '../../src/loop/loop-event.js';
+import { startDaemon, type StartedDaemon } from '../../src/server/start-daemon.js';
+import { daemonEnv, makeHome } from '../support/daemon-process.js';
+import { loadFixture } from '../support/load-fixture.js';
+import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
+
+const PRIMARY = 'anthropic/claude-sonnet-4-5-20250929';
+const FALLBACK = 'gemini/gemini-2.5-flash';
+/** The Gemini fixture's thought signature: bound to Gemini, it must never reach Anthropic. */
+const GEMINI_SIGNATURE = 'CiQB0e2Kb7SMJvC4ACw9DgPZAEP3xGv0lKkz9wYdLzLTE2dN3YUKZgHR7YpvNk';
+
+function serve(replay: ReplayServer, protocol: string, scenario: string): void {
+  const fixture = loadFixture(protocol, scenario);
+  replay.enqueue({ status: fixture.expected.status ?? 200, ...(fixture.expected.headers ? { headers: fixture.expected.headers } : {}), body: fixture.bytes });
+}
+
+describe('a fallback from another vendor answers', () => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('priced, limited, stored and tagged as the model that answered; the primary later gets its reasoning as text only', async () => {
+    const replay = await startReplayServer();
+    cleanups.push(() => replay.close());
+    const home = makeHome({
+      model: PRIMARY,
+      fallbackModel: FALLBACK,
+      providers: {
+        anthropic: {
+          type: 'anthropic-messages', baseUrl: replay.url, apiKey: 'sk-ant-test-key-0000', maxRetries: 0,
+          models: { 'claude-sonnet-4-5-20250929': { contextWindow: 200_000, maxOutputTokens: 64_000, inputPrice: 3, outputPrice: 15 } },
+        },
+        gemini: {
+          type: 'gemini', baseUrl: replay.url, apiKey: 'AIzaSyReplayTestKey000000000000000000',
+          models: { 'gemini-2.5-flash': { contextWindow: 1_048_576, maxOutputTokens: 65_536, inputPrice: 0.3, outputPrice: 2.5 } },
+        },
+      },
+    });
+    cleanups.push(() => home.cleanup());
+    const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
+    cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
+    const options = { cwd: workspace, env: daemonEnv(home.home), version: 'test', write: () => {} };
+
+    let daemon: StartedDaemon | undefined = await startDaemon(options);
+    cleanups.push(() => daemon?.shutdown());
+    const session = daemon.daemon.sessions.create({ cwd: workspace });
+    const events: LoopEvent[] = [];
+    session.subscribe((event) => void events.push(event as LoopEvent));
+    serve(replay, 'anthropic-messages', 'http-529-overloaded-error');
+    serve(replay, 'gemini', 'thought-parts');
+    expect(await session.prompt([{ type: 'text', text: 'What is 27 × 453?' }])).toEqual({ stopReason: 'end_turn' });
+
+    expect(events.find((e) => e.type === 'fallback')).toMatchObject({ from: PRIMARY, to: FALLBACK });
+    const usage = events.find((e) => e.type === 'usage');
+    // Gemini's rates and window, not Anthropic's: 14 input and 104 output tokens.
+    expect(usage).toMatchObject({ model: FALLBACK, contextWindow: 1_048_576 });
+    expect((usage as { costUsd: number }).costUsd).toBeCloseTo((14 * 0.3 + 104 * 2.5) / 1e6, 12);
+    // Each request asked for its own model's output limit.
+    const [toPrimary, toFallback] = replay.requests.map((r) => r.body as Record<string, unknown>);
+    expect(toPrimary).toMatchObject({ max_tokens: 64_000 });
+    expect(toFallback).toMatchObject({ generationConfig: { maxOutputTokens: 65_536 } });
+
+    const stored = daemon.daemon.sessions.messages(session.id).find((m) => m.role === 'assistant')!;
+    expect(stored.model).toBe(FALLBACK);
+    expect(stored.costUsd).toBeCloseTo((14 * 0.3 + 104 * 2.5) / 1e6, 12);
+    expect(stored.content).toContainEqual(expect.objectContaining({ type: 'thinking', providerProtocol: 'gemini' }));
+
+    // After a restart the primary is back: it gets the fallback's reasoning as plain text, never Gemini's signature.
+    const id = session.id;
+    await daemon.shutdown();
+    daemon = undefined;
+    const fresh = await startDaemon(options);
+    cleanups.push(() => fresh.shutdown());
+    serve(replay, 'anthropic-messages', 'text-only');
+    expect(await fresh.daemon.sessions.open(id).prompt([{ type: 'text', text: 'And 27 × 454?' }])).toEqual({ stopReason: 'end_turn' });
+    const again = JSON.stringify(replay.requests[2]!.body);
+    expect(again).not.toContain(GEMINI_SIGNATURE);
+    expect(again).toContain('<thinking>');
+    expect(again).toContain('27 × 453 = 12,231.');
+    expect(fresh.daemon.sessions.messages(id).filter((m) => m.role === 'assistant').map((m) => m.model)).toEqual([FALLBACK, PRIMARY]);
+  });
+});

@@ -5,6 +5,7 @@
 export * from './jsonrpc.js';
 export * from './meta.js';
 export * from './format-json-path.js';
+export * from './invalid-result-error.js';
 export * from './method-descriptor.js';
 export * from './content.js';
 export * from './tool-call.js';

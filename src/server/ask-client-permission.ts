@@ -30,12 +30,12 @@ export function createClientAsker(
     const origin = promptOrigin(root);
     const options = optionsFor(question);
     const candidates = [...clients]
-      .filter((c) => c.initialized && !c.rpc.closed && c.attached.has(root))
+      .filter((c) => c.initialized && !c.peer.closed && c.attached.has(root))
       .sort((a, b) => Number(b.id === origin) - Number(a.id === origin));
     for (const client of candidates) {
       if (signal.aborted) return 'cancelled';
       try {
-        const response = (await client.rpc.request(
+        const response = await client.peer.request(
           'session/request_permission',
           {
             sessionId: root,
@@ -60,10 +60,10 @@ export function createClientAsker(
             options,
           },
           { signal },
-        )) as { outcome?: { outcome?: string; optionId?: string } };
-        const outcome = response?.outcome;
-        if (outcome?.outcome === 'cancelled') return 'cancelled';
-        const chosen = options.find((o) => o.optionId === outcome?.optionId);
+        );
+        const { outcome } = response;
+        if (outcome.outcome === 'cancelled') return 'cancelled';
+        const chosen = options.find((o) => o.optionId === outcome.optionId);
         if (chosen) return chosen.kind as PermissionAnswer;
       } catch {
         if (signal.aborted) return 'cancelled';

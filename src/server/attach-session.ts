@@ -17,7 +17,10 @@ export function attachSession(client: ClientConnection, session: Session): void 
   };
   const unsubscribe = session.subscribe((event) => {
     if (client.rpc.closed) return;
-    for (const out of mapSessionEvent(session.id, event, audience)) client.rpc.notify(out.method, out.params);
+    for (const out of mapSessionEvent(session.id, event, audience)) {
+      if (out.method === 'session/update') client.peer.notify(out.method, out.params);
+      else client.peer.notify(out.method, out.params);
+    }
   });
   client.attached.set(session.id, { session, unsubscribe });
 }

@@ -1,3 +1,4 @@
+import { DaemonPeer } from './daemon-peer.js';
 import type { JsonRpcConnection } from './json-rpc-connection.js';
 
 /** What the daemon knows about one connected client. */
@@ -16,6 +17,8 @@ export class ClientConnection {
    * and reopened session is a new object, so the object is kept to tell them apart.
    */
   readonly attached = new Map<string, { session: object; unsubscribe: () => void }>();
+  /** What the daemon sends this client, typed and with its answers validated. */
+  readonly peer: DaemonPeer;
 
   constructor(
     readonly rpc: JsonRpcConnection,
@@ -23,6 +26,7 @@ export class ClientConnection {
     options: { requireToken: boolean },
   ) {
     this.authenticated = !options.requireToken;
+    this.peer = new DaemonPeer(rpc);
     rpc.onClose(() => {
       for (const { unsubscribe } of this.attached.values()) unsubscribe();
       this.attached.clear();

@@ -29,5 +29,5 @@ export function replayUpdates(sessionId: string, messages: MessageRecord[], turn
 
 /** Sends a stored conversation to a client, in order, as ACP `session/load` requires. */
 export function replayHistory(client: ClientConnection, sessionId: string, messages: MessageRecord[], turns: TurnRecord[], describe: DescribeStoredCall): void {
-  for (const params of replayUpdates(sessionId, messages, turns, describe)) client.rpc.notify('session/update', params);
+  for (const params of replayUpdates(sessionId, messages, turns, describe)) client.peer.notify('session/update', params);
 }

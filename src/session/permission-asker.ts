@@ -1,3 +1,5 @@
+import type { ToolKind } from '../../protocol/index.js';
+
 /** A user's answer to a permission question, as ACP option kinds, or why there was none. */
 export type PermissionAnswer = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always' | 'cancelled' | 'no_client';
 
@@ -6,7 +8,7 @@ export interface PermissionQuestionForClient {
   sessionId: string;
   toolCallId: string;
   title: string;
-  kind: string;
+  kind: ToolKind;
   rawInput: Record<string, unknown>;
   /** Why the question is asked, when it is not the plain tool call (e.g. a path outside the workspace). */
   reason?: string;

@@ -1,3 +1,4 @@
+import type { ToolKind } from '../../protocol/index.js';
 import type { PermitDecision } from '../loop/dispatch-tool-calls.js';
 import { displayPath } from '../tools/display-path.js';
 import { isInside } from '../tools/is-inside.js';
@@ -30,7 +31,7 @@ export interface PermissionCall {
   id: string;
   title: string;
   tool: string;
-  kind: string;
+  kind: ToolKind;
   access: Access;
   accessFromHint?: boolean;
   args: Record<string, unknown>;

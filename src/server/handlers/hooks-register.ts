@@ -7,6 +7,6 @@ import type { RequestHandler } from '../handler-table.js';
  */
 export const hooksRegister: RequestHandler<'hooks/register'> = (params, { client, daemon }) => {
   if (params.sessionId !== undefined) daemon.sessions.record(params.sessionId);
-  daemon.hooks.register(client.rpc, params);
+  daemon.hooks.register(client.peer, params);
   return { registered: true };
 };

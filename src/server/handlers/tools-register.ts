@@ -18,7 +18,7 @@ export const toolsRegister: RequestHandler<'tools/register'> = (params, { client
     }
   });
   try {
-    return { registered: daemon.clientTools.register(client.rpc, params.tools) };
+    return { registered: daemon.clientTools.register(client.peer, params.tools) };
   } catch (error) {
     if (error instanceof ClientToolError) throw RpcError.invalidParams('tools/register', error.issues);
     throw error;

@@ -1,9 +1,4 @@
-import {
-  AfterToolCallResponseSchema,
-  BeforeToolCallResponseSchema,
-  type HookEvent,
-  type RegisterHooksRequest,
-} from '../../../protocol/index.js';
+import { InvalidResultError, type HookEvent, type ParamsOf, type RegisterHooksRequest, type ResultOf } from '../../../protocol/index.js';
 import { contentBlocksToResult, type WireContentBlock } from '../remote/content-blocks-to-result.js';
 import type { RemotePeer } from '../remote/remote-peer.js';
 import { resultToContentBlocks } from '../remote/result-to-content-blocks.js';
@@ -40,13 +35,8 @@ export class ClientHook {
   async before(call: HookedCall, sessionId: string): Promise<HookDecision> {
     const answer = await this.ask('hooks/beforeToolCall', { sessionId, toolCallId: call.id, name: call.name, arguments: call.args });
     if (answer.kind === 'timeout') return { decision: 'block', reason: `the hook client ${this.peer.label} did not answer within ${this.options.timeoutMs} ms` };
-    if (answer.kind === 'failed') return { decision: 'allow' };
-    const parsed = BeforeToolCallResponseSchema.safeParse(answer.value);
-    if (!parsed.success) {
-      this.options.log(`hook client ${this.peer.label} answered hooks/beforeToolCall with an invalid result (${parsed.error.issues.map((i) => i.message).join('; ')}); the call goes on`);
-      return { decision: 'allow' };
-    }
-    const { decision, reason, arguments: args } = parsed.data;
+    if (answer.kind !== 'answered') return { decision: 'allow' };
+    const { decision, reason, arguments: args } = answer.value;
     if (decision === 'block') return { decision: 'block', reason: reason ?? `the hook client ${this.peer.label} blocked it` };
     if (decision === 'rewrite' && args) return { decision: 'rewrite', args };
     return { decision: 'allow' };
@@ -61,22 +51,23 @@ export class ClientHook {
       result: resultToContentBlocks(result),
     });
     if (answer.kind !== 'answered') return result;
-    const parsed = AfterToolCallResponseSchema.safeParse(answer.value);
-    if (!parsed.success) {
-      this.options.log(`hook client ${this.peer.label} answered hooks/afterToolCall with an invalid result; the original result is kept`);
-      return result;
-    }
-    const replacement = parsed.data.result;
+    const replacement = answer.value.result;
     return replacement ? contentBlocksToResult(replacement.content as WireContentBlock[], replacement.isError) : result;
   }
 
-  private async ask(method: string, params: unknown): Promise<{ kind: 'answered'; value: unknown } | { kind: 'timeout' } | { kind: 'failed' }> {
+  /** Asks the client; an answer the schema refuses, an error or a closed connection is logged and the call goes on. */
+  private async ask<M extends 'hooks/beforeToolCall' | 'hooks/afterToolCall'>(
+    method: M,
+    params: ParamsOf<M>,
+  ): Promise<{ kind: 'answered'; value: ResultOf<M> } | { kind: 'timeout' } | { kind: 'failed' }> {
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     try {
       return { kind: 'answered', value: await this.peer.request(method, params, { signal: timeout }) };
     } catch (error) {
       if (timeout.aborted && !this.peer.closed) return { kind: 'timeout' };
-      this.options.log(`hook client ${this.peer.label}: ${method} failed (${(error as Error).message}); the call goes on`);
+      const outcome = method === 'hooks/beforeToolCall' ? 'the call goes on' : 'the original result is kept';
+      if (error instanceof InvalidResultError) this.options.log(`hook client ${this.peer.label} answered ${method} with an invalid result (${error.problems.join('; ')}); ${outcome}`);
+      else this.options.log(`hook client ${this.peer.label}: ${method} failed (${(error as Error).message}); ${outcome}`);
       return { kind: 'failed' };
     }
   }

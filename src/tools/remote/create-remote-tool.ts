@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CallToolResponseSchema, type ToolDefinition } from '../../../protocol/index.js';
+import { InvalidResultError, type CallToolResponse, type ToolDefinition } from '../../../protocol/index.js';
 import type { Tool, ToolKind, ToolResult } from '../tool.js';
 import { contentBlocksToResult, type WireContentBlock } from './content-blocks-to-result.js';
 import type { RemotePeer } from './remote-peer.js';
@@ -32,7 +32,7 @@ export function createRemoteTool(definition: ToolDefinition, peer: RemotePeer, o
     title: () => name,
     async execute(args, ctx) {
       const timeout = AbortSignal.timeout(timeoutMs);
-      let answer: unknown;
+      let answer: CallToolResponse;
       try {
         answer = await peer.request(
           'tools/call',
@@ -43,14 +43,12 @@ export function createRemoteTool(definition: ToolDefinition, peer: RemotePeer, o
         if (peer.closed) return fail(`The client that provided tool "${name}" (${peer.label}) disconnected before answering; the tool is no longer available.`);
         if (ctx.signal.aborted) return fail(`The call to "${name}" was cancelled.`);
         if (timeout.aborted) return fail(`Tool "${name}" got no answer from its client (${peer.label}) within ${timeoutMs} ms; the call was cancelled.`);
+        if (error instanceof InvalidResultError) {
+          return fail(`The client that provides tool "${name}" answered tools/call with an invalid result (${error.problems.join('; ')}).`);
+        }
         return fail(`The client that provides tool "${name}" answered with an error: ${(error as Error).message}`);
       }
-      const parsed = CallToolResponseSchema.safeParse(answer);
-      if (!parsed.success) {
-        const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(result)'}: ${i.message}`).join('; ');
-        return fail(`The client that provides tool "${name}" answered tools/call with an invalid result (${issues}).`);
-      }
-      return contentBlocksToResult(parsed.data.content as WireContentBlock[], parsed.data.isError);
+      return contentBlocksToResult(answer.content as WireContentBlock[], answer.isError);
     },
   };
 }

@@ -1,12 +1,12 @@
+import type { CallToolResponse, ContentBlock } from '../../../protocol/index.js';
 import type { ToolResult } from '../tool.js';
-import type { WireContentBlock } from './content-blocks-to-result.js';
 
 /**
  * A ToolResult as the wire's `CallToolResponse` (`{content, isError}` with ACP content
  * blocks), for `hooks/afterToolCall` and after-command hooks.
  */
-export function resultToContentBlocks(result: ToolResult): { content: WireContentBlock[]; isError: boolean } {
-  const content = result.content.map((part): WireContentBlock => {
+export function resultToContentBlocks(result: ToolResult): CallToolResponse {
+  const content = result.content.map((part): ContentBlock => {
     if (part.type === 'text') return { type: 'text', text: part.text };
     if (part.type === 'image') return { type: 'image', data: part.data, mimeType: part.mimeType };
     return { type: 'resource', resource: { uri: part.uri, text: part.text ?? '', ...(part.mimeType ? { mimeType: part.mimeType } : {}) } };

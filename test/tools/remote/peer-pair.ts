@@ -1,19 +1,21 @@
 import { PassThrough } from 'node:stream';
+import { DaemonPeer } from '../../../src/server/daemon-peer.js';
 import { JsonRpcConnection } from '../../../src/server/json-rpc-connection.js';
 import { RpcPeer, type WireMessage } from '../../support/rpc-peer.js';
 
 /**
- * A real daemon-side JSON-RPC connection (the RemotePeer client tools and hooks call)
- * wired to a test client that records what it receives and answers by hand.
+ * A real daemon-side JSON-RPC connection and its typed DaemonPeer (the RemotePeer client
+ * tools and hooks call) wired to a test client that records what it receives and answers
+ * by hand.
  */
-export function peerPair(label = 'test#1'): { connection: JsonRpcConnection; client: RpcPeer; close(): void } {
+export function peerPair(label = 'test#1'): { connection: DaemonPeer; client: RpcPeer; close(): void } {
   const toDaemon = new PassThrough();
   const fromDaemon = new PassThrough();
   const connection = new JsonRpcConnection(toDaemon, fromDaemon, { label, maxFrameBytes: 1024 * 1024 });
   connection.setHandler({ request: () => Promise.resolve(null), notification: () => undefined });
   const client = new RpcPeer(fromDaemon, toDaemon);
   return {
-    connection,
+    connection: new DaemonPeer(connection),
     client,
     // The client hangs up: the daemon side sees its input end.
     close: () => toDaemon.end(),

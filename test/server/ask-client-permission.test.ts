@@ -1,0 +1,54 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createClientAsker } from '../../src/server/ask-client-permission.js';
+import { ClientConnection } from '../../src/server/client-connection.js';
+import { JsonRpcConnection } from '../../src/server/json-rpc-connection.js';
+import { RpcPeer } from '../support/rpc-peer.js';
+
+/** A daemon-side client connection, attached to `sessionId`, with a test client that answers by hand. */
+function attachedClient(id: string, sessionId: string): { connection: ClientConnection; client: RpcPeer } {
+  const toDaemon = new PassThrough();
+  const fromDaemon = new PassThrough();
+  const rpc = new JsonRpcConnection(toDaemon, fromDaemon, { label: id, maxFrameBytes: 1024 * 1024 });
+  rpc.setHandler({ request: () => Promise.resolve(null), notification: () => undefined });
+  const connection = new ClientConnection(rpc, id, { requireToken: false });
+  connection.initialized = true;
+  connection.attached.set(sessionId, { session: {}, unsubscribe: () => undefined });
+  return { connection, client: new RpcPeer(fromDaemon, toDaemon) };
+}
+
+const question = { sessionId: 's1', toolCallId: 'call_1', title: 'bash: rm -rf build', kind: 'execute' as const, rawInput: { command: 'rm -rf build' } };
+
+describe('permission answers are validated against the ACP result schema', () => {
+  it.each([
+    ['an optionId that is no string', { outcome: { outcome: 'selected', optionId: 7 } }],
+    ['no outcome at all', { decision: 'allow' }],
+    ['an outcome ACP does not define', { outcome: { outcome: 'approved', optionId: 'allow_once' } }],
+  ])('a client answering with %s is not obeyed; the next client is asked', async (_what, garbage) => {
+    const first = attachedClient('first', 's1');
+    const second = attachedClient('second', 's1');
+    const asker = createClientAsker(new Set([first.connection, second.connection]), () => 'first');
+    const answer = asker(question, new AbortController().signal);
+
+    const asked = await first.client.waitFor((m) => m.method === 'session/request_permission', 5_000, 'first question');
+    first.client.send({ jsonrpc: '2.0', id: asked.id!, result: garbage });
+    const askedAgain = await second.client.waitFor((m) => m.method === 'session/request_permission', 5_000, 'second question');
+    second.client.send({ jsonrpc: '2.0', id: askedAgain.id!, result: { outcome: { outcome: 'selected', optionId: 'reject_once' } } });
+
+    expect(await answer).toBe('reject_once');
+  });
+
+  it('the question itself is the typed ACP request: tool call, kind and options', async () => {
+    const only = attachedClient('only', 's1');
+    const asker = createClientAsker(new Set([only.connection]), () => 'only');
+    const answer = asker(question, new AbortController().signal);
+    const asked = await only.client.waitFor((m) => m.method === 'session/request_permission', 5_000, 'question');
+    expect(asked.params).toMatchObject({
+      sessionId: 's1',
+      toolCall: { toolCallId: 'call_1', title: 'bash: rm -rf build', kind: 'execute', status: 'pending', rawInput: { command: 'rm -rf build' } },
+      options: expect.arrayContaining([expect.objectContaining({ optionId: 'allow_once', kind: 'allow_once' })]),
+    });
+    only.client.send({ jsonrpc: '2.0', id: asked.id!, result: { outcome: { outcome: 'cancelled' } } });
+    expect(await answer).toBe('cancelled');
+  });
+});

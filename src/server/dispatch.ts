@@ -39,6 +39,7 @@ export function createDispatcher(table: HandlerTable, client: ClientConnection, 
     const load = (table as Record<string, (() => Promise<RequestHandler<never>>) | undefined>)[method]!;
     const [handler, daemon] = await Promise.all([load(), shell.context()]);
     try {
+      // `params` passed validate() against this method's schema: the table lookup alone cannot tell the compiler which one.
       return await handler(params as never, { client, daemon, signal, servedMethods });
     } catch (error) {
       throw sessionErrorToRpc(method, error);

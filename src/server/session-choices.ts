@@ -1,8 +1,9 @@
 import { agentModeName, describeAgentAccess } from '../config/describe-agent-access.js';
+import type { SessionConfigOption, SessionModeState } from '../../protocol/index.js';
 import type { Session } from '../session/session.js';
 
 /** ACP `modes` for a session: its agents with their real access, and the current one. */
-export function sessionModes(session: Session): { currentModeId: string; availableModes: Array<{ id: string; name: string; description: string }> } {
+export function sessionModes(session: Session): SessionModeState {
   const agents = session.services.agents(session.record);
   return {
     currentModeId: session.services.agent(session.record, agents).name,
@@ -15,7 +16,7 @@ export function sessionModes(session: Session): { currentModeId: string; availab
 }
 
 /** ACP `configOptions`: the model (from the session's project settings), and how the steering and follow-up queues deliver. */
-export function sessionConfigOptions(session: Session): Array<Record<string, unknown>> {
+export function sessionConfigOptions(session: Session): SessionConfigOption[] {
   const current = session.record.model ?? session.services.defaultModel ?? '';
   const choices = session.services.modelChoices();
   if (current && !choices.some((c) => c.value === current)) choices.unshift({ value: current, name: current });

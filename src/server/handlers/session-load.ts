@@ -21,7 +21,7 @@ export const sessionLoad: RequestHandler<'session/load'> = async (params, { clie
   const interrupted = turns.filter((t) => t.status === 'interrupted').map((t) => t.id);
   return {
     modes: sessionModes(session),
-    configOptions: sessionConfigOptions(session) as never,
+    configOptions: sessionConfigOptions(session),
     _meta: {
       agentd: {
         state: session.state,

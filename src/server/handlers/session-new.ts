@@ -17,7 +17,7 @@ export const sessionNew: RequestHandler<'session/new'> = async (params, { client
   return {
     sessionId: session.id,
     modes: sessionModes(session),
-    configOptions: sessionConfigOptions(session) as never,
+    configOptions: sessionConfigOptions(session),
     // Which mode bash runs in: bubblewrap, or none (then each command asks permission).
     _meta: { agentd: { sandbox: { mode: sandbox.mode, ...(sandbox.reason ? { reason: sandbox.reason } : {}) } } },
   };

@@ -11,7 +11,7 @@ export const sessionResume: RequestHandler<'session/resume'> = async (params, { 
   attachSession(client, session);
   return {
     modes: sessionModes(session),
-    configOptions: sessionConfigOptions(session) as never,
+    configOptions: sessionConfigOptions(session),
     _meta: { agentd: { state: session.state } },
   };
 };

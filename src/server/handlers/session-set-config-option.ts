@@ -30,5 +30,5 @@ export const sessionSetConfigOption: RequestHandler<'session/set_config_option'>
     default:
       throw invalid(`configId: unknown option "${params.configId}"; options are model, steeringMode, followUpMode`);
   }
-  return { configOptions: sessionConfigOptions(session) as never };
+  return { configOptions: sessionConfigOptions(session) };
 };

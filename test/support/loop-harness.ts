@@ -3,14 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateDaemonWire } from './acp-wire-validator.js';
 import { validateAgentdWire } from './protocol-wire-validator.js';
-import { daemonEnv, makeHome, spawnDaemon, type DaemonChild } from './daemon-process.js';
+import { daemonEnv, makeHome } from './daemon-process.js';
+import { startInProcessDaemon, type InProcessDaemon } from './in-process-daemon.js';
+import type { PermissionMode } from '../../src/tools/permissions/permission-mode.js';
 import { startReplayServer, type ReplayServer } from './replay-server.js';
 import type { RpcPeer } from './rpc-peer.js';
 
-/** A daemon on stdio with a scripted chat-completions model, a workspace and one session. */
+/** The daemon in this process with a scripted chat-completions model, a workspace and one session. */
 export interface LoopHarness {
   replay: ReplayServer;
-  daemon: DaemonChild;
+  daemon: InProcessDaemon;
   peer: RpcPeer;
   workspace: string;
   home: string;
@@ -21,10 +23,10 @@ export interface LoopHarness {
 }
 
 /**
- * Starts `agentd serve` with `local/e2e-model` on the replay server (config merged over
+ * Starts the daemon in process (see startInProcessDaemon) with `local/e2e-model` on the replay server (config merged over
  * that), opts in to agentd events and creates a session in a fresh workspace.
  */
-export async function startLoopHarness(config: Record<string, unknown> = {}, args: string[] = []): Promise<LoopHarness> {
+export async function startLoopHarness(config: Record<string, unknown> = {}, options: { permissionMode?: PermissionMode } = {}): Promise<LoopHarness> {
   const replay = await startReplayServer();
   // `providers.local` is merged over the scripted provider; `{REPLAY}` in a baseUrl is the replay server.
   const { providers, ...rest } = JSON.parse(JSON.stringify(config).replaceAll('{REPLAY}', replay.url)) as {
@@ -37,7 +39,7 @@ export async function startLoopHarness(config: Record<string, unknown> = {}, arg
     ...rest,
   });
   const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
-  const daemon = spawnDaemon(['serve', ...args], daemonEnv(home.home), workspace);
+  const daemon = startInProcessDaemon(daemonEnv(home.home), workspace, options);
   const peer = daemon.peer;
   await peer.call('initialize', { protocolVersion: 1, clientCapabilities: {}, _meta: { agentd: { events: true } } });
   const { sessionId } = await peer.call('session/new', { cwd: workspace, mcpServers: [] });
@@ -52,8 +54,7 @@ export async function startLoopHarness(config: Record<string, unknown> = {}, arg
     async close() {
       // Every message the daemon sent in the test must be valid ACP and valid agentd protocol.
       const problems = [...validateDaemonWire(peer.sentLines, peer.rawLines), ...validateAgentdWire(peer.rawLines)];
-      daemon.child.kill('SIGKILL');
-      await daemon.exited;
+      await daemon.close();
       await replay.close();
       home.cleanup();
       rmSync(workspace, { recursive: true, force: true });

@@ -37,7 +37,7 @@ describe('permission escapes through a real client (daemon as a process)', () =>
   });
 
   it('[F4 approval-scope] the client is asked about the resolved path of a symlinked directory, and a rejection writes nothing outside', async () => {
-    h = await startLoopHarness({}, ['--permission-mode', 'acceptEdits']);
+    h = await startLoopHarness({}, { permissionMode: 'acceptEdits' });
     outside = mkdtempSync(join(tmpdir(), 'agentd-outside-'));
     symlinkSync(outside, join(h.workspace, 'docs'));
     const { questions, result } = await promptWrite(h, 'docs/notes.md', 'reject_once');
@@ -69,7 +69,7 @@ describe('permission escapes through a real client (daemon as a process)', () =>
   });
 
   it('[F2 workspace-commands] with acceptEdits and allow edit(**), a write into .git/hooks asks the client and offers no "always allow"', async () => {
-    h = await startLoopHarness({ permissions: { allow: ['edit(**)'] } }, ['--permission-mode', 'acceptEdits']);
+    h = await startLoopHarness({ permissions: { allow: ['edit(**)'] } }, { permissionMode: 'acceptEdits' });
     mkdirSync(join(h.workspace, '.git', 'hooks'), { recursive: true });
     const { questions, result } = await promptWrite(h, '.git/hooks/pre-commit', 'reject_once');
     expect(questions).toHaveLength(1);

@@ -90,8 +90,7 @@ describe('agent modes and sub-agents through the daemon', () => {
     // A new daemon on the same store reloads the child: the constraint came with it.
     const { sessions } = await h.peer.call('session/list', { cwd: h.workspace });
     const childId = (sessions as Array<{ sessionId: string }>).map((s) => s.sessionId).find((id) => id !== h.sessionId)!;
-    h.daemon.child.kill('SIGKILL');
-    await h.daemon.exited;
+    await h.daemon.close();
     const again = spawnDaemon(['serve', '--permission-mode', 'bypass'], daemonEnv(h.home), h.workspace);
     try {
       await again.peer.call('initialize', { protocolVersion: 1, clientCapabilities: {} });
@@ -110,7 +109,7 @@ describe('agent modes and sub-agents through the daemon', () => {
   });
 
   it('[F6 agent-shadowing] a grandchild keeps the intersection of every ancestor and its own tools', async () => {
-    h = await startLoopHarness(AGENTS, ['--permission-mode', 'bypass']);
+    h = await startLoopHarness(AGENTS, { permissionMode: 'bypass' });
     await h.peer.call('session/set_mode', { sessionId: h.sessionId, modeId: 'lead' });
     h.replay.enqueue({ body: chatToolCallSse([delegate('call_mid', 'mid')]) });
     h.replay.enqueue({ body: chatToolCallSse([delegate('call_worker', 'worker')]) });

@@ -76,7 +76,7 @@ describe('permission flows with a client answering', () => {
   });
 
   it('with --permission-mode deny nothing is asked and the model is told how to allow it', async () => {
-    h = await startLoopHarness({}, ['--permission-mode', 'deny']);
+    h = await startLoopHarness({}, { permissionMode: 'deny' });
     const { asked, result } = await promptWrite(h, 'a.txt', { outcome: { outcome: 'selected', optionId: 'allow_once' } });
     expect(asked).toBe(0);
     expect(result).toMatch(/Permission denied/);

@@ -1,0 +1,47 @@
+import { PassThrough } from 'node:stream';
+import { createDaemonShell } from '../../src/server/create-daemon-shell.js';
+import { loadDaemonSettings } from '../../src/server/load-daemon-settings.js';
+import { serveConnection } from '../../src/server/serve-connection.js';
+import type { PermissionMode } from '../../src/tools/permissions/permission-mode.js';
+import { RpcPeer } from './rpc-peer.js';
+
+export interface InProcessDaemon {
+  /** A client on an in-memory stream pair, speaking NDJSON JSON-RPC to the daemon's real connection code. */
+  peer: RpcPeer;
+  /** What the daemon logged, one line per entry (a child's stderr). */
+  logs: string[];
+  stderr(): string;
+  /** Hangs up the client and shuts the daemon down (store closed, lock released). */
+  close(): Promise<void>;
+}
+
+/**
+ * The daemon `agentd serve` runs — settings from `env` (AGENTD_HOME), the data-directory
+ * lock, the shell, the store in a real SQLite file, providers, tools — served over an
+ * in-memory stream pair in this process: what the wire carries is exactly what stdio
+ * would, without a child process per test. Keep child processes for what only a process
+ * shows (framing on real pipes, sockets, signals, the CLI, crash recovery).
+ */
+export function startInProcessDaemon(env: NodeJS.ProcessEnv, cwd: string, options: { permissionMode?: PermissionMode } = {}): InProcessDaemon {
+  const logs: string[] = [];
+  const settings = loadDaemonSettings({ cwd, env, version: 'test', write: (line) => void logs.push(line), ...options });
+  const shell = createDaemonShell(settings);
+  const toDaemon = new PassThrough();
+  const fromDaemon = new PassThrough();
+  const { closed } = serveConnection(shell, toDaemon, fromDaemon, { kind: 'memory' });
+  const peer = new RpcPeer(fromDaemon, toDaemon);
+  let closing: Promise<void> | undefined;
+  return {
+    peer,
+    logs,
+    stderr: () => logs.join('\n'),
+    close() {
+      closing ??= (async () => {
+        toDaemon.end();
+        await closed;
+        await shell.shutdown();
+      })();
+      return closing;
+    },
+  };
+}

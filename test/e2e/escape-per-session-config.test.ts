@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.js';
-import { CLI, daemonEnv, makeHome, spawnDaemon, type DaemonChild } from '../support/daemon-process.js';
+import { CLI, daemonEnv, makeHome } from '../support/daemon-process.js';
+import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 
 /**
@@ -19,7 +20,7 @@ describe('per-session project config', () => {
   let p: string;
   let q: string;
   let t: string;
-  let daemon: DaemonChild;
+  let daemon: InProcessDaemon;
   /** How each session's permission questions are answered, and how many were asked. */
   const asked: string[] = [];
 
@@ -47,7 +48,7 @@ describe('per-session project config', () => {
       // P is trusted as written; T only through a symlinked spelling with a trailing slash.
       trustedProjects: [p, `${join(root, 't-link')}/`],
     });
-    daemon = spawnDaemon(['serve'], daemonEnv(home.home), p);
+    daemon = startInProcessDaemon(daemonEnv(home.home), p);
     daemon.peer.onRequest('session/request_permission', (params: { toolCall: { toolCallId: string } }) => {
       asked.push(params.toolCall.toolCallId);
       return { outcome: { outcome: 'selected', optionId: 'allow_once' } };
@@ -56,8 +57,7 @@ describe('per-session project config', () => {
   });
 
   afterAll(async () => {
-    daemon.child.kill('SIGKILL');
-    await daemon.exited;
+    await daemon.close();
     await replay.close();
     home.cleanup();
     rmSync(root, { recursive: true, force: true });

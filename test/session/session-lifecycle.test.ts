@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
-import { daemonEnv, makeHome, spawnDaemon, type DaemonChild } from '../support/daemon-process.js';
+import { daemonEnv, makeHome } from '../support/daemon-process.js';
+import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 
 describe('session lifecycle over the wire', () => {
@@ -11,20 +12,19 @@ describe('session lifecycle over the wire', () => {
   let home: ReturnType<typeof makeHome>;
   let workspace: string;
   let other: string;
-  let daemon: DaemonChild;
+  let daemon: InProcessDaemon;
 
   beforeEach(async () => {
     replay = await startReplayServer();
     home = makeHome({ model: 'local/e2e-model', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
     workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
     other = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
-    daemon = spawnDaemon(['serve'], daemonEnv(home.home));
+    daemon = startInProcessDaemon(daemonEnv(home.home), process.cwd());
     await daemon.peer.call('initialize', { protocolVersion: 1, _meta: { agentd: { events: true } } });
   });
 
   afterEach(async () => {
-    daemon.child.kill('SIGKILL');
-    await daemon.exited;
+    await daemon.close();
     await replay.close();
     home.cleanup();
     rmSync(workspace, { recursive: true, force: true });

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.js';
-import { daemonEnv, makeHome, spawnDaemon, type DaemonChild } from '../support/daemon-process.js';
+import { daemonEnv, makeHome } from '../support/daemon-process.js';
+import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/mcp/crashy-server.mjs', import.meta.url));
@@ -21,7 +22,7 @@ describe('trusted project settings per session', () => {
   let root: string;
   let trusted: string;
   let untrusted: string;
-  let daemon: DaemonChild;
+  let daemon: InProcessDaemon;
 
   const projectFile = (dir: string, withModel: boolean): void => {
     mkdirSync(join(dir, '.agentd'), { recursive: true });
@@ -49,13 +50,12 @@ describe('trusted project settings per session', () => {
       trustedProjects: [trusted],
     });
     // Started in neither project; bypass so the MCP tool's call is not asked.
-    daemon = spawnDaemon(['serve', '--permission-mode', 'bypass'], daemonEnv(home.home), root);
+    daemon = startInProcessDaemon(daemonEnv(home.home), root, { permissionMode: 'bypass' });
     await daemon.peer.call('initialize', { protocolVersion: 1, clientCapabilities: {} });
   });
 
   afterEach(async () => {
-    daemon.child.kill('SIGKILL');
-    await daemon.exited;
+    await daemon.close();
     await replay.close();
     home.cleanup();
     rmSync(root, { recursive: true, force: true });

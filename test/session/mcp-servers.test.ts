@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.js';
-import { daemonEnv, makeHome, spawnDaemon, until, type DaemonChild } from '../support/daemon-process.js';
+import { daemonEnv, makeHome, until } from '../support/daemon-process.js';
+import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/mcp/crashy-server.mjs', import.meta.url));
@@ -15,7 +16,7 @@ describe('MCP servers', () => {
   let home: ReturnType<typeof makeHome>;
   let workspace: string;
   let startLog: string;
-  let daemon: DaemonChild;
+  let daemon: InProcessDaemon;
 
   beforeEach(async () => {
     replay = await startReplayServer();
@@ -27,13 +28,12 @@ describe('MCP servers', () => {
       mcpServers: { crashy: { command: process.execPath, args: [FIXTURE], env: { MCP_START_LOG: startLog } } },
     });
     // bypass: the crash tool has execute access, which would ask.
-    daemon = spawnDaemon(['serve', '--permission-mode', 'bypass'], daemonEnv(home.home));
+    daemon = startInProcessDaemon(daemonEnv(home.home), process.cwd(), { permissionMode: 'bypass' });
     await daemon.peer.call('initialize', { protocolVersion: 1 });
   });
 
   afterEach(async () => {
-    daemon.child.kill('SIGKILL');
-    await daemon.exited;
+    await daemon.close();
     await replay.close();
     home.cleanup();
     rmSync(workspace, { recursive: true, force: true });

@@ -8,6 +8,8 @@ import { RpcPeer } from './rpc-peer.js';
 export interface InProcessDaemon {
   /** A client on an in-memory stream pair, speaking NDJSON JSON-RPC to the daemon's real connection code. */
   peer: RpcPeer;
+  /** Another client of the same daemon (as a second editor on its socket would be). */
+  connect(): RpcPeer;
   /** What the daemon logged, one line per entry (a child's stderr). */
   logs: string[];
   stderr(): string;
@@ -26,19 +28,29 @@ export function startInProcessDaemon(env: NodeJS.ProcessEnv, cwd: string, option
   const logs: string[] = [];
   const settings = loadDaemonSettings({ cwd, env, version: 'test', write: (line) => void logs.push(line), ...options });
   const shell = createDaemonShell(settings);
-  const toDaemon = new PassThrough();
-  const fromDaemon = new PassThrough();
-  const { closed } = serveConnection(shell, toDaemon, fromDaemon, { kind: 'memory' });
-  const peer = new RpcPeer(fromDaemon, toDaemon);
+  const connect = (): { peer: RpcPeer; hangUp(): Promise<void> } => {
+    const toDaemon = new PassThrough();
+    const fromDaemon = new PassThrough();
+    const { closed } = serveConnection(shell, toDaemon, fromDaemon, { kind: 'memory' });
+    return {
+      peer: new RpcPeer(fromDaemon, toDaemon),
+      hangUp: async () => {
+        toDaemon.end();
+        await closed;
+      },
+    };
+  };
+  const first = connect();
   let closing: Promise<void> | undefined;
   return {
-    peer,
+    peer: first.peer,
+    connect: () => connect().peer,
     logs,
     stderr: () => logs.join('\n'),
     close() {
       closing ??= (async () => {
-        toDaemon.end();
-        await closed;
+        await first.hangUp();
+        // Every other client is told by its connection closing, as on a daemon's shutdown.
         await shell.shutdown();
       })();
       return closing;

@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { chatCompletionSse } from '../support/chat-completion-sse.js';
+import { daemonEnv, makeHome } from '../support/daemon-process.js';
+import { startInProcessDaemon } from '../support/in-process-daemon.js';
+import { startReplayServer } from '../support/replay-server.js';
+
+describe('two clients of one daemon', () => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('a client that loads a session another one prompts sees the history, then the live turn', async () => {
+    const replay = await startReplayServer();
+    cleanups.push(() => replay.close());
+    const home = makeHome({ model: 'local/e2e-model', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
+    cleanups.push(() => home.cleanup());
+    const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
+    cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
+    const daemon = startInProcessDaemon(daemonEnv(home.home), workspace);
+    cleanups.push(() => daemon.close());
+    const editor = daemon.peer;
+    const watcher = daemon.connect();
+    await editor.call('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    await watcher.call('initialize', { protocolVersion: 1, clientCapabilities: {} });
+
+    const { sessionId } = await editor.call('session/new', { cwd: workspace, mcpServers: [] });
+    replay.enqueue({ body: chatCompletionSse(['First ', 'answer.']) });
+    await editor.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'one' }] });
+    await watcher.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
+    expect(watcher.agentText(sessionId)).toBe('First answer.');
+
+    replay.enqueue({ body: chatCompletionSse(['Second.']) });
+    await editor.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'two' }] });
+    expect(watcher.agentText(sessionId)).toBe('First answer.Second.');
+    // The watcher also sees the prompt it did not send.
+    const prompts = watcher.received.filter((m) => m.method === 'session/update' && m.params.update.sessionUpdate === 'user_message_chunk');
+    expect(prompts.map((m) => m.params.update.content.text)).toEqual(['one', 'two']);
+  });
+});

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DoctorReport } from '../../src/server/doctor/doctor-check.js';
+import type { DoctorReport } from '../../src/cli/doctor/doctor-check.js';
 import { daemonEnv, makeHome, spawnDaemon, until, type DaemonChild } from '../support/daemon-process.js';
 import { runCli } from '../support/run-cli.js';
 

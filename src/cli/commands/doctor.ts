@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatDoctorReport } from '../../server/doctor/format-doctor-report.js';
-import { runDoctor } from '../../server/doctor/run-doctor.js';
+import { formatDoctorReport } from '../doctor/format-doctor-report.js';
+import { runDoctor } from '../doctor/run-doctor.js';
 
 /**
  * `agentd doctor [--json] [--config FILE] [--cwd DIR]`: checks the installation (Node.js,

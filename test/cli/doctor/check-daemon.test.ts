@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkDaemon } from '../../../src/server/doctor/check-daemon.js';
+import { checkDaemon } from '../../../src/cli/doctor/check-daemon.js';
 import { createDaemonShell } from '../../../src/server/create-daemon-shell.js';
 import { loadDaemonSettings } from '../../../src/server/load-daemon-settings.js';
 import { serveUnixSocket } from '../../../src/server/transports/unix-socket-transport.js';

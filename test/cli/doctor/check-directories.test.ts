@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveAgentdPaths } from '../../../src/config/agentd-paths.js';
-import { checkDirectories } from '../../../src/server/doctor/check-directories.js';
+import { checkDirectories } from '../../../src/cli/doctor/check-directories.js';
 import { makeTempHome, type TempHome } from './temp-home.js';
 
 let t: TempHome;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { doctorCommand } from '../../../src/cli/commands/doctor.js';
-import type { DoctorReport } from '../../../src/server/doctor/doctor-check.js';
+import type { DoctorReport } from '../../../src/cli/doctor/doctor-check.js';
 import { makeTempHome, type TempHome } from './temp-home.js';
 
 let t: TempHome;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkNodeVersion, compareVersions, parseVersion } from '../../../src/server/doctor/check-node-version.js';
+import { checkNodeVersion, compareVersions, parseVersion } from '../../../src/cli/doctor/check-node-version.js';
 
 describe('checkNodeVersion', () => {
   it('accepts 20.18.0 and newer, including the running Node.js', () => {

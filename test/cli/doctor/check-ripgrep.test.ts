@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkRipgrep } from '../../../src/server/doctor/check-ripgrep.js';
+import { checkRipgrep } from '../../../src/cli/doctor/check-ripgrep.js';
 import { makeTempHome, type TempHome } from './temp-home.js';
 
 let t: TempHome;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentdConfigSchema, type AgentdConfig } from '../../../src/config/config-schema.js';
-import { checkProviders } from '../../../src/server/doctor/check-providers.js';
+import { checkProviders } from '../../../src/cli/doctor/check-providers.js';
 import { makeTempHome, type TempHome } from './temp-home.js';
 
 let t: TempHome;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkConfig } from '../../../src/server/doctor/check-config.js';
+import { checkConfig } from '../../../src/cli/doctor/check-config.js';
 import { makeTempHome, type TempHome } from './temp-home.js';
 
 let t: TempHome;

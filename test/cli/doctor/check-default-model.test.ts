@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkDefaultModel } from '../../../src/server/doctor/check-default-model.js';
+import { checkDefaultModel } from '../../../src/cli/doctor/check-default-model.js';
 
 describe('checkDefaultModel', () => {
   it('shows the model from config', () => {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveAgentdPaths } from '../../../src/config/agentd-paths.js';
-import { checkSandbox } from '../../../src/server/doctor/check-sandbox.js';
+import { checkSandbox } from '../../../src/cli/doctor/check-sandbox.js';
 import { detectSandbox } from '../../../src/tools/sandbox/detect-sandbox.js';
 import { buildSandboxPolicy } from '../../../src/tools/sandbox/sandbox-policy.js';
 

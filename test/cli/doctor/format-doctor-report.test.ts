@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDoctorReport } from '../../../src/server/doctor/format-doctor-report.js';
+import { formatDoctorReport } from '../../../src/cli/doctor/format-doctor-report.js';
 
 describe('formatDoctorReport', () => {
   it('prints aligned lines, indents multi-line details and fixes, and sums up', () => {

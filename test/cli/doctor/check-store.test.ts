@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkStore } from '../../../src/server/doctor/check-store.js';
+import { checkStore } from '../../../src/cli/doctor/check-store.js';
 import { migrations } from '../../../src/store/migrations.js';
 import { openStore } from '../../../src/store/open-store.js';
 import { makeTempHome, type TempHome } from './temp-home.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runDoctor } from '../../../src/server/doctor/run-doctor.js';
+import { runDoctor } from '../../../src/cli/doctor/run-doctor.js';
 import { makeTempHome, type TempHome } from './temp-home.js';
 
 let t: TempHome;

@@ -15,7 +15,7 @@ export interface AccumulatedResponse {
 
 /**
  * Folds unified stream events into the assistant message, in stream order. Deltas of
- * the same kind extend the last part; a tool call is added only when it is complete,
+ * the same kind extend the last part (text only until a `text-end`); a tool call is added only when it is complete,
  * so a call cut off mid-arguments never reaches dispatch; a malformed one is made
  * well-formed with an argument error (normalizeToolCall).
  */
@@ -24,15 +24,24 @@ export class ResponseAccumulator {
   stop: StopReason | undefined;
   usage: Usage | undefined;
   error: ProviderError | undefined;
+  /** A `text-end` closed the last text part: the next text begins a new one. */
+  private textClosed = false;
 
   push(event: StreamEvent): void {
     switch (event.type) {
       case 'text-delta': {
         const last = this.parts.at(-1);
-        if (last?.type === 'text') last.text += event.text;
+        if (last?.type === 'text' && !this.textClosed) last.text += event.text;
         else this.parts.push({ type: 'text', text: event.text });
+        this.textClosed = false;
         return;
       }
+      case 'text-end':
+        this.textClosed = true;
+        return;
+      case 'server-tool':
+        this.parts.push({ type: 'server_tool', providerProtocol: event.providerProtocol, block: event.block });
+        return;
       case 'thinking-delta': {
         const last = this.parts.at(-1);
         if (last?.type === 'thinking' && last.signature === undefined && last.redacted === undefined) last.text += event.text;

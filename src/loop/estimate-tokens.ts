@@ -95,6 +95,8 @@ function countMessageTokens(message: ModelMessage): number {
         if (part.type === 'text') total += estimateTextTokens(part.text);
         // Reasoning is replayed to the vendor that produced it, so it occupies the window.
         else if (part.type === 'thinking') total += estimateTextTokens(part.text);
+        // A server-tool block (e.g. web search results) is replayed whole to its vendor.
+        else if (part.type === 'server_tool') total += PART_OVERHEAD_TOKENS + estimateTextTokens(JSON.stringify(part.block));
         else total += PART_OVERHEAD_TOKENS + estimateTextTokens(textOf(part.name)) + estimateTextTokens(JSON.stringify(part.args ?? {}));
       }
       break;

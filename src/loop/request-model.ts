@@ -48,6 +48,9 @@ export async function requestModel(ctx: LoopContext, to: TurnModel, messages: Mo
       case 'thinking-delta':
         ctx.port.emit({ type: 'thinking_delta', messageId, text: event.text });
         break;
+      case 'notice':
+        ctx.port.emit({ type: 'notice', level: 'warning', message: event.message });
+        break;
       case 'retry':
         ctx.port.emit({ type: 'retry', attempt: event.attempt, delayMs: event.delayMs, error: event.error });
         break;

@@ -50,6 +50,22 @@ export interface ToolCallPart {
   providerData?: Record<string, unknown>;
 }
 
+/**
+ * A block a vendor's own tools produced inside the answer (Anthropic server tools:
+ * `server_tool_use`, `web_search_tool_result`, `web_fetch_tool_result`,
+ * `code_execution_tool_result`, ...). Anthropic requires these blocks sent back
+ * unchanged in later requests
+ * (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool), so the
+ * raw block is kept; other protocols cannot read it and skip it.
+ */
+export interface ServerToolPart {
+  type: 'server_tool';
+  /** The only protocol that can take the block back. */
+  providerProtocol: 'anthropic-messages';
+  /** The vendor's block JSON, exactly as it was streamed (input assembled from its deltas). */
+  block: Record<string, unknown>;
+}
+
 /** The answer to a tool call, in a `tool` message. */
 export interface ToolResultPart {
   type: 'tool_result';
@@ -61,7 +77,7 @@ export interface ToolResultPart {
 }
 
 export type UserContentPart = TextPart | ImagePart;
-export type AssistantContentPart = TextPart | ThinkingPart | ToolCallPart;
+export type AssistantContentPart = TextPart | ThinkingPart | ToolCallPart | ServerToolPart;
 
 export interface UserMessage {
   role: 'user';

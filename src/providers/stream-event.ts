@@ -16,6 +16,12 @@ import type { ProviderError } from './provider-error.js';
 export type StreamEvent =
   /** A piece of visible answer text. */
   | { type: 'text-delta'; text: string }
+  /**
+   * The current text part is complete: the next `text-delta` begins a new part. Sent
+   * where the vendor separates text blocks (Anthropic `content_block_stop`, a Responses
+   * `message` item's end), so two blocks never run together as one text.
+   */
+  | { type: 'text-end' }
   /** A piece of reasoning text. */
   | { type: 'thinking-delta'; text: string }
   /** The signature or redacted data closing a reasoning block. */
@@ -34,6 +40,17 @@ export type StreamEvent =
       argsError?: string;
       providerData?: Record<string, unknown>;
     }
+  /**
+   * A block the vendor ran itself (Anthropic `server_tool_use`, `web_search_tool_result`
+   * and kin), complete and exactly as received; it is kept in the message and replayed
+   * unchanged to the same protocol, which requires it.
+   */
+  | { type: 'server-tool'; providerProtocol: 'anthropic-messages'; block: Record<string, unknown> }
+  /**
+   * Something in the response that agentd does not act on (e.g. a Responses item type
+   * the loop does not run); the message says what, for the user to see.
+   */
+  | { type: 'notice'; message: string }
   /** Usage so far for this response; a later event replaces an earlier one. */
   | { type: 'usage'; usage: Usage }
   /** The response ended normally. */

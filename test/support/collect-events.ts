@@ -10,7 +10,8 @@ export async function collectEvents(iterable: AsyncIterable<StreamEvent>): Promi
 
 /**
  * Fold a stream into the assistant message it describes: adjacent text and thinking
- * deltas become one part each, a signature closes the current thinking part, and a
+ * deltas become one part each (a `text-end` closes the text part, a `server-tool` block
+ * is a part of its own), a signature closes the current thinking part, and a
  * call becomes a `tool_call` part when its `tool-call-end` arrives (a call that never
  * ended, e.g. cut off by an error, is not part of the message).
  */
@@ -24,6 +25,13 @@ export function accumulateMessage(events: readonly StreamEvent[]): AssistantMess
         if (open === 'text' && last?.type === 'text') last.text += event.text;
         else content.push({ type: 'text', text: event.text });
         open = 'text';
+        break;
+      case 'text-end':
+        open = undefined;
+        break;
+      case 'server-tool':
+        content.push({ type: 'server_tool', providerProtocol: event.providerProtocol, block: event.block });
+        open = undefined;
         break;
       case 'thinking-delta':
         if (open === 'thinking' && last?.type === 'thinking') last.text += event.text;

@@ -47,12 +47,19 @@ export interface AnthropicToolResultBlock {
   cache_control?: AnthropicCacheControl;
 }
 
+/**
+ * A server-tool block (`server_tool_use`, `web_search_tool_result`, ...) sent back exactly
+ * as the API streamed it; its fields are Anthropic's and are not read here.
+ */
+export type AnthropicServerToolBlock = Record<string, unknown> & { type: string };
+
 export type AnthropicUserBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicToolResultBlock;
 export type AnthropicAssistantBlock =
   | AnthropicTextBlock
   | AnthropicThinkingBlock
   | AnthropicRedactedThinkingBlock
-  | AnthropicToolUseBlock;
+  | AnthropicToolUseBlock
+  | AnthropicServerToolBlock;
 
 export type AnthropicMessage =
   | { role: 'user'; content: AnthropicUserBlock[] }

@@ -56,6 +56,11 @@ function convertAssistantPart(part: AssistantContentPart): AnthropicAssistantBlo
       if (part.redacted !== undefined) return [{ type: 'redacted_thinking', data: part.redacted }];
       if (part.signature !== undefined && part.signature !== '') return [{ type: 'thinking', thinking: part.text, signature: part.signature }];
       return [];
+    case 'server_tool':
+      // Server-tool blocks must come back unchanged, in place
+      // (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool).
+      if (part.providerProtocol !== ANTHROPIC_MESSAGES_PROTOCOL || typeof part.block.type !== 'string') return [];
+      return [{ ...part.block, type: part.block.type }];
   }
 }
 

@@ -28,7 +28,9 @@ type Block =
   | { kind: 'text' }
   | { kind: 'thinking'; signature: string }
   | { kind: 'tool'; id: string; name: string; json: string; startInput: unknown }
-  /** Blocks this protocol does not surface (server tools, citations, future types). */
+  /** A block Anthropic's own tools produced; kept whole, its input assembled from deltas. */
+  | { kind: 'server'; block: Record<string, unknown>; json: string }
+  /** Blocks this protocol does not surface (future types). */
   | { kind: 'other' };
 
 /**
@@ -126,7 +128,7 @@ export function parseAnthropicMessagesStream(context: AnthropicMessagesErrorCont
         return;
       }
       default:
-        blocks.set(index, { kind: 'other' });
+        blocks.set(index, block !== undefined && isServerToolBlock(block) ? { kind: 'server', block, json: '' } : { kind: 'other' });
     }
   }
 
@@ -139,6 +141,8 @@ export function parseAnthropicMessagesStream(context: AnthropicMessagesErrorCont
       emit({ type: 'thinking-delta', text: delta.thinking });
     } else if (delta.type === 'signature_delta' && block.kind === 'thinking' && typeof delta.signature === 'string') {
       block.signature += delta.signature;
+    } else if (delta.type === 'input_json_delta' && block.kind === 'server' && typeof delta.partial_json === 'string') {
+      block.json += delta.partial_json;
     } else if (delta.type === 'input_json_delta' && block.kind === 'tool' && typeof delta.partial_json === 'string' && delta.partial_json !== '') {
       block.json += delta.partial_json;
       emit({ type: 'tool-call-delta', id: block.id, argsDelta: delta.partial_json });
@@ -148,7 +152,11 @@ export function parseAnthropicMessagesStream(context: AnthropicMessagesErrorCont
   function stopBlock(index: number): void {
     const block = blocks.get(index);
     blocks.delete(index);
-    if (block?.kind === 'thinking' && block.signature !== '') {
+    if (block?.kind === 'text') {
+      emit({ type: 'text-end' });
+    } else if (block?.kind === 'server') {
+      emit({ type: 'server-tool', providerProtocol: 'anthropic-messages', block: serverToolBlock(block.block, block.json) });
+    } else if (block?.kind === 'thinking' && block.signature !== '') {
       emit({ type: 'thinking-signature', signature: block.signature });
     } else if (block?.kind === 'tool') {
       // Streams carry `input: {}` on the start block and the real input as deltas; a proxy
@@ -189,6 +197,25 @@ export function parseAnthropicMessagesStream(context: AnthropicMessagesErrorCont
       return finished;
     },
   };
+}
+
+/**
+ * Blocks Anthropic's server tools produce in the answer: `server_tool_use`, `mcp_tool_use`,
+ * and their `*_tool_result` blocks (web search, web fetch, code execution, ...). They must be replayed unchanged
+ * (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool).
+ */
+function isServerToolBlock(block: Record<string, unknown>): boolean {
+  const type = block.type;
+  if (typeof type !== 'string') return false;
+  return type === 'server_tool_use' || type === 'mcp_tool_use' || (type.endsWith('_tool_result') && type !== 'tool_result');
+}
+
+/** The block as sent back: the start block, with the input its deltas streamed. */
+function serverToolBlock(start: Record<string, unknown>, json: string): Record<string, unknown> {
+  if (json.trim() === '') return start;
+  const parsed = parseToolArguments(json);
+  // Input that does not parse (cut off) keeps the start block's own input.
+  return parsed.argsError === undefined ? { ...start, input: parsed.args } : start;
 }
 
 function isNonEmptyObject(value: unknown): value is Record<string, unknown> {

@@ -44,9 +44,10 @@ function convertAssistant(content: AssistantContentPart[]): GeminiPart[] {
         functionCall: { ...(id !== undefined ? { id } : {}), name: part.name, args: part.args },
         ...(signature !== undefined ? { thoughtSignature: signature } : {}),
       });
-    } else {
+    } else if (part.type === 'thinking') {
       placeSignature(parts, part);
     }
+    // A server_tool part is Anthropic's own block; Gemini cannot read it.
   }
   return parts;
 }

@@ -38,7 +38,9 @@ export function convertToOpenAIChatMessages(
         result.push({ role: 'user', content: userContent(message.content) });
         break;
       case 'assistant': {
-        const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+        // Separate text parts (blocks the vendor kept apart) stay apart as paragraphs;
+        // server_tool parts are Anthropic's own blocks and are not sent.
+        const text = message.content.flatMap((part) => (part.type === 'text' && part.text !== '' ? [part.text] : [])).join('\n\n');
         const reasoning = message.content.flatMap((part) => (part.type === 'thinking' ? [part.text] : [])).join('');
         const toolCalls: ChatToolCall[] = message.content.flatMap((part) =>
           part.type === 'tool_call'

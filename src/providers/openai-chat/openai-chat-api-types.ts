@@ -89,6 +89,17 @@ export interface ChatErrorBody {
   param?: string | null;
 }
 
+/** A typed part of an array-valued `delta.content` (Mistral; see read-openai-chat-content.ts). */
+export interface ChatDeltaContentPart {
+  type?: string;
+  text?: string | null;
+  /** Mistral reasoning: text parts nested in a `thinking` part. */
+  thinking?: Array<{ type?: string; text?: string | null }> | string | null;
+}
+
+/** `delta.content`: a string (OpenAI) or an array of typed parts (Mistral reasoning models). */
+export type ChatDeltaContent = string | ChatDeltaContentPart[];
+
 /** One `chat.completion.chunk`. */
 export interface ChatChunk {
   id?: string;
@@ -96,7 +107,7 @@ export interface ChatChunk {
     index?: number;
     delta?: {
       role?: string;
-      content?: string | null;
+      content?: ChatDeltaContent | null;
       /** OpenAI: the model's refusal text, instead of content. */
       refusal?: string | null;
       /** DeepSeek, Qwen, llama.cpp, older vLLM: reasoning text. */

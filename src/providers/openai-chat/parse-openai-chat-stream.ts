@@ -7,6 +7,7 @@ import { mapOpenAIChatStopReason } from './map-openai-chat-stop-reason.js';
 import { classifyOpenAIChatStreamError, type OpenAIChatErrorContext } from './openai-chat-error.js';
 import type { ChatChunk, ChatUsage } from './openai-chat-api-types.js';
 import { OpenAIChatToolCalls } from './accumulate-openai-chat-tool-calls.js';
+import { readOpenAIChatContent } from './read-openai-chat-content.js';
 
 /** A push parser from decoded SSE text to unified events. */
 export interface OpenAIChatStreamParser {
@@ -76,8 +77,9 @@ export function createOpenAIChatStreamParser(context: OpenAIChatErrorContext): O
     const delta = choice.delta ?? {};
     const reasoning = nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning);
     if (reasoning !== undefined) emit({ type: 'thinking-delta', text: reasoning });
-    const text = nonEmpty(delta.content);
-    if (text !== undefined) emit({ type: 'text-delta', text });
+    for (const piece of readOpenAIChatContent(delta.content)) {
+      emit(piece.kind === 'text' ? { type: 'text-delta', text: piece.text } : { type: 'thinking-delta', text: piece.text });
+    }
     const refusal = nonEmpty(delta.refusal);
     if (refusal !== undefined) {
       refused = true;

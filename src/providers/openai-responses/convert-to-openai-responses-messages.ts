@@ -55,9 +55,10 @@ function assistantItems(message: AssistantMessage): ResponsesInputItem[] {
     if (part.type === 'thinking') {
       const item = reasoningItem(part);
       if (item) items.push(item);
-    } else {
+    } else if (part.type === 'tool_call') {
       items.push({ type: 'function_call', call_id: part.id, name: part.name, arguments: JSON.stringify(part.args) });
     }
+    // A server_tool part is Anthropic's own block; Responses cannot read it.
   }
   flushText();
   return items;

@@ -88,7 +88,7 @@ describe('parseAnthropicMessagesStream', () => {
         sse('content_block_delta', { index: 1, delta: { type: 'text_delta', text: 'hidden' } }) +
         sse('content_block_stop', { index: 1 }),
     );
-    expect(events).toEqual([{ type: 'text-delta', text: 'ok' }]);
+    expect(events).toEqual([{ type: 'text-delta', text: 'ok' }, { type: 'text-end' }]);
   });
 
   it('ends with a server error when an event is not JSON', () => {

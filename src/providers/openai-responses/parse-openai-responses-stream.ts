@@ -7,6 +7,7 @@ import type { ResponsesErrorObject, ResponsesOutputItem, ResponsesStreamEvent } 
 import { openAIResponsesStreamError, type OpenAIResponsesErrorContext } from './openai-responses-error.js';
 import { mapOpenAIResponsesStopReason } from './map-openai-responses-stop-reason.js';
 import { mapOpenAIResponsesUsage } from './map-openai-responses-usage.js';
+import { describeUnhandledOutputItem } from './describe-unhandled-output-item.js';
 
 /** A pure, push-driven parser of one Responses event stream; `finished` once a terminal event was seen. */
 export type OpenAIResponsesStreamParser = StreamParser;
@@ -48,11 +49,16 @@ export function createOpenAIResponsesStreamParser(context: OpenAIResponsesErrorC
   let emittedContent = false;
   let sawFunctionCall = false;
   let sawRefusal = false;
+  /** Text was emitted since the last `text-end`. */
+  let textOpen = false;
+  /** Unhandled items already told about, by id (an item may be reported twice). */
+  const noticed = new Set<string>();
 
   const emit = (event: StreamEvent): void => {
     if (done) return;
     if (event.type === 'stop' || event.type === 'error') done = true;
-    else if (event.type !== 'usage') emittedContent = true;
+    else if (event.type !== 'usage' && event.type !== 'notice') emittedContent = true;
+    if (event.type === 'text-delta') textOpen = true;
     out.push(event);
   };
   const fail = (error: ResponsesErrorObject): void => {
@@ -69,6 +75,20 @@ export function createOpenAIResponsesStreamParser(context: OpenAIResponsesErrorC
   };
 
   const onItemDone = (item: ResponsesOutputItem): void => {
+    if (item.type === 'message') {
+      // Each message item is its own text part: two items (e.g. `phase` commentary, then
+      // final_answer) would otherwise run together with no space between them.
+      if (textOpen) emit({ type: 'text-end' });
+      textOpen = false;
+      return;
+    }
+    const notice = describeUnhandledOutputItem(item);
+    if (notice !== undefined) {
+      const key = item.id ?? `${item.type}:${noticed.size}`;
+      if (!noticed.has(key)) emit({ type: 'notice', message: notice });
+      noticed.add(key);
+      return;
+    }
     if (item.type === 'reasoning' && item.id !== undefined && typeof item.encrypted_content === 'string') {
       // The encrypted reasoning is what a stateless (`store: false`) request replays next turn.
       emit({ type: 'thinking-signature', redacted: item.encrypted_content, providerData: { itemId: item.id } });

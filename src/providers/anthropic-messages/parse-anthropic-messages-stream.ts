@@ -6,7 +6,7 @@ import { anthropicMessagesStreamError, type AnthropicMessagesErrorContext } from
 import type { AnthropicErrorObject, AnthropicUsage } from './anthropic-messages-types.js';
 import { mergeAnthropicMessagesUsage, toUnifiedUsage } from './anthropic-messages-usage.js';
 import { mapAnthropicMessagesStopReason } from './map-anthropic-messages-stop-reason.js';
-import { parseToolArguments } from './parse-tool-arguments.js';
+import { parseToolArguments } from '../parse-tool-arguments.js';
 
 /**
  * The Anthropic Messages SSE stream as a pure object: feed it decoded text, collect
@@ -165,7 +165,7 @@ export function parseAnthropicMessagesStream(context: AnthropicMessagesErrorCont
         block.json = JSON.stringify(block.startInput);
         emit({ type: 'tool-call-delta', id: block.id, argsDelta: block.json });
       }
-      const parsed = parseToolArguments(block.json);
+      const parsed = parseToolArguments(block.json, block.name);
       emit({ type: 'tool-call-end', id: block.id, name: block.name, ...parsed });
     }
   }
@@ -213,7 +213,7 @@ function isServerToolBlock(block: Record<string, unknown>): boolean {
 /** The block as sent back: the start block, with the input its deltas streamed. */
 function serverToolBlock(start: Record<string, unknown>, json: string): Record<string, unknown> {
   if (json.trim() === '') return start;
-  const parsed = parseToolArguments(json);
+  const parsed = parseToolArguments(json, typeof start.name === 'string' ? start.name : String(start.type));
   // Input that does not parse (cut off) keeps the start block's own input.
   return parsed.argsError === undefined ? { ...start, input: parsed.args } : start;
 }

@@ -2,6 +2,7 @@ import { markMidStream } from '../http/mark-mid-stream.js';
 import type { StreamParser } from '../http/stream-through-parser.js';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProviderError } from '../provider-error.js';
+import { parseToolArguments } from '../parse-tool-arguments.js';
 import type { StreamEvent } from '../stream-event.js';
 import type { ResponsesErrorObject, ResponsesOutputItem, ResponsesStreamEvent } from './openai-responses-api-types.js';
 import { openAIResponsesStreamError, type OpenAIResponsesErrorContext } from './openai-responses-error.js';
@@ -19,19 +20,6 @@ interface PendingCall {
   finalArguments: string | undefined;
   /** The deltas so far, for streams that never send `.done`. */
   streamedArguments: string;
-}
-
-/** `{}` for empty arguments; an `argsError` instead of throwing for anything not a JSON object. */
-function parseArguments(text: string): { args: Record<string, unknown>; argsError?: string } {
-  if (text.trim() === '') return { args: {} };
-  try {
-    const value: unknown = JSON.parse(text);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { args: value as Record<string, unknown> };
-    return { args: {}, argsError: `tool arguments must be a JSON object, got: ${text.slice(0, 200)}` };
-  } catch {
-    // The engine's parse message varies across Node versions; the text itself says enough.
-    return { args: {}, argsError: `tool arguments are not valid JSON: ${text.slice(0, 200)}` };
-  }
 }
 
 /**
@@ -103,8 +91,9 @@ export function createOpenAIResponsesStreamParser(context: OpenAIResponsesErrorC
     }
     calls.delete(item.id);
     const text = typeof item.arguments === 'string' ? item.arguments : (call.finalArguments ?? call.streamedArguments);
-    const parsed = parseArguments(text);
-    emit({ type: 'tool-call-end', id: call.callId, name: item.name ?? call.name, ...parsed, providerData: { itemId: item.id } });
+    const name = item.name ?? call.name;
+    const parsed = parseToolArguments(text, name);
+    emit({ type: 'tool-call-end', id: call.callId, name, ...parsed, providerData: { itemId: item.id } });
   };
 
   const finish = (event: ResponsesStreamEvent, status: 'completed' | 'incomplete'): void => {

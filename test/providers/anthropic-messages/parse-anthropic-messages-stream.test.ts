@@ -71,7 +71,7 @@ describe('parseAnthropicMessagesStream', () => {
       id: 'toolu_y',
       name: 'read',
       args: {},
-      argsError: 'the tool call arguments are JSON but not an object: [1,2]',
+      argsError: 'the arguments of read are JSON but not an object: [1,2]',
     });
   });
 

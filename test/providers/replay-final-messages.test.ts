@@ -94,7 +94,7 @@ const finalMessages: Record<Protocol, Record<string, AssistantMessage>> = {
           id: 'call_cut',
           name: 'write_file',
           args: {},
-          argsError: 'tool arguments are not valid JSON: {"path":"src/main.ts","content":"import',
+          argsError: 'the arguments of write_file are not valid JSON (cut off or malformed): {"path":"src/main.ts","content":"import',
           providerData: { itemId: 'fc_07cut' },
         },
       ],

@@ -1,27 +1,19 @@
-import { markMidStream } from '../http/mark-mid-stream.js';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { parseSseJsonStream, type StreamSink } from '../http/parse-sse-json-stream.js';
+import type { StreamParser } from '../http/stream-through-parser.js';
 import { ProviderError } from '../provider-error.js';
-import type { StreamEvent } from '../stream-event.js';
 import { anthropicMessagesStreamError, type AnthropicMessagesErrorContext } from './anthropic-messages-error.js';
-import type { AnthropicErrorObject, AnthropicUsage } from './anthropic-messages-types.js';
+import type { AnthropicUsage } from './anthropic-messages-types.js';
+import { ANTHROPIC_STREAM_EVENT_TYPES, anthropicStreamEventSchema, type AnthropicStreamEvent } from './anthropic-messages-stream-schema.js';
+import { ANTHROPIC_MESSAGES_PROTOCOL } from './convert-to-anthropic-messages.js';
 import { mergeAnthropicMessagesUsage, toUnifiedUsage } from './anthropic-messages-usage.js';
 import { mapAnthropicMessagesStopReason } from './map-anthropic-messages-stop-reason.js';
-import { parseToolArguments } from './parse-tool-arguments.js';
+import { parseToolArguments } from '../parse-tool-arguments.js';
 
-/**
- * The Anthropic Messages SSE stream as a pure object: feed it decoded text, collect
- * unified events. It produces nothing after the first `stop` or `error`.
- */
-export interface AnthropicMessagesStreamParser {
-  /** Feed the next piece of decoded body text; returns the events it completed. */
-  push(text: string): StreamEvent[];
-  /** The body ended: returns the closing `stop`, or an `error` when the stream was cut short. */
-  end(): StreamEvent[];
-  /** The transport failed: returns the closing `error`, flagged `midStream` once content was emitted. */
-  fail(error: ProviderError): StreamEvent[];
-  /** True once a `stop` or `error` was produced. */
-  readonly finished: boolean;
-}
+/** The Anthropic Messages SSE stream as a pure object: decoded text in, unified events out. */
+export type AnthropicMessagesStreamParser = StreamParser;
+
+/** A `content_block_delta`'s delta. */
+type AnthropicStreamDelta = Extract<AnthropicStreamEvent, { type: 'content_block_delta' }>['delta'];
 
 /** What is known about one open content block, by its `index`. */
 type Block =
@@ -45,158 +37,119 @@ export function parseAnthropicMessagesStream(context: AnthropicMessagesErrorCont
   let usage: AnthropicUsage | undefined;
   let stopReason: string | null | undefined;
   let sawMessageDelta = false;
-  let emittedContent = false;
-  let finished = false;
-  let out: StreamEvent[] = [];
 
-  const sse = createParser({ onEvent: (message) => handle(message) });
-
-  function emit(event: StreamEvent): void {
-    if (finished) return;
-    if (event.type === 'stop' || event.type === 'error') finished = true;
-    else if (event.type !== 'usage') emittedContent = true;
-    out.push(event);
+  function finishWithStop(sink: StreamSink): void {
+    if (usage !== undefined) sink.emit({ type: 'usage', usage: toUnifiedUsage(usage) });
+    sink.emit({ type: 'stop', reason: mapAnthropicMessagesStopReason(stopReason) });
   }
 
-  function finishWithStop(): void {
-    if (usage !== undefined) emit({ type: 'usage', usage: toUnifiedUsage(usage) });
-    emit({ type: 'stop', reason: mapAnthropicMessagesStopReason(stopReason) });
-  }
-
-  function handle(message: EventSourceMessage): void {
-    if (finished) return;
-    let data: Record<string, unknown>;
-    try {
-      data = JSON.parse(message.data) as Record<string, unknown>;
-    } catch {
-      emit({ type: 'error', error: malformed(context, `an event that is not JSON: ${message.data.slice(0, 200)}`, emittedContent) });
-      return;
-    }
-    const type = typeof data.type === 'string' ? data.type : message.event;
-    switch (type) {
-      case 'message_start': {
-        const start = data.message as { usage?: AnthropicUsage } | undefined;
-        if (start?.usage !== undefined) usage = { ...start.usage };
+  function handle(event: AnthropicStreamEvent, sink: StreamSink): void {
+    switch (event.type) {
+      case 'message_start':
+        if (event.message?.usage) usage = { ...event.message.usage };
         return;
-      }
       case 'content_block_start':
-        return startBlock(data.index as number, data.content_block as Record<string, unknown> | undefined);
+        return startBlock(event.index, event.content_block, sink);
       case 'content_block_delta':
-        return applyDelta(data.index as number, data.delta as Record<string, unknown> | undefined);
+        return applyDelta(event.index, event.delta, sink);
       case 'content_block_stop':
-        return stopBlock(data.index as number);
-      case 'message_delta': {
+        return stopBlock(event.index, sink);
+      case 'message_delta':
         sawMessageDelta = true;
-        const delta = data.delta as { stop_reason?: string | null } | undefined;
-        if (delta?.stop_reason !== undefined && delta.stop_reason !== null) stopReason = delta.stop_reason;
+        if (typeof event.delta?.stop_reason === 'string') stopReason = event.delta.stop_reason;
         // message_delta usage is cumulative: each present field replaces the earlier value.
-        const deltaUsage = data.usage as AnthropicUsage | undefined;
-        if (deltaUsage !== undefined) usage = mergeAnthropicMessagesUsage(usage, deltaUsage);
+        if (event.usage) usage = mergeAnthropicMessagesUsage(usage, event.usage);
         return;
-      }
       case 'message_stop':
-        return finishWithStop();
+        return finishWithStop(sink);
       case 'error':
-        emit({ type: 'error', error: anthropicMessagesStreamError(context, data.error as AnthropicErrorObject | undefined, emittedContent) });
-        return;
-      default:
-        // `ping` and event types added after this was written.
+        sink.emit({ type: 'error', error: anthropicMessagesStreamError(context, event.error ?? undefined, sink.emittedContent) });
         return;
     }
   }
 
-  function startBlock(index: number, block: Record<string, unknown> | undefined): void {
-    switch (block?.type) {
+  function startBlock(index: number, block: Record<string, unknown> & { type: string }, sink: StreamSink): void {
+    switch (block.type) {
       case 'text':
         blocks.set(index, { kind: 'text' });
-        if (typeof block.text === 'string' && block.text !== '') emit({ type: 'text-delta', text: block.text });
+        if (typeof block.text === 'string' && block.text !== '') sink.emit({ type: 'text-delta', text: block.text });
         return;
       case 'thinking':
         blocks.set(index, { kind: 'thinking', signature: typeof block.signature === 'string' ? block.signature : '' });
-        if (typeof block.thinking === 'string' && block.thinking !== '') emit({ type: 'thinking-delta', text: block.thinking });
+        if (typeof block.thinking === 'string' && block.thinking !== '') sink.emit({ type: 'thinking-delta', text: block.thinking });
         return;
       case 'redacted_thinking':
         // Arrives whole; it must be replayed unchanged (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking).
         blocks.set(index, { kind: 'other' });
-        emit({ type: 'thinking-signature', redacted: typeof block.data === 'string' ? block.data : '' });
+        sink.emit({ type: 'thinking-signature', redacted: typeof block.data === 'string' ? block.data : '' });
         return;
       case 'tool_use': {
-        const id = String(block.id ?? `toolu_${index}`);
-        const name = String(block.name ?? '');
+        const id = typeof block.id === 'string' ? block.id : `toolu_${index}`;
+        const name = typeof block.name === 'string' ? block.name : '';
         blocks.set(index, { kind: 'tool', id, name, json: '', startInput: block.input });
-        emit({ type: 'tool-call-start', id, name });
+        sink.emit({ type: 'tool-call-start', id, name });
         return;
       }
       default:
-        blocks.set(index, block !== undefined && isServerToolBlock(block) ? { kind: 'server', block, json: '' } : { kind: 'other' });
+        blocks.set(index, isServerToolBlock(block) ? { kind: 'server', block, json: '' } : { kind: 'other' });
     }
   }
 
-  function applyDelta(index: number, delta: Record<string, unknown> | undefined): void {
+  function applyDelta(index: number, delta: AnthropicStreamDelta, sink: StreamSink): void {
     const block = blocks.get(index);
-    if (block === undefined || delta === undefined) return;
-    if (delta.type === 'text_delta' && block.kind === 'text' && typeof delta.text === 'string' && delta.text !== '') {
-      emit({ type: 'text-delta', text: delta.text });
-    } else if (delta.type === 'thinking_delta' && block.kind === 'thinking' && typeof delta.thinking === 'string' && delta.thinking !== '') {
-      emit({ type: 'thinking-delta', text: delta.thinking });
-    } else if (delta.type === 'signature_delta' && block.kind === 'thinking' && typeof delta.signature === 'string') {
+    if (block === undefined) return;
+    if (delta.type === 'text_delta' && block.kind === 'text' && delta.text !== undefined && delta.text !== '') {
+      sink.emit({ type: 'text-delta', text: delta.text });
+    } else if (delta.type === 'thinking_delta' && block.kind === 'thinking' && delta.thinking !== undefined && delta.thinking !== '') {
+      sink.emit({ type: 'thinking-delta', text: delta.thinking });
+    } else if (delta.type === 'signature_delta' && block.kind === 'thinking' && delta.signature !== undefined) {
       block.signature += delta.signature;
-    } else if (delta.type === 'input_json_delta' && block.kind === 'server' && typeof delta.partial_json === 'string') {
+    } else if (delta.type === 'input_json_delta' && block.kind === 'server' && delta.partial_json !== undefined) {
       block.json += delta.partial_json;
-    } else if (delta.type === 'input_json_delta' && block.kind === 'tool' && typeof delta.partial_json === 'string' && delta.partial_json !== '') {
+    } else if (delta.type === 'input_json_delta' && block.kind === 'tool' && delta.partial_json !== undefined && delta.partial_json !== '') {
       block.json += delta.partial_json;
-      emit({ type: 'tool-call-delta', id: block.id, argsDelta: delta.partial_json });
+      sink.emit({ type: 'tool-call-delta', id: block.id, argsDelta: delta.partial_json });
     }
   }
 
-  function stopBlock(index: number): void {
+  function stopBlock(index: number, sink: StreamSink): void {
     const block = blocks.get(index);
     blocks.delete(index);
     if (block?.kind === 'text') {
-      emit({ type: 'text-end' });
+      sink.emit({ type: 'text-end' });
     } else if (block?.kind === 'server') {
-      emit({ type: 'server-tool', providerProtocol: 'anthropic-messages', block: serverToolBlock(block.block, block.json) });
+      sink.emit({ type: 'server-tool', providerProtocol: 'anthropic-messages', block: serverToolBlock(block.block, block.json) });
     } else if (block?.kind === 'thinking' && block.signature !== '') {
-      emit({ type: 'thinking-signature', signature: block.signature });
+      sink.emit({ type: 'thinking-signature', signature: block.signature });
     } else if (block?.kind === 'tool') {
       // Streams carry `input: {}` on the start block and the real input as deltas; a proxy
       // that puts the whole input on the start block instead is honoured too.
       if (block.json === '' && isNonEmptyObject(block.startInput)) {
         block.json = JSON.stringify(block.startInput);
-        emit({ type: 'tool-call-delta', id: block.id, argsDelta: block.json });
+        sink.emit({ type: 'tool-call-delta', id: block.id, argsDelta: block.json });
       }
-      const parsed = parseToolArguments(block.json);
-      emit({ type: 'tool-call-end', id: block.id, name: block.name, ...parsed });
+      sink.emit({ type: 'tool-call-end', id: block.id, name: block.name, ...parseToolArguments(block.json, block.name) });
     }
   }
 
-  function drain(): StreamEvent[] {
-    const events = out;
-    out = [];
-    return events;
-  }
-
-  return {
-    push(text) {
-      if (!finished) sse.feed(text);
-      return drain();
+  return parseSseJsonStream({
+    protocol: ANTHROPIC_MESSAGES_PROTOCOL,
+    context,
+    schema: anthropicStreamEventSchema,
+    // `ping` and event types added after this was written are skipped, as the docs ask.
+    reads: (json) => typeof json.type === 'string' && ANTHROPIC_STREAM_EVENT_TYPES.has(json.type),
+    onEvent: handle,
+    onEnd(sink) {
+      // Everything after message_delta is bookkeeping: a stream cut after it is complete.
+      if (sawMessageDelta) finishWithStop(sink);
+      else sink.fail(new ProviderError({
+        kind: 'network',
+        message: `${context.provider} (anthropic-messages): the stream ended before message_stop (connection closed early)`,
+        provider: context.provider,
+        model: context.model,
+      }));
     },
-    end() {
-      if (!finished) {
-        // Everything after message_delta is bookkeeping: a stream cut after it is complete.
-        if (sawMessageDelta) finishWithStop();
-        else emit({ type: 'error', error: malformed(context, 'the stream ended before message_stop (connection closed early)', emittedContent, 'network') });
-      }
-      return drain();
-    },
-    fail(error) {
-      emit({ type: 'error', error: emittedContent ? markMidStream(error) : error });
-      return drain();
-    },
-    get finished() {
-      return finished;
-    },
-  };
+  });
 }
 
 /**
@@ -213,7 +166,7 @@ function isServerToolBlock(block: Record<string, unknown>): boolean {
 /** The block as sent back: the start block, with the input its deltas streamed. */
 function serverToolBlock(start: Record<string, unknown>, json: string): Record<string, unknown> {
   if (json.trim() === '') return start;
-  const parsed = parseToolArguments(json);
+  const parsed = parseToolArguments(json, typeof start.name === 'string' ? start.name : String(start.type));
   // Input that does not parse (cut off) keeps the start block's own input.
   return parsed.argsError === undefined ? { ...start, input: parsed.args } : start;
 }
@@ -221,15 +174,3 @@ function serverToolBlock(start: Record<string, unknown>, json: string): Record<s
 function isNonEmptyObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0;
 }
-
-function malformed(context: AnthropicMessagesErrorContext, what: string, midStream: boolean, kind: 'server' | 'network' = 'server'): ProviderError {
-  return new ProviderError({
-    kind,
-    message: `${context.provider} (anthropic-messages): ${what}`,
-    provider: context.provider,
-    model: context.model,
-    midStream,
-  });
-}
-
-/** ProviderError is immutable; copy it with the stream position filled in. */

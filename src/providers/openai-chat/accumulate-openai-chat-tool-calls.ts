@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { parseToolArguments } from '../parse-tool-arguments.js';
 import type { StreamEvent } from '../stream-event.js';
 import type { ChatToolCallDelta } from './openai-chat-api-types.js';
 
@@ -101,7 +102,7 @@ export class OpenAIChatToolCalls {
         });
         continue;
       }
-      events.push({ type: 'tool-call-end', id: call.id, name, ...parseArguments(call.args, name) });
+      events.push({ type: 'tool-call-end', id: call.id, name, ...parseToolArguments(call.args, name) });
     }
     return events;
   }
@@ -138,26 +139,4 @@ export class OpenAIChatToolCalls {
 function newSuffix(received: string, fragment: string): string {
   if (received !== '' && fragment.startsWith(received)) return fragment.slice(received.length);
   return fragment;
-}
-
-/** Parse the arguments text into an object; `{}` when empty. */
-function parseArguments(text: string, name: string): { args: Record<string, unknown>; argsError?: string } {
-  if (text.trim() === '') return { args: {} };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-    // Some servers double-encode: the arguments are a JSON string holding the JSON object.
-    if (typeof value === 'string') value = JSON.parse(value);
-  } catch {
-    // The engine's parse message is left out: it differs between Node versions.
-    return { args: {}, argsError: `the arguments of ${name} are not valid JSON (cut off or malformed): ${clip(text)}` };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { args: {}, argsError: `the arguments of ${name} must be a JSON object, got: ${clip(text)}` };
-  }
-  return { args: value as Record<string, unknown> };
-}
-
-function clip(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

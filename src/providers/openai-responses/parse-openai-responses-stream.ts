@@ -2,11 +2,13 @@ import { markMidStream } from '../http/mark-mid-stream.js';
 import type { StreamParser } from '../http/stream-through-parser.js';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProviderError } from '../provider-error.js';
+import { parseToolArguments } from '../parse-tool-arguments.js';
 import type { StreamEvent } from '../stream-event.js';
 import type { ResponsesErrorObject, ResponsesOutputItem, ResponsesStreamEvent } from './openai-responses-api-types.js';
 import { openAIResponsesStreamError, type OpenAIResponsesErrorContext } from './openai-responses-error.js';
 import { mapOpenAIResponsesStopReason } from './map-openai-responses-stop-reason.js';
 import { mapOpenAIResponsesUsage } from './map-openai-responses-usage.js';
+import { describeUnhandledOutputItem } from './describe-unhandled-output-item.js';
 
 /** A pure, push-driven parser of one Responses event stream; `finished` once a terminal event was seen. */
 export type OpenAIResponsesStreamParser = StreamParser;
@@ -18,19 +20,6 @@ interface PendingCall {
   finalArguments: string | undefined;
   /** The deltas so far, for streams that never send `.done`. */
   streamedArguments: string;
-}
-
-/** `{}` for empty arguments; an `argsError` instead of throwing for anything not a JSON object. */
-function parseArguments(text: string): { args: Record<string, unknown>; argsError?: string } {
-  if (text.trim() === '') return { args: {} };
-  try {
-    const value: unknown = JSON.parse(text);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { args: value as Record<string, unknown> };
-    return { args: {}, argsError: `tool arguments must be a JSON object, got: ${text.slice(0, 200)}` };
-  } catch {
-    // The engine's parse message varies across Node versions; the text itself says enough.
-    return { args: {}, argsError: `tool arguments are not valid JSON: ${text.slice(0, 200)}` };
-  }
 }
 
 /**
@@ -48,11 +37,16 @@ export function createOpenAIResponsesStreamParser(context: OpenAIResponsesErrorC
   let emittedContent = false;
   let sawFunctionCall = false;
   let sawRefusal = false;
+  /** Text was emitted since the last `text-end`. */
+  let textOpen = false;
+  /** Unhandled items already told about, by id (an item may be reported twice). */
+  const noticed = new Set<string>();
 
   const emit = (event: StreamEvent): void => {
     if (done) return;
     if (event.type === 'stop' || event.type === 'error') done = true;
-    else if (event.type !== 'usage') emittedContent = true;
+    else if (event.type !== 'usage' && event.type !== 'notice') emittedContent = true;
+    if (event.type === 'text-delta') textOpen = true;
     out.push(event);
   };
   const fail = (error: ResponsesErrorObject): void => {
@@ -69,6 +63,20 @@ export function createOpenAIResponsesStreamParser(context: OpenAIResponsesErrorC
   };
 
   const onItemDone = (item: ResponsesOutputItem): void => {
+    if (item.type === 'message') {
+      // Each message item is its own text part: two items (e.g. `phase` commentary, then
+      // final_answer) would otherwise run together with no space between them.
+      if (textOpen) emit({ type: 'text-end' });
+      textOpen = false;
+      return;
+    }
+    const notice = describeUnhandledOutputItem(item);
+    if (notice !== undefined) {
+      const key = item.id ?? `${item.type}:${noticed.size}`;
+      if (!noticed.has(key)) emit({ type: 'notice', message: notice });
+      noticed.add(key);
+      return;
+    }
     if (item.type === 'reasoning' && item.id !== undefined && typeof item.encrypted_content === 'string') {
       // The encrypted reasoning is what a stateless (`store: false`) request replays next turn.
       emit({ type: 'thinking-signature', redacted: item.encrypted_content, providerData: { itemId: item.id } });
@@ -83,8 +91,9 @@ export function createOpenAIResponsesStreamParser(context: OpenAIResponsesErrorC
     }
     calls.delete(item.id);
     const text = typeof item.arguments === 'string' ? item.arguments : (call.finalArguments ?? call.streamedArguments);
-    const parsed = parseArguments(text);
-    emit({ type: 'tool-call-end', id: call.callId, name: item.name ?? call.name, ...parsed, providerData: { itemId: item.id } });
+    const name = item.name ?? call.name;
+    const parsed = parseToolArguments(text, name);
+    emit({ type: 'tool-call-end', id: call.callId, name, ...parsed, providerData: { itemId: item.id } });
   };
 
   const finish = (event: ResponsesStreamEvent, status: 'completed' | 'incomplete'): void => {

@@ -71,7 +71,7 @@ describe('parseAnthropicMessagesStream', () => {
       id: 'toolu_y',
       name: 'read',
       args: {},
-      argsError: 'the tool call arguments are JSON but not an object: [1,2]',
+      argsError: 'the arguments of read are JSON but not an object: [1,2]',
     });
   });
 
@@ -91,13 +91,30 @@ describe('parseAnthropicMessagesStream', () => {
     expect(events).toEqual([{ type: 'text-delta', text: 'ok' }, { type: 'text-end' }]);
   });
 
+  it('ends with a server error naming the field when an event does not fit the format', () => {
+    const parser = parseAnthropicMessagesStream(context);
+    parser.push(messageStart + sse('content_block_start', { index: 0, content_block: { type: 'text', text: 'Hi' } }));
+    const events = parser.push(sse('content_block_delta', { index: '0', delta: { type: 'text_delta', text: 'x' } }));
+    expect(toComparableEvents(events)).toEqual([
+      {
+        type: 'error',
+        error: {
+          kind: 'server',
+          message:
+            'anthropic (anthropic-messages): the stream sent an event that does not fit the anthropic-messages format at index (Invalid input: expected number, received string): {"type":"content_block_delta","index":"0","delta":{"type":"text_delta","text":"x"}}',
+          midStream: true,
+        },
+      },
+    ]);
+  });
+
   it('ends with a server error when an event is not JSON', () => {
     const parser = parseAnthropicMessagesStream(context);
     const events = parser.push(messageStart + 'event: content_block_delta\ndata: {"type":"content_blo\n\n');
     expect(toComparableEvents(events)).toEqual([
       {
         type: 'error',
-        error: { kind: 'server', message: 'anthropic (anthropic-messages): an event that is not JSON: {"type":"content_blo', midStream: false },
+        error: { kind: 'server', message: 'anthropic (anthropic-messages): the stream sent data that is not JSON: {"type":"content_blo', midStream: false },
       },
     ]);
   });

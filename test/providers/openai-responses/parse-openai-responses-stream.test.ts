@@ -91,7 +91,7 @@ describe('parseOpenAIResponsesStream edge cases', () => {
       id: 'call_2',
       name: 'g',
       args: {},
-      argsError: 'tool arguments must be a JSON object, got: [1,2]',
+      argsError: 'the arguments of g are JSON but not an object: [1,2]',
       providerData: { itemId: 'fc_2' },
     });
   });

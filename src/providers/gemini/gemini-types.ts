@@ -94,17 +94,6 @@ export interface GeminiUsageMetadata {
   totalTokenCount?: number;
 }
 
-/** One SSE `data:` payload: a whole GenerateContentResponse. */
-export interface GeminiStreamChunk {
-  candidates?: Array<{ content?: { role?: string; parts?: GeminiPart[] }; finishReason?: string; index?: number }>;
-  promptFeedback?: { blockReason?: string };
-  usageMetadata?: GeminiUsageMetadata;
-  modelVersion?: string;
-  responseId?: string;
-  /** An error reported inside a 200 stream. */
-  error?: GeminiErrorObject;
-}
-
 /** `error` of a Google API error body (https://ai.google.dev/gemini-api/docs/troubleshooting, google.rpc.Status). */
 export interface GeminiErrorObject {
   code?: number;

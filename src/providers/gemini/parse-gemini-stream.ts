@@ -1,28 +1,18 @@
-import { markMidStream } from '../http/mark-mid-stream.js';
 import { randomUUID } from 'node:crypto';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { parseSseJsonStream, type StreamSink } from '../http/parse-sse-json-stream.js';
+import type { StreamParser } from '../http/stream-through-parser.js';
 import { ProviderError } from '../provider-error.js';
 import type { StreamEvent } from '../stream-event.js';
 import type { Usage } from '../usage.js';
+import { GEMINI_PROTOCOL } from './convert-to-gemini-messages.js';
 import { geminiStreamError, type GeminiErrorContext } from './gemini-error.js';
 import { GeminiArgsAssembler } from './gemini-args-assembler.js';
-import type { GeminiFunctionCall, GeminiPart, GeminiSignaturePart, GeminiStreamChunk, GeminiUsageMetadata } from './gemini-types.js';
+import type { GeminiSignaturePart, GeminiUsageMetadata } from './gemini-types.js';
+import { geminiStreamChunkSchema, type GeminiStreamChunk, type GeminiStreamedFunctionCall, type GeminiStreamedPart } from './gemini-stream-schema.js';
 import { mapGeminiBlockReason, mapGeminiStopReason } from './map-gemini-stop-reason.js';
 
-/**
- * The Gemini SSE stream as a pure object: feed it decoded text, collect unified events.
- * It produces nothing after the first `stop` or `error`.
- */
-export interface GeminiStreamParser {
-  /** Feed the next piece of decoded body text; returns the events it completed. */
-  push(text: string): StreamEvent[];
-  /** The body ended: returns the closing `usage` + `stop`, or an `error` when the stream was cut short. */
-  end(): StreamEvent[];
-  /** The transport failed: returns the closing `error`, flagged `midStream` once content was emitted. */
-  fail(error: ProviderError): StreamEvent[];
-  /** True once a `stop` or `error` was produced. */
-  readonly finished: boolean;
-}
+/** The Gemini SSE stream as a pure object: decoded text in, unified events out. */
+export type GeminiStreamParser = StreamParser;
 
 export interface GeminiStreamParserOptions {
   /** Prefix for call ids when Gemini sends none and the chunk has no `responseId`; random by default. */
@@ -55,31 +45,18 @@ export function parseGeminiStream(context: GeminiErrorContext, options: GeminiSt
   let blockReason: string | undefined;
   let callCount = 0;
   let open: OpenCall | undefined;
-  let emittedContent = false;
-  let finished = false;
-  let out: StreamEvent[] = [];
   const fallbackIdPrefix = options.fallbackIdPrefix ?? randomUUID();
-
-  const sse = createParser({ onEvent: (message) => handle(message) });
+  // Set while a chunk is handled; every event goes through it.
+  let sink: StreamSink | undefined;
 
   function emit(event: StreamEvent): void {
-    if (finished) return;
-    if (event.type === 'stop' || event.type === 'error') finished = true;
-    else if (event.type !== 'usage') emittedContent = true;
-    out.push(event);
+    sink?.emit(event);
   }
 
-  function handle(message: EventSourceMessage): void {
-    if (finished) return;
-    let chunk: GeminiStreamChunk;
-    try {
-      chunk = JSON.parse(message.data) as GeminiStreamChunk;
-    } catch {
-      emit({ type: 'error', error: failure(context, 'server', `a chunk that is not JSON: ${message.data.slice(0, 200)}`, emittedContent) });
-      return;
-    }
+  function handle(chunk: GeminiStreamChunk, current: StreamSink): void {
+    sink = current;
     if (chunk.error !== undefined) {
-      emit({ type: 'error', error: geminiStreamError(context, chunk.error, emittedContent) });
+      emit({ type: 'error', error: geminiStreamError(context, chunk.error, current.emittedContent) });
       return;
     }
     if (chunk.usageMetadata !== undefined) usage = chunk.usageMetadata;
@@ -89,7 +66,7 @@ export function parseGeminiStream(context: GeminiErrorContext, options: GeminiSt
     if (candidate?.finishReason !== undefined) finishReason = candidate.finishReason;
   }
 
-  function handlePart(part: GeminiPart, responseId: string | undefined): void {
+  function handlePart(part: GeminiStreamedPart, responseId: string | undefined): void {
     const signature = part.thoughtSignature;
     if (part.functionCall !== undefined) {
       handleFunctionCall(part.functionCall, signature, responseId);
@@ -110,7 +87,7 @@ export function parseGeminiStream(context: GeminiErrorContext, options: GeminiSt
    * after another, so a new `name` also ends the call before it. A call without a name
    * is passed on with an argument error, so the model is told instead of the turn failing.
    */
-  function handleFunctionCall(call: GeminiFunctionCall, signature: string | undefined, responseId: string | undefined): void {
+  function handleFunctionCall(call: GeminiStreamedFunctionCall, signature: string | undefined, responseId: string | undefined): void {
     const name = typeof call.name === 'string' && call.name !== '' ? call.name : undefined;
     const streamed = call.willContinue === true || call.partialArgs !== undefined;
     if (name !== undefined || (open === undefined && (streamed || call.args !== undefined))) {
@@ -132,7 +109,7 @@ export function parseGeminiStream(context: GeminiErrorContext, options: GeminiSt
       // `{}` or `{willContinue: true}` with no call to belong to: nothing to run.
       return;
     }
-    if (call.partialArgs !== undefined) open.assembler.add(Array.isArray(call.partialArgs) ? call.partialArgs : []);
+    if (call.partialArgs !== undefined) open.assembler.add(call.partialArgs);
     if (call.willContinue !== true) closeCall();
   }
 
@@ -165,36 +142,29 @@ export function parseGeminiStream(context: GeminiErrorContext, options: GeminiSt
         reason: finishReason !== undefined ? mapGeminiStopReason(finishReason, callCount > 0) : mapGeminiBlockReason(blockReason ?? ''),
       });
     } else {
-      emit({ type: 'error', error: failure(context, 'network', 'the stream ended without a finishReason (connection closed early)', emittedContent) });
+      sink?.fail(new ProviderError({
+        kind: 'network',
+        message: `${context.provider} (${GEMINI_PROTOCOL}): the stream ended without a finishReason (connection closed early)`,
+        provider: context.provider,
+        model: context.model,
+      }));
     }
   }
 
-  function drain(): StreamEvent[] {
-    const events = out;
-    out = [];
-    return events;
-  }
-
-  return {
-    push(text) {
-      if (!finished) sse.feed(text);
-      return drain();
+  return parseSseJsonStream({
+    protocol: GEMINI_PROTOCOL,
+    context,
+    schema: geminiStreamChunkSchema,
+    onEvent: handle,
+    // The stream simply ends: the stop (or the truncation error) is decided here.
+    onEnd(current) {
+      sink = current;
+      finish();
     },
-    end() {
-      if (!finished) finish();
-      return drain();
-    },
-    fail(error) {
-      emit({ type: 'error', error: emittedContent ? markMidStream(error) : error });
-      return drain();
-    },
-    get finished() {
-      return finished;
-    },
-  };
+  });
 }
 
-function signaturePart(part: GeminiPart): GeminiSignaturePart {
+function signaturePart(part: GeminiStreamedPart): GeminiSignaturePart {
   if (part.thought === true) return 'thought';
   if (typeof part.text === 'string') return part.text === '' ? 'empty-text' : 'text';
   return 'bare';
@@ -220,8 +190,3 @@ function toUsage(metadata: GeminiUsageMetadata): Usage {
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
-
-function failure(context: GeminiErrorContext, kind: 'server' | 'network', what: string, midStream: boolean): ProviderError {
-  return new ProviderError({ kind, message: `${context.provider} (gemini): ${what}`, provider: context.provider, model: context.model, midStream });
-}
-

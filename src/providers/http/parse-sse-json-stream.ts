@@ -27,6 +27,8 @@ export interface StreamSink {
   readonly emittedContent: boolean;
   /** A `stop` or `error` was emitted. */
   readonly finished: boolean;
+  /** The ordinal of the SSE event being handled, from 1, counting every event (stable ids). */
+  readonly position: number;
 }
 
 /** One protocol's events mapped onto the unified stream. */
@@ -68,6 +70,7 @@ export function parseSseJsonStream<T>(mapping: SseJsonMapping<T>): StreamParser 
   let finished = false;
   let emittedContent = false;
   let ending = false;
+  let position = 0;
 
   const sink: StreamSink = {
     emit(event) {
@@ -85,6 +88,9 @@ export function parseSseJsonStream<T>(mapping: SseJsonMapping<T>): StreamParser 
     get finished() {
       return finished;
     },
+    get position() {
+      return position;
+    },
   };
 
   const malformed = (what: string): ProviderError =>
@@ -98,6 +104,7 @@ export function parseSseJsonStream<T>(mapping: SseJsonMapping<T>): StreamParser 
 
   const onEvent = (message: EventSourceMessage): void => {
     if (finished) return;
+    position += 1;
     const data = message.data.trim();
     if (data === '' || data.startsWith(':')) return;
     if (mapping.onMarker?.(data, sink) === true) return;

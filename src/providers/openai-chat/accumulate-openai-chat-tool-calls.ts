@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { parseToolArguments } from '../parse-tool-arguments.js';
 import type { StreamEvent } from '../stream-event.js';
-import type { ChatToolCallDelta } from './openai-chat-api-types.js';
+import type { ChatToolCallDelta } from './openai-chat-stream-schema.js';
 
 /** One call being assembled. */
 interface PendingCall {

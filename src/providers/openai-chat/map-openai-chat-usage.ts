@@ -1,5 +1,5 @@
 import type { Usage } from '../usage.js';
-import type { ChatUsage } from './openai-chat-api-types.js';
+import type { ChatUsage } from './openai-chat-stream-schema.js';
 
 /**
  * Map Chat Completions usage to unified usage. Cached prompt tokens are part of

@@ -55,72 +55,11 @@ export interface ChatRequestBody {
   reasoning_effort?: string;
 }
 
-/** Token usage as OpenAI and the compatible servers report it. */
-export interface ChatUsage {
-  prompt_tokens?: number;
-  completion_tokens?: number;
-  total_tokens?: number;
-  /** OpenAI: `cached_tokens` are prompt tokens read from the cache (included in prompt_tokens). */
-  prompt_tokens_details?: { cached_tokens?: number } | null;
-  /** OpenAI: `reasoning_tokens` are part of completion_tokens. */
-  completion_tokens_details?: { reasoning_tokens?: number } | null;
-  /** DeepSeek (https://api-docs.deepseek.com/api/create-chat-completion): cache hits, included in prompt_tokens. */
-  prompt_cache_hit_tokens?: number;
-  /** Moonshot: cache hits at the top level of usage, included in prompt_tokens. */
-  cached_tokens?: number;
-}
-
-/** One piece of a tool call inside a streamed delta. */
-export interface ChatToolCallDelta {
-  /** Which call this piece belongs to; some servers omit it. */
-  index?: number;
-  /** Present on the first piece of a call; some servers send "" or omit it. */
-  id?: string | null;
-  type?: string;
-  function?: { name?: string | null; arguments?: string | null } | null;
-}
-
 /** A vendor error object, in an error response body or an SSE frame. */
 export interface ChatErrorBody {
-  message?: string;
+  message?: string | null;
   type?: string | null;
   /** OpenAI uses strings (`context_length_exceeded`); OpenRouter and vLLM put the HTTP status here. */
   code?: string | number | null;
   param?: string | null;
-}
-
-/** A typed part of an array-valued `delta.content` (Mistral; see read-openai-chat-content.ts). */
-export interface ChatDeltaContentPart {
-  type?: string;
-  text?: string | null;
-  /** Mistral reasoning: text parts nested in a `thinking` part. */
-  thinking?: Array<{ type?: string; text?: string | null }> | string | null;
-}
-
-/** `delta.content`: a string (OpenAI) or an array of typed parts (Mistral reasoning models). */
-export type ChatDeltaContent = string | ChatDeltaContentPart[];
-
-/** One `chat.completion.chunk`. */
-export interface ChatChunk {
-  id?: string;
-  choices?: Array<{
-    index?: number;
-    delta?: {
-      role?: string;
-      content?: ChatDeltaContent | null;
-      /** OpenAI: the model's refusal text, instead of content. */
-      refusal?: string | null;
-      /** DeepSeek, Qwen, llama.cpp, older vLLM: reasoning text. */
-      reasoning_content?: string | null;
-      /** OpenRouter, Ollama, Groq, newer vLLM: reasoning text. */
-      reasoning?: string | null;
-      tool_calls?: ChatToolCallDelta[] | null;
-    } | null;
-    finish_reason?: string | null;
-  }> | null;
-  usage?: ChatUsage | null;
-  /** Groq reports usage here on the last chunk (https://console.groq.com/docs/openai). */
-  x_groq?: { usage?: ChatUsage | null } | null;
-  /** A mid-stream failure (OpenAI, vLLM, OpenRouter); a string on some servers. */
-  error?: ChatErrorBody | string | null;
 }

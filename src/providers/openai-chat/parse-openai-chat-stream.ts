@@ -1,25 +1,18 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { markMidStream } from '../http/mark-mid-stream.js';
+import { parseSseJsonStream, type StreamSink } from '../http/parse-sse-json-stream.js';
+import type { StreamParser } from '../http/stream-through-parser.js';
 import { ProviderError } from '../provider-error.js';
-import type { StreamEvent } from '../stream-event.js';
-import { mapOpenAIChatUsage } from './map-openai-chat-usage.js';
-import { mapOpenAIChatStopReason } from './map-openai-chat-stop-reason.js';
-import { classifyOpenAIChatStreamError, type OpenAIChatErrorContext } from './openai-chat-error.js';
-import type { ChatChunk, ChatUsage } from './openai-chat-api-types.js';
 import { OpenAIChatToolCalls } from './accumulate-openai-chat-tool-calls.js';
+import { mapOpenAIChatStopReason } from './map-openai-chat-stop-reason.js';
+import { mapOpenAIChatUsage } from './map-openai-chat-usage.js';
+import { classifyOpenAIChatStreamError, type OpenAIChatErrorContext } from './openai-chat-error.js';
+import { chatChunkSchema, type ChatChunk, type ChatUsage } from './openai-chat-stream-schema.js';
 import { readOpenAIChatContent } from './read-openai-chat-content.js';
 
+/** The protocol id named in this parser's errors. */
+const PROTOCOL = 'openai-chat';
+
 /** A push parser from decoded SSE text to unified events. */
-export interface OpenAIChatStreamParser {
-  /** Feed decoded text (any split); returns the events it completed. */
-  push(text: string): StreamEvent[];
-  /** The body ended: flush, and end with `stop` or a truncation `error`. */
-  end(): StreamEvent[];
-  /** The transport failed: end with this error (midStream set when content was already given). */
-  fail(error: ProviderError): StreamEvent[];
-  /** True once `stop` or `error` has been emitted; later input is ignored. */
-  readonly finished: boolean;
-}
+export type OpenAIChatStreamParser = StreamParser;
 
 /**
  * Parse a Chat Completions SSE stream
@@ -32,141 +25,81 @@ export interface OpenAIChatStreamParser {
  * ends with a `network` error, never a silent success.
  */
 export function createOpenAIChatStreamParser(context: OpenAIChatErrorContext): OpenAIChatStreamParser {
-  let out: StreamEvent[] = [];
-  let finished = false;
-  let semantic = false;
-  let position = 0;
   let responseId = '';
   let finishReason: string | undefined;
   let refused = false;
   let usage: ChatUsage | undefined;
-  let ending = false;
   const toolCalls = new OpenAIChatToolCalls(() => responseId);
 
-  const emit = (event: StreamEvent): void => {
-    if (event.type !== 'usage' && event.type !== 'stop' && event.type !== 'error') semantic = true;
-    out.push(event);
+  const finish = (sink: StreamSink): void => {
+    for (const event of toolCalls.endAll()) sink.emit(event);
+    if (usage !== undefined) sink.emit({ type: 'usage', usage: mapOpenAIChatUsage(usage) });
+    sink.emit({ type: 'stop', reason: mapOpenAIChatStopReason(finishReason, toolCalls.hasCalls, refused) });
   };
 
-  const fail = (error: ProviderError): void => {
-    if (finished) return;
-    finished = true;
-    out.push({ type: 'error', error: semantic ? markMidStream(error) : error });
-  };
-
-  const finish = (): void => {
-    if (finished) return;
-    for (const event of toolCalls.endAll()) emit(event);
-    if (usage !== undefined) out.push({ type: 'usage', usage: mapOpenAIChatUsage(usage) });
-    finished = true;
-    out.push({ type: 'stop', reason: mapOpenAIChatStopReason(finishReason, toolCalls.hasCalls, refused) });
-  };
-
-  const onChunk = (chunk: ChatChunk): void => {
+  const onChunk = (chunk: ChatChunk, sink: StreamSink, event: string | undefined): void => {
+    if (event === 'error') {
+      // An `event: error` frame: the error object, wrapped in `error` or bare.
+      sink.emit({ type: 'error', error: classifyOpenAIChatStreamError(context, chunk.error ?? chunk, sink.emittedContent) });
+      return;
+    }
     if (typeof chunk.id === 'string' && responseId === '') responseId = chunk.id;
     const reported = chunk.usage ?? chunk.x_groq?.usage;
     if (reported !== undefined && reported !== null) usage = reported;
     if (chunk.error !== undefined && chunk.error !== null) {
-      fail(classifyOpenAIChatStreamError(context, chunk.error, semantic));
+      sink.emit({ type: 'error', error: classifyOpenAIChatStreamError(context, chunk.error, sink.emittedContent) });
       return;
     }
     // Only the first choice is read: we never ask for n > 1.
-    const choice = Array.isArray(chunk.choices) ? chunk.choices.find((c) => (c.index ?? 0) === 0) : undefined;
-    if (choice === undefined) return;
-    if (finishReason !== undefined) return;
+    const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
+    if (choice === undefined || finishReason !== undefined) return;
     const delta = choice.delta ?? {};
     const reasoning = nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning);
-    if (reasoning !== undefined) emit({ type: 'thinking-delta', text: reasoning });
+    if (reasoning !== undefined) sink.emit({ type: 'thinking-delta', text: reasoning });
     for (const piece of readOpenAIChatContent(delta.content)) {
-      emit(piece.kind === 'text' ? { type: 'text-delta', text: piece.text } : { type: 'thinking-delta', text: piece.text });
+      sink.emit(piece.kind === 'text' ? { type: 'text-delta', text: piece.text } : { type: 'thinking-delta', text: piece.text });
     }
     const refusal = nonEmpty(delta.refusal);
     if (refusal !== undefined) {
       refused = true;
-      emit({ type: 'text-delta', text: refusal });
+      sink.emit({ type: 'text-delta', text: refusal });
     }
-    const pieces = Array.isArray(delta.tool_calls) ? delta.tool_calls : [];
-    for (const piece of pieces) for (const event of toolCalls.push(piece, position)) emit(event);
+    for (const piece of delta.tool_calls ?? []) for (const call of toolCalls.push(piece, sink.position)) sink.emit(call);
     if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') {
       if (choice.finish_reason === 'error') {
-        fail(classifyOpenAIChatStreamError(context, { message: 'the server ended the response with finish_reason "error"' }, semantic));
+        sink.emit({
+          type: 'error',
+          error: classifyOpenAIChatStreamError(context, { message: 'the server ended the response with finish_reason "error"' }, sink.emittedContent),
+        });
         return;
       }
       finishReason = choice.finish_reason;
-      for (const event of toolCalls.endAll()) emit(event);
+      for (const call of toolCalls.endAll()) sink.emit(call);
     }
   };
 
-  const onEvent = (message: EventSourceMessage): void => {
-    if (finished) return;
-    position += 1;
-    const data = message.data.trim();
-    // `data: : keepalive` (some proxies) and empty data lines carry nothing.
-    if (data === '' || data.startsWith(':')) return;
-    if (data === '[DONE]') {
-      finish();
-      return;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(data);
-    } catch {
-      // An unparseable last line when the body ended is a line cut off mid-way.
-      fail(ending ? truncated(context) : new ProviderError({
-        ...context,
-        kind: 'server',
-        message: `${context.provider}: the stream sent data that is not JSON: ${data.slice(0, 200)}`,
-      }));
-      return;
-    }
-    if (typeof json !== 'object' || json === null) return;
-    if (message.event === 'error') {
-      const record = json as { error?: unknown };
-      const body = (record.error ?? json) as ChatChunk['error'];
-      fail(classifyOpenAIChatStreamError(context, body ?? 'unknown error', semantic));
-      return;
-    }
-    onChunk(json as ChatChunk);
-  };
-
-  const sse = createParser({ onEvent });
-
-  const drain = (): StreamEvent[] => {
-    const events = out;
-    out = [];
-    return events;
-  };
-
-  return {
-    push(text) {
-      if (!finished) sse.feed(text);
-      return drain();
+  return parseSseJsonStream({
+    protocol: PROTOCOL,
+    context,
+    schema: chatChunkSchema,
+    onMarker(data, sink) {
+      if (data !== '[DONE]') return false;
+      finish(sink);
+      return true;
     },
-    end() {
-      if (!finished) {
-        // A last event without its blank line still counts (the body ended on it).
-        ending = true;
-        sse.feed('\n\n');
-        if (!finished && finishReason !== undefined) finish();
-        if (!finished) fail(truncated(context));
+    onEvent: onChunk,
+    onEnd(sink) {
+      // A server that finished but never sent [DONE] has still answered in full.
+      if (finishReason !== undefined) {
+        finish(sink);
+        return;
       }
-      return drain();
+      sink.fail(new ProviderError({
+        ...context,
+        kind: 'network',
+        message: `${context.provider} (${PROTOCOL}): the stream ended before [DONE] and without a finish_reason; the response was truncated`,
+      }));
     },
-    fail(error) {
-      fail(error);
-      return drain();
-    },
-    get finished() {
-      return finished;
-    },
-  };
-}
-
-function truncated(context: OpenAIChatErrorContext): ProviderError {
-  return new ProviderError({
-    ...context,
-    kind: 'network',
-    message: `${context.provider}: the stream ended before [DONE] and without a finish_reason; the response was truncated`,
   });
 }
 

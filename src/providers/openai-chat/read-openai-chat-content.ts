@@ -1,4 +1,4 @@
-import type { ChatDeltaContent } from './openai-chat-api-types.js';
+import type { ChatDeltaContent } from './openai-chat-stream-schema.js';
 
 /** One piece of a streamed delta's content, in the order the server sent it. */
 export interface ChatContentPiece {

@@ -1,4 +1,4 @@
-import type { ResponsesOutputItem } from './openai-responses-api-types.js';
+import type { ResponsesOutputItem } from './openai-responses-stream-schema.js';
 
 /**
  * Output items OpenAI runs itself and reports in the answer (hosted tools); the answer

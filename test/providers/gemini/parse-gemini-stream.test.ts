@@ -58,11 +58,28 @@ describe('parseGeminiStream', () => {
     ]);
   });
 
+  it('ends with a server error naming the field when a chunk does not fit the format', () => {
+    const parser = parseGeminiStream(context);
+    const events = [...parser.push(data(candidate([{ text: 'Hi' }]))), ...parser.push(data(candidate([{ text: 7 }])))];
+    expect(toComparableEvents(events)).toEqual([
+      { type: 'text-delta', text: 'Hi' },
+      {
+        type: 'error',
+        error: {
+          kind: 'server',
+          message:
+            'gemini (gemini): the stream sent an event that does not fit the gemini format at candidates[0].content.parts[0].text (Invalid input: expected string, received number): {"candidates":[{"content":{"role":"model","parts":[{"text":7}]}}]}',
+          midStream: true,
+        },
+      },
+    ]);
+  });
+
   it('ends with a server error when a chunk is not JSON, and produces nothing afterwards', () => {
     const parser = parseGeminiStream(context);
     const events = parser.push('data: {"candidates": [\r\n\r\n');
     expect(toComparableEvents(events)).toEqual([
-      { type: 'error', error: { kind: 'server', message: 'gemini (gemini): a chunk that is not JSON: {"candidates": [', midStream: false } },
+      { type: 'error', error: { kind: 'server', message: 'gemini (gemini): the stream sent data that is not JSON: {"candidates": [', midStream: false } },
     ]);
     expect(parser.finished).toBe(true);
     expect(parser.push(data(candidate([{ text: 'late' }], 'STOP')))).toEqual([]);

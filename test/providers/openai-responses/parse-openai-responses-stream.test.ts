@@ -69,6 +69,21 @@ describe('parseOpenAIResponsesStream edge cases', () => {
     expect(event.error.midStream).toBe(false);
   });
 
+  it('reports an event that does not fit the format as a server error naming the field', () => {
+    const events = parseText('data: {"type":"response.output_item.done","item":{"type":"function_call","id":"fc_1","arguments":{"path":"a"}}}\n\n');
+    expect(toComparableEvents(events)).toEqual([
+      {
+        type: 'error',
+        error: {
+          kind: 'server',
+          message:
+            'openai (openai-responses): the stream sent an event that does not fit the openai-responses format at item.arguments (Invalid input: expected string, received object): {"type":"response.output_item.done","item":{"type":"function_call","id":"fc_1","arguments":{"path":"a"}}}',
+          midStream: false,
+        },
+      },
+    ]);
+  });
+
   it('uses the deltas when a function call ends without `.done` arguments', () => {
     const events = parseText(
       [

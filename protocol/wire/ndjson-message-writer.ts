@@ -16,8 +16,17 @@ export class NdjsonMessageWriter extends AbstractMessageWriter {
   write(message: Message): Promise<void> {
     const request = message as { id?: unknown; method?: unknown };
     if (this.awaited && typeof request.method === 'string' && (typeof request.id === 'string' || typeof request.id === 'number')) this.awaited.add(request.id);
-    return new Promise((resolve, reject) => {
-      this.output.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve()));
+    // A peer that has gone (EPIPE) is an error event of the connection, not a rejection
+    // nobody may be waiting for; its close ends the connection.
+    return new Promise((resolve) => {
+      if (this.output.destroyed || !this.output.writable) {
+        this.fireError(new Error('the peer has gone; the message was not sent'), message);
+        return resolve();
+      }
+      this.output.write(`${JSON.stringify(message)}\n`, (error) => {
+        if (error) this.fireError(error, message);
+        resolve();
+      });
     });
   }
 

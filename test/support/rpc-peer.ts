@@ -76,7 +76,7 @@ export class RpcPeer {
   waitFor(test: (m: WireMessage) => boolean, timeoutMs = 15_000, what = 'message'): Promise<WireMessage> {
     const seen = this.received.find(test);
     if (seen) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
+    const waiting = new Promise<WireMessage>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; got ${JSON.stringify(this.received.slice(-5))}`)), timeoutMs);
       this.waiters.push({
         test,
@@ -86,6 +86,11 @@ export class RpcPeer {
         },
       });
     });
+    // A test may leave a request running on purpose (a turn kept in flight) and never await
+    // it: its timeout, after the test, must not surface as an unhandled rejection in another
+    // file sharing the worker. Whoever awaits it still gets the rejection.
+    waiting.catch(() => undefined);
+    return waiting;
   }
 
   /** `session/update` params received for a session, in order. */

@@ -103,9 +103,6 @@ export function createProjectServices(settings: ProjectSettings, shared: SharedS
     skills: (cwd) => discoverSkills(skillDirs(cwd, { userConfigDir: shared.paths.configDir })).map(({ name, description }) => ({ name, description })),
     userConfigDir: shared.paths.configDir,
     gitFacts: async (cwd) => gitFacts(cwd, { sandbox: await sandbox, policy: sandboxPolicy, env: shared.env }),
-    budgetUsd: config.budgetUsd,
-    thinking: config.thinking,
-    toolResultBudget: 50_000,
     costTotals: shared.costTotals,
     defaultModel: shared.model ?? pickDefaultModel(config, shared.env),
     defaultMode: subagents.manager ? 'manager' : 'build',
@@ -115,7 +112,6 @@ export function createProjectServices(settings: ProjectSettings, shared: SharedS
         .filter((m) => registry.isConfigured(m.ref.split('/')[0]!))
         .map((m) => ({ value: m.ref, name: m.ref })),
     setupHelp: describeProviderSetup(shared.paths),
-    maxTurns: config.maxTurns ?? 50,
     log,
     // Retries and the circuit breaker come wrapped by the registry; the loop turns to the fallback.
     createModel: (ref) => registry.resolve(ref),

@@ -1,4 +1,17 @@
 import type { Readable, Writable } from 'node:stream';
+import {
+  AbstractMessageReader,
+  AbstractMessageWriter,
+  CancellationTokenSource,
+  Disposable,
+  ResponseError,
+  createMessageConnection,
+  type CancellationToken,
+  type DataCallback,
+  type Message,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node.js';
+import { cancelRequestStrategy, toLspCancel } from '../../protocol/wire/cancel-request-strategy.js';
 import { FramedStream } from './framing/framed-stream.js';
 import { FrameTooLargeError } from './framing/frame-too-large-error.js';
 import { RpcError } from './rpc-error.js';
@@ -26,26 +39,27 @@ export interface ConnectionOptions {
 /** The limits that may change while a connection is open (when a TCP client authenticates). */
 export type ConnectionLimits = Pick<ConnectionOptions, 'maxFrameBytes' | 'maxQueuedBytes' | 'closeOnMalformed'>;
 
-interface PendingOutbound {
-  resolve(value: unknown): void;
-  reject(error: Error): void;
-  cleanup(): void;
-}
-
 const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
 
 /**
- * One JSON-RPC 2.0 peer over a framed byte stream, both directions: it answers the
- * peer's requests through an InboundHandler and sends the daemon's own requests
- * (permission, tools/call, hooks) and notifications. A malformed message gets an
- * error answer and the connection stays usable; only framing failures close it.
+ * One JSON-RPC 2.0 peer over a framed byte stream, both directions, on vscode-jsonrpc's
+ * MessageConnection: it answers the peer's requests through an InboundHandler and sends
+ * the daemon's own requests (permission, tools/call, hooks) and notifications. Before a
+ * message reaches vscode-jsonrpc it is framed (NDJSON or Content-Length, detected per
+ * connection, the frame limit enforced before buffering) and its envelope is checked: a
+ * malformed message gets an error answer here and the connection stays usable; only
+ * framing failures close it. ACP's `$/cancel_request` and LSP's `$/cancelRequest` both
+ * cancel a running request.
  */
 export class JsonRpcConnection {
   private readonly stream: FramedStream;
-  private readonly inbound = new Map<RequestId, AbortController>();
-  private readonly outbound = new Map<RequestId, PendingOutbound>();
+  private readonly connection: MessageConnection;
+  private deliver: DataCallback | undefined;
+  /** Ids of the peer's requests being handled: a second request with one of them is refused. */
+  private readonly inFlight = new Set<RequestId>();
+  private readonly running = new Set<AbortController>();
+  private readonly outbound = new Set<{ method: string; reject(error: Error): void }>();
   private readonly closeListeners: Array<() => void> = [];
-  private nextId = 1;
   private closedFlag = false;
   private handler: InboundHandler | undefined;
 
@@ -60,6 +74,23 @@ export class JsonRpcConnection {
       onFramingError: (error) => this.onFramingError(error),
       onClose: () => this.shutdown(),
     });
+    const connection = this;
+    const reader = new (class extends AbstractMessageReader {
+      listen(callback: DataCallback): Disposable {
+        connection.deliver = callback;
+        return Disposable.create(() => (connection.deliver = undefined));
+      }
+    })();
+    const writer = new (class extends AbstractMessageWriter {
+      async write(message: Message): Promise<void> {
+        connection.send(message);
+      }
+      end(): void {}
+    })();
+    this.connection = createMessageConnection(reader, writer, undefined, { cancellationStrategy: cancelRequestStrategy });
+    this.connection.onRequest((method, params, token) => this.onRequest(method, params, token));
+    this.connection.onNotification((method, params) => this.onNotification(method, params));
+    this.connection.listen();
   }
 
   get label(): string {
@@ -87,44 +118,42 @@ export class JsonRpcConnection {
   }
 
   notify(method: string, params: unknown): void {
-    this.send({ jsonrpc: '2.0', method, params });
+    if (this.closedFlag) return;
+    void this.connection.sendNotification(method, params).catch(() => undefined);
   }
 
   /** Sends a request to the peer; rejects on an error answer, timeout, abort or close. */
   request(method: string, params: unknown, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<unknown> {
     if (this.closedFlag) return Promise.reject(new Error(`connection ${this.label} is closed`));
-    const id = this.nextId++;
+    const cancel = new CancellationTokenSource();
     return new Promise((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
+      const entry = { method, reject: (error: Error) => settle(() => reject(error)) };
+      const settle = (done: () => void): void => {
+        if (!this.outbound.delete(entry)) return;
+        if (timer) clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        cancel.dispose();
+        done();
+      };
+      // The peer is told (`$/cancel_request`) and the caller is answered at once.
       const onAbort = (): void => {
-        this.notify('$/cancel_request', { requestId: id });
-        settle.reject(RpcError.cancelled(method));
+        cancel.cancel();
+        entry.reject(RpcError.cancelled(method));
       };
-      const settle: PendingOutbound = {
-        resolve: (value) => {
-          settle.cleanup();
-          resolve(value);
-        },
-        reject: (error) => {
-          settle.cleanup();
-          reject(error);
-        },
-        cleanup: () => {
-          this.outbound.delete(id);
-          if (timer) clearTimeout(timer);
-          options.signal?.removeEventListener('abort', onAbort);
-        },
-      };
-      this.outbound.set(id, settle);
+      this.outbound.add(entry);
       if (options.timeoutMs !== undefined) {
         timer = setTimeout(() => {
-          this.notify('$/cancel_request', { requestId: id });
-          settle.reject(new Error(`${method} got no answer from ${this.label} within ${options.timeoutMs} ms`));
+          cancel.cancel();
+          entry.reject(new Error(`${method} got no answer from ${this.label} within ${options.timeoutMs} ms`));
         }, options.timeoutMs);
       }
       if (options.signal?.aborted) return onAbort();
       options.signal?.addEventListener('abort', onAbort, { once: true });
-      this.send({ jsonrpc: '2.0', id, method, params });
+      this.connection.sendRequest(method, params, cancel.token).then(
+        (result) => settle(() => resolve(result)),
+        (error: unknown) => entry.reject(error instanceof ResponseError ? new RpcError(error.code, error.message, error.data) : (error as Error)),
+      );
     });
   }
 
@@ -134,8 +163,11 @@ export class JsonRpcConnection {
     if (!this.output.writableEnded) this.output.end();
   }
 
-  private send(message: object): void {
+  /** Writes one message; a peer that stops reading is dropped once too much is queued for it. */
+  private send(message: Message): void {
     if (this.closedFlag) return;
+    const response = message as { id?: RequestId | null; method?: unknown };
+    if (response.method === undefined && response.id !== undefined && response.id !== null) this.inFlight.delete(response.id);
     const queued = this.output.writableLength;
     if (queued > (this.options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES)) {
       this.options.log?.(`${this.label}: peer is not reading (${queued} bytes queued); closing`);
@@ -151,7 +183,7 @@ export class JsonRpcConnection {
       error instanceof FrameTooLargeError
         ? RpcError.frameTooLarge(error.message)
         : RpcError.parseError(`${error.message}; the connection is closed`);
-    this.send({ jsonrpc: '2.0', id: null, error: rpc.toJSON() });
+    this.send({ jsonrpc: '2.0', id: null, error: rpc.toJSON() } as Message);
     this.close();
   }
 
@@ -167,32 +199,33 @@ export class JsonRpcConnection {
     this.route(message as Record<string, unknown>);
   }
 
+  /** Checks the envelope; what passes goes to vscode-jsonrpc. */
   private route(message: Record<string, unknown>): void {
     const id = message.id;
     const validId = typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
     if (message.jsonrpc !== '2.0') return this.malformed(validId ? (id as RequestId) : null, RpcError.invalidRequest('"jsonrpc" must be "2.0"'));
     if (typeof message.method === 'string') {
-      if (id === undefined) return this.onNotification(message.method, message.params);
+      if (id === undefined) return this.deliver?.(toLspCancel(message) as unknown as Message);
       if (!validId) return this.malformed(null, RpcError.invalidRequest('"id" must be a string or an integer'));
-      return void this.onRequest(id as RequestId, message.method, message.params);
+      if (this.inFlight.has(id as RequestId)) {
+        return this.malformed(id as RequestId, RpcError.invalidRequest(`request id ${JSON.stringify(id)} is already in use`), false);
+      }
+      this.inFlight.add(id as RequestId);
+      return this.deliver?.(message as unknown as Message);
     }
-    if (validId && ('result' in message || 'error' in message)) return this.onResponse(id as RequestId, message);
+    if (validId && ('result' in message || 'error' in message)) return this.deliver?.(message as unknown as Message);
     this.malformed(validId ? (id as RequestId) : null, RpcError.invalidRequest('expected a request, a notification or a response'));
   }
 
   /** Answers a message that is not JSON-RPC; the connection stays usable unless closeOnMalformed. */
-  private malformed(id: RequestId | null, error: RpcError): void {
-    this.send({ jsonrpc: '2.0', id, error: error.toJSON() });
-    if (this.options.closeOnMalformed) this.close();
+  private malformed(id: RequestId | null, error: RpcError, mayClose = true): void {
+    if (this.closedFlag) return;
+    this.stream.write(JSON.stringify({ jsonrpc: '2.0', id, error: error.toJSON() }));
+    if (mayClose && this.options.closeOnMalformed) this.close();
   }
 
   private onNotification(method: string, params: unknown): void {
-    if (method === '$/cancel_request' || method === '$/cancelRequest') {
-      const p = (params ?? {}) as { requestId?: RequestId; id?: RequestId };
-      const target = p.requestId ?? p.id;
-      if (target !== undefined) this.inbound.get(target)?.abort();
-      return;
-    }
+    if (method === '$/cancel_request') return;
     try {
       this.handler?.notification(method, params);
     } catch (error) {
@@ -200,17 +233,19 @@ export class JsonRpcConnection {
     }
   }
 
-  private async onRequest(id: RequestId, method: string, params: unknown): Promise<void> {
-    if (this.inbound.has(id)) {
-      this.send({ jsonrpc: '2.0', id, error: RpcError.invalidRequest(`request id ${JSON.stringify(id)} is already in use`).toJSON() });
-      return;
+  private async onRequest(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
+    // Cancelled before it ran (the cancel was read with the request): answered as LSP does, not run.
+    if (token.isCancellationRequested) {
+      const { code, message } = RpcError.cancelled(method).toJSON();
+      return new ResponseError(code, message);
     }
     const controller = new AbortController();
-    this.inbound.set(id, controller);
+    this.running.add(controller);
+    const cancelled = token.onCancellationRequested(() => controller.abort());
     try {
       if (!this.handler) throw RpcError.internal('connection has no handler');
       const result = await this.handler.request(method, params, controller.signal);
-      this.send({ jsonrpc: '2.0', id, result: result ?? null });
+      return result ?? null;
     } catch (error) {
       let rpc: RpcError;
       if (error instanceof RpcError) rpc = error;
@@ -219,25 +254,20 @@ export class JsonRpcConnection {
         this.options.log?.(`${this.label}: ${method} failed: ${(error as Error).stack ?? String(error)}`);
         rpc = RpcError.internal((error as Error).message);
       }
-      this.send({ jsonrpc: '2.0', id, error: rpc.toJSON() });
+      const { code, message, data } = rpc.toJSON();
+      return new ResponseError(code, message, data);
     } finally {
-      this.inbound.delete(id);
+      cancelled.dispose();
+      this.running.delete(controller);
     }
-  }
-
-  private onResponse(id: RequestId, message: Record<string, unknown>): void {
-    const pending = this.outbound.get(id);
-    if (!pending) return;
-    const error = message.error as { code?: number; message?: string; data?: unknown } | undefined;
-    if (error) pending.reject(new RpcError(error.code ?? -32603, error.message ?? 'error', error.data));
-    else pending.resolve(message.result);
   }
 
   private shutdown(): void {
     if (this.closedFlag) return;
     this.closedFlag = true;
-    for (const controller of this.inbound.values()) controller.abort();
-    for (const pending of [...this.outbound.values()]) pending.reject(new Error(`connection ${this.label} closed`));
+    for (const controller of this.running) controller.abort();
+    for (const entry of [...this.outbound]) entry.reject(new Error(`connection ${this.label} closed`));
+    this.connection.dispose();
     for (const listener of this.closeListeners.splice(0)) listener();
   }
 }

@@ -7,7 +7,6 @@ import type { GitFacts } from './git-facts.js';
 import type { TurnModel } from '../loop/loop-context.js';
 import type { DaemonCostTotals } from '../loop/track-cost.js';
 import type { LanguageModel } from '../providers/language-model.js';
-import type { ThinkingLevel } from '../providers/request.js';
 import type { Usage } from '../providers/usage.js';
 import type { SessionRecord } from '../store/store.js';
 import type { Tool } from '../tools/tool.js';
@@ -47,10 +46,6 @@ export interface SessionServicesOptions {
   gitFacts(cwd: string): Promise<GitFacts | undefined>;
   /** The user's config directory (global AGENTS.md). */
   userConfigDir: string;
-  maxTurns: number;
-  budgetUsd: number | undefined;
-  thinking: ThinkingLevel | undefined;
-  toolResultBudget: number;
   costTotals: DaemonCostTotals;
   log(line: string): void;
   /** Tools, permissions and hooks for every session. */
@@ -90,10 +85,6 @@ export function createSessionServices(options: SessionServicesOptions): SessionS
     modelChoices: options.modelChoices,
     defaultMode: options.defaultMode,
     sandbox: options.tools.sandbox,
-    maxTurns: options.maxTurns,
-    budgetUsd: options.budgetUsd,
-    thinking: options.thinking,
-    toolResultBudget: options.toolResultBudget,
     costTotals: options.costTotals,
     log: options.log,
     resolveModel(sessionModel) {

@@ -2,7 +2,7 @@ import type { AgentDefinition } from '../config/agent-definition.js';
 import type { ProjectSettings } from '../config/project-settings.js';
 import type { TurnModel } from '../loop/loop-context.js';
 import type { DaemonCostTotals } from '../loop/track-cost.js';
-import type { SystemBlock, ThinkingLevel, ToolSpec } from '../providers/request.js';
+import type { SystemBlock, ToolSpec } from '../providers/request.js';
 import type { SessionRecord } from '../store/store.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import type { Tool } from '../tools/tool.js';
@@ -42,14 +42,6 @@ export interface SessionServices {
   refusal(record: SessionRecord, agent: AgentDefinition, tool: Tool): string | undefined;
   /** Tool dispatch for one session (its permissions, hooks, file state), built once when its first turn starts. */
   toolDispatch(host: ToolHost): Promise<SessionToolDispatch>;
-  /** `maxTurns` from config (an agent may override it). */
-  maxTurns: number;
-  /** `budgetUsd` from config: the most a session may spend. */
-  budgetUsd: number | undefined;
-  /** Reasoning effort for models that think (config `thinking`); the vendor default when undefined. */
-  thinking: ThinkingLevel | undefined;
-  /** Characters of older tool results kept in each request. */
-  toolResultBudget: number;
   /** Spending of every session of this daemon. */
   costTotals: DaemonCostTotals;
   log(line: string): void;

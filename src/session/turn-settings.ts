@@ -3,6 +3,11 @@ import type { TurnSettings } from '../loop/loop-context.js';
 import type { SessionRecord } from '../store/store.js';
 import type { ResolvedModel, SessionServices } from './session-services.js';
 
+/** Model requests per turn when neither config `maxTurns` nor the agent says. */
+export const DEFAULT_MAX_TURNS = 50;
+/** Characters of older tool results kept in each request (the store keeps all). */
+export const TOOL_RESULT_BUDGET = 50_000;
+
 /** What one turn of a session runs with: its agent's prompt, tools and limits, and the model resolved for it. */
 export async function turnSettings(
   services: SessionServices,
@@ -11,9 +16,11 @@ export async function turnSettings(
   model: ResolvedModel,
   signals: { signal: AbortSignal; requestSignal(): AbortSignal },
 ): Promise<TurnSettings> {
+  // Read from the project's effective config here, once per turn, not copied along the way.
+  const { config } = services.settings;
   // A sub-agent carries its share of the sub-agent budget in its own record.
   const ownBudget = record.meta.budgetUsd;
-  const budgetUsd = typeof ownBudget === 'number' ? ownBudget : services.budgetUsd;
+  const budgetUsd = typeof ownBudget === 'number' ? ownBudget : config.budgetUsd;
   const { fallback, ...primary } = model;
   return {
     model: primary,
@@ -21,11 +28,11 @@ export async function turnSettings(
     system: await services.systemPrompt(record, agent),
     tools: services.toolSpecs(record, agent),
     refusal: (tool) => services.refusal(record, agent, tool),
-    maxTurns: agent.maxTurns ?? services.maxTurns,
+    maxTurns: agent.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
     ...(agent.temperature !== undefined ? { temperature: agent.temperature } : {}),
     ...(budgetUsd !== undefined ? { budgetUsd } : {}),
-    ...(services.thinking !== undefined ? { thinking: services.thinking } : {}),
-    toolResultBudget: services.toolResultBudget,
+    ...(config.thinking !== undefined ? { thinking: config.thinking } : {}),
+    toolResultBudget: TOOL_RESULT_BUDGET,
     signal: signals.signal,
     requestSignal: signals.requestSignal,
   };

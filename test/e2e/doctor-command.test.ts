@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DoctorReport } from '../../src/cli/doctor/doctor-check.js';
-import { daemonEnv, makeHome, spawnDaemon, until, type DaemonChild } from '../support/daemon-process.js';
+import { connectWhenListening, daemonEnv, makeHome, spawnDaemon, type DaemonChild } from '../support/daemon-process.js';
 import { runCli } from '../support/run-cli.js';
 
 describe('agentd doctor', () => {
@@ -43,7 +43,7 @@ describe('agentd doctor', () => {
       await daemon.exited;
     });
     const socketPath = join(dir, 'run', 'agentd.sock');
-    await until(() => existsSync(socketPath), 10_000, 'the daemon socket');
+    (await connectWhenListening(socketPath)).close();
 
     const result = await runCli(['doctor', '--json'], env, { cwd: dir });
     expect(result.code).toBe(0);

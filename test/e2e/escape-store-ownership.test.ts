@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse } from '../support/chat-tool-call-sse.js';
-import { connectPeer, daemonEnv, makeHome, spawnDaemon, until, type DaemonChild } from '../support/daemon-process.js';
+import { connectPeer, connectWhenListening, daemonEnv, makeHome, spawnDaemon, until, type DaemonChild } from '../support/daemon-process.js';
 import type { RpcPeer } from '../support/rpc-peer.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 import { runCli } from '../support/run-cli.js';
@@ -54,8 +54,7 @@ describe('one daemon owns a data directory', () => {
   /** Daemon 1 serves the socket and has a turn stalled mid-answer. */
   async function ownerWithRunningTurn(): Promise<{ owner: DaemonChild; peer: RpcPeer; sessionId: string; prompt: Promise<unknown> }> {
     const owner = start(['serve', '--socket']);
-    await until(() => existsSync(socketPath), 10_000, 'the socket');
-    const peer = await connectPeer(socketPath);
+    const peer = await connectWhenListening(socketPath);
     await peer.call('initialize', { protocolVersion: 1 });
     const { sessionId } = await peer.call('session/new', { cwd: workspace, mcpServers: [] });
     const partial = chatCompletionSse(['Working ', 'on it', ' and more']);

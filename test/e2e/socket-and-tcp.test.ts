@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
-import { connectPeer, daemonEnv, makeHome, spawnDaemon, until, type DaemonChild } from '../support/daemon-process.js';
+import { connectPeer, connectWhenListening, daemonEnv, makeHome, spawnDaemon, until, type DaemonChild } from '../support/daemon-process.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 import { freePort } from '../support/free-port.js';
 
@@ -46,7 +46,7 @@ describe('agentd serve --socket and --listen', () => {
     await until(() => existsSync(socketPath), 10_000, 'the socket');
     expect(statSync(socketPath).mode & 0o777).toBe(0o600);
 
-    const a = await connectPeer(socketPath);
+    const a = await connectWhenListening(socketPath);
     const b = await connectPeer(socketPath);
     const silent = await connectPeer(socketPath); // never reads its answers or sends anything
     await a.call('initialize', { protocolVersion: 1 });

@@ -171,7 +171,10 @@ describe('AgentdClient over NDJSON', () => {
   });
 
   it('aborts a handler\'s signal when the daemon cancels its request', async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
     client.onRequest('session/request_permission', (_params, { signal }) => {
+      started();
       return new Promise((resolve) => signal.addEventListener('abort', () => resolve({ outcome: { outcome: 'cancelled' } })));
     });
     const answer = daemon.ask('d4', 'session/request_permission', {
@@ -179,9 +182,28 @@ describe('AgentdClient over NDJSON', () => {
       toolCall: { toolCallId: 'c', title: 'Run ls' },
       options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }],
     });
-    // Lines are handled in order, so the cancel arrives after the request is in flight.
+    await running;
     daemon.send({ method: '$/cancel_request', params: { requestId: 'd4' } });
     expect(await answer).toEqual({ jsonrpc: '2.0', id: 'd4', result: { outcome: { outcome: 'cancelled' } } });
+  });
+
+  it.each([
+    ['$/cancel_request', { requestId: 'd5' }],
+    ['$/cancelRequest', { id: 'd5' }],
+  ])('answers RequestCancelled without running the handler when %s comes with the request', async (method, params) => {
+    let ran = false;
+    client.onRequest('session/request_permission', () => {
+      ran = true;
+      return { outcome: { outcome: 'cancelled' } };
+    });
+    const answer = daemon.ask('d5', 'session/request_permission', {
+      sessionId: 's',
+      toolCall: { toolCallId: 'c', title: 'Run ls' },
+      options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }],
+    });
+    daemon.send({ method, params });
+    expect((await answer).error).toMatchObject({ code: ErrorCodes.RequestCancelled });
+    expect(ran).toBe(false);
   });
 
   it('reports malformed lines and keeps working', async () => {

@@ -69,6 +69,7 @@ describe('JsonRpcConnection', () => {
   it('times out an unanswered request and tells the peer to stop', async () => {
     const { connection, peer } = pair({ request: async () => null, notification() {} });
     await expect(connection.request('tools/call', {}, { timeoutMs: 50 })).rejects.toThrow(/no answer .* within 50 ms/);
-    expect((await peer.waitFor((m) => m.method === '$/cancel_request')).params).toEqual({ requestId: 1 });
+    const call = await peer.waitFor((m) => m.method === 'tools/call');
+    expect((await peer.waitFor((m) => m.method === '$/cancel_request')).params).toEqual({ requestId: call.id });
   });
 });

@@ -61,6 +61,22 @@ export async function connectPeer(target: string | { host: string; port: number 
   return new RpcPeer(socket, socket);
 }
 
+/**
+ * Connects to a daemon's Unix socket once it accepts connections: the socket file appears
+ * at bind, a moment before listen, so a connect in between is refused and is retried.
+ */
+export async function connectWhenListening(socketPath: string, timeoutMs = 10_000): Promise<RpcPeer> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await connectPeer(socketPath);
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${socketPath} to accept connections: ${(error as Error).message}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
+
 /** Polls until the predicate holds (for "the daemon is listening now" waits). */
 export async function until(predicate: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { chatCompletionSse } from './chat-completion-sse.js';
 import { chatToolCallSse, toolResultText } from './chat-tool-call-sse.js';
-import { connectPeer, daemonEnv, spawnDaemon, until, type DaemonChild } from './daemon-process.js';
+import { connectWhenListening, daemonEnv, spawnDaemon, until, type DaemonChild } from './daemon-process.js';
 import { startReplayServer, type ReplayServer } from './replay-server.js';
 import type { RpcPeer } from './rpc-peer.js';
 import { freePort } from './free-port.js';
@@ -72,7 +72,7 @@ export async function startEscapeDaemon(): Promise<EscapeDaemon> {
   const socketPath = join(home, 'run', 'agentd.sock');
   const tokenFile = join(home, 'state', 'token');
   await until(() => existsSync(socketPath) && existsSync(tokenFile), 15_000, `the daemon's socket and token (${daemon.stderr()})`);
-  const peer = await connectPeer(socketPath);
+  const peer = await connectWhenListening(socketPath);
   await peer.call('initialize', { protocolVersion: 1, clientCapabilities: {} });
   let asked = 0;
   peer.onRequest('session/request_permission', () => {

@@ -1,23 +1,22 @@
-import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { CancellationTokenSource, ResponseError, createMessageConnection, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc/node.js';
 import type {
   ClientNotificationMethod,
   ClientRequestMethod,
   DaemonNotificationMethod,
   DaemonRequestMethod,
-  JsonRpcError,
   ParamsOf,
-  RequestId,
   ResultOf,
 } from '../../../protocol/index.js';
 import { ErrorCodes } from '../../../protocol/index.js';
+import { cancelRequestStrategy } from '../../../protocol/wire/cancel-request-strategy.js';
+import { NdjsonMessageReader } from '../../../protocol/wire/ndjson-message-reader.js';
+import { NdjsonMessageWriter } from '../../../protocol/wire/ndjson-message-writer.js';
 import { AgentdClientError, AgentdConnectionClosedError } from './agentd-client-error.js';
 import { installProtocolMethods, type MethodSender, type ProtocolMethods, type RequestOptions } from './protocol-methods.js';
 
 /** What a handler of a daemon → client request gets besides the params. */
 export interface IncomingRequestContext {
-  /** The request's JSON-RPC id. */
-  id: string | number;
   /** Aborted when the daemon cancels the request (`$/cancel_request`) or the connection closes. */
   signal: AbortSignal;
 }
@@ -33,28 +32,21 @@ export interface AgentdClientOptions {
   onProtocolError?: (error: Error) => void;
 }
 
-interface Pending {
-  method: string;
-  resolve(result: unknown): void;
-  reject(error: Error): void;
-}
-
-type Message = Record<string, unknown>;
-
 /** Interface half of the class: the derived convenience methods (`newSession`, `prompt`, ...). */
 export interface AgentdClient extends ProtocolMethods {}
 
 /**
  * A typed agentd client over any duplex byte stream speaking NDJSON JSON-RPC 2.0 (the
- * daemon's default framing): a child process's stdio, a unix socket, a TCP socket.
- * Incoming messages are not re-validated here: the daemon builds what it sends from the
- * protocol's inferred types (its tests check the wire against the schemas), and a newer
- * daemon's extra fields pass through.
+ * daemon's default framing): a child process's stdio, a unix socket, a TCP socket. The
+ * peer is vscode-jsonrpc's MessageConnection with agentd's NDJSON reader and writer and
+ * ACP's `$/cancel_request`. Incoming messages are not re-validated here: the daemon builds
+ * what it sends from the protocol's inferred types (its tests check the wire against the
+ * schemas), and a newer daemon's extra fields pass through.
  */
 export class AgentdClient {
-  private nextId = 1;
-  private readonly pending = new Map<RequestId, Pending>();
-  private readonly incoming = new Map<RequestId, AbortController>();
+  private readonly connection: MessageConnection;
+  private readonly output: Writable;
+  private readonly pending = new Set<{ method: string; reject(error: Error): void }>();
   private readonly notificationHandlers = new Map<string, Set<(params: never) => void>>();
   private readonly requestHandlers = new Map<string, (params: never, context: IncomingRequestContext) => unknown>();
   private isClosed = false;
@@ -62,15 +54,19 @@ export class AgentdClient {
   /** Settles when the connection has closed (either side). */
   readonly closed: Promise<void> = new Promise((resolve) => (this.resolveClosed = resolve));
 
-  constructor(
-    input: Readable,
-    private readonly output: Writable,
-    private readonly options: AgentdClientOptions = {},
-  ) {
-    const lines = createInterface({ input, crlfDelay: Infinity });
-    lines.on('line', (line) => this.onLine(line));
-    lines.on('close', () => this.close());
-    output.on('error', () => this.close());
+  constructor(input: Readable, output: Writable, private readonly options: AgentdClientOptions = {}) {
+    this.output = output;
+    const awaited = new Set<string | number>();
+    const reader = new NdjsonMessageReader(input, awaited);
+    const writer = new NdjsonMessageWriter(output, awaited);
+    reader.onError((error) => this.options.onProtocolError?.(new Error(`agentd client: ${error.message}`)));
+    this.connection = createMessageConnection(reader, writer, undefined, { cancellationStrategy: cancelRequestStrategy });
+    this.connection.onNotification((method, params) => {
+      for (const handler of this.notificationHandlers.get(method) ?? []) handler(params as never);
+    });
+    this.connection.onRequest((method, params, token) => this.answer(method, params, token));
+    this.connection.onClose(() => this.close());
+    this.connection.listen();
   }
 
   /** Send a request and wait for its result; an error answer rejects with AgentdClientError. */
@@ -78,29 +74,27 @@ export class AgentdClient {
     const { signal } = options;
     if (this.isClosed) return Promise.reject(new AgentdConnectionClosedError(method));
     if (signal?.aborted) return Promise.reject(signal.reason);
-    const id = this.nextId++;
+    // The abort sends `$/cancel_request`; the daemon's answer (RequestCancelled, or the result) settles it.
+    const cancel = new CancellationTokenSource();
+    const onAbort = (): void => cancel.cancel();
+    signal?.addEventListener('abort', onAbort, { once: true });
     return new Promise<ResultOf<M>>((resolve, reject) => {
-      const onAbort = () => this.notify('$/cancel_request', { requestId: id });
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const settle = () => signal?.removeEventListener('abort', onAbort);
-      this.pending.set(id, {
-        method,
-        resolve: (result) => {
-          settle();
-          resolve(result as ResultOf<M>);
-        },
-        reject: (error) => {
-          settle();
-          reject(error);
-        },
+      const entry = { method, reject };
+      this.pending.add(entry);
+      this.connection.sendRequest(method, params, cancel.token).then(
+        (result) => resolve(result as ResultOf<M>),
+        (error: unknown) => reject(error instanceof ResponseError ? new AgentdClientError(error.code, error.message, error.data) : error),
+      ).finally(() => {
+        this.pending.delete(entry);
+        signal?.removeEventListener('abort', onAbort);
+        cancel.dispose();
       });
-      this.send({ jsonrpc: '2.0', id, method, params });
     });
   }
 
   /** Send a notification (no answer). */
   notify<M extends ClientNotificationMethod>(method: M, params: ParamsOf<M>): void {
-    if (!this.isClosed) this.send({ jsonrpc: '2.0', method, params });
+    if (!this.isClosed) void this.connection.sendNotification(method, params).catch(() => undefined);
   }
 
   /** Handle a daemon notification; several handlers per method are allowed. Returns an unsubscribe. */
@@ -129,109 +123,32 @@ export class AgentdClient {
   close(): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    for (const [id, pending] of this.pending) {
-      this.pending.delete(id);
-      pending.reject(new AgentdConnectionClosedError(pending.method));
-    }
-    for (const controller of this.incoming.values()) controller.abort(new Error('connection closed'));
-    this.incoming.clear();
+    for (const entry of [...this.pending]) entry.reject(new AgentdConnectionClosedError(entry.method));
+    this.pending.clear();
+    this.connection.dispose();
     this.output.end();
     this.resolveClosed();
   }
 
-  private send(message: Message): void {
-    this.output.write(`${JSON.stringify(message)}\n`);
-  }
-
-  private protocolError(detail: string): void {
-    this.options.onProtocolError?.(new Error(`agentd client: ${detail}`));
-  }
-
-  private onLine(line: string): void {
-    if (line.trim() === '') return;
-    let message: unknown;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      this.protocolError(`received a line that is not JSON: ${line.slice(0, 200)}`);
-      return;
-    }
-    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-      this.protocolError(`received a JSON value that is not a message object: ${line.slice(0, 200)}`);
-      return;
-    }
-    const m = message as Message;
-    const id = m.id;
-    const hasId = typeof id === 'string' || typeof id === 'number';
-    if (typeof m.method === 'string') {
-      if (hasId) void this.answer(id, m.method, m.params);
-      else this.dispatchNotification(m.method, m.params);
-    } else if (hasId && ('result' in m || 'error' in m)) {
-      this.settle(id, m);
-    } else {
-      this.protocolError(`received a message that is neither request, notification nor response: ${line.slice(0, 200)}`);
-    }
-  }
-
-  private settle(id: RequestId, message: Message): void {
-    const pending = id === null ? undefined : this.pending.get(id);
-    if (pending === undefined) {
-      this.protocolError(`received an answer to unknown request id ${JSON.stringify(id)}`);
-      return;
-    }
-    this.pending.delete(id);
-    if ('error' in message) {
-      const error = (message.error ?? {}) as Partial<JsonRpcError>;
-      const code = typeof error.code === 'number' ? error.code : ErrorCodes.InternalError;
-      const text = typeof error.message === 'string' ? error.message : `${pending.method} failed`;
-      pending.reject(new AgentdClientError(code, text, error.data));
-    } else {
-      pending.resolve(message.result);
-    }
-  }
-
-  private dispatchNotification(method: string, params: unknown): void {
-    if (method === '$/cancel_request' || method === '$/cancelRequest') this.cancelIncoming(params);
-    for (const handler of this.notificationHandlers.get(method) ?? []) handler(params as never);
-  }
-
-  private cancelIncoming(params: unknown): void {
-    const fields = (params ?? {}) as { requestId?: unknown; id?: unknown };
-    const id = fields.requestId ?? fields.id;
-    if (typeof id === 'string' || typeof id === 'number') this.incoming.get(id)?.abort(new Error('cancelled by agentd'));
-  }
-
-  /** Run the registered handler for a daemon request and send its answer; never rejects. */
-  private async answer(id: string | number, method: string, params: unknown): Promise<void> {
+  /** Runs the registered handler for a daemon request; its throw becomes the error answer. */
+  private async answer(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
     const handler = this.requestHandlers.get(method);
     if (handler === undefined) {
-      this.reply(id, {
-        error: {
-          code: ErrorCodes.MethodNotFound,
-          message: `this client has no handler for ${method}; register one with onRequest('${method}', ...)`,
-        },
-      });
-      return;
+      return new ResponseError(ErrorCodes.MethodNotFound, `this client has no handler for ${method}; register one with onRequest('${method}', ...)`);
     }
+    // Cancelled before it could run (the cancel was read with the request): answer as LSP does, without running it.
+    if (token.isCancellationRequested) return new ResponseError(ErrorCodes.RequestCancelled, `${method} was cancelled by agentd before it ran`);
     const controller = new AbortController();
-    this.incoming.set(id, controller);
+    const cancelled = token.onCancellationRequested(() => controller.abort(new Error('cancelled by agentd')));
     try {
-      const result = await handler(params as never, { id, signal: controller.signal });
-      this.reply(id, { result: result ?? null });
+      return (await handler(params as never, { signal: controller.signal })) ?? null;
     } catch (error) {
+      if (error instanceof AgentdClientError) return new ResponseError(error.code, error.message, error.data);
       const detail = error instanceof Error ? error.message : String(error);
-      const answer =
-        error instanceof AgentdClientError
-          ? { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) }
-          : { code: ErrorCodes.InternalError, message: `client handler for ${method} failed: ${detail}` };
-      this.reply(id, { error: answer });
+      return new ResponseError(ErrorCodes.InternalError, `client handler for ${method} failed: ${detail}`);
     } finally {
-      this.incoming.delete(id);
+      cancelled.dispose();
     }
-  }
-
-  private reply(id: string | number, body: { result: unknown } | { error: JsonRpcError }): void {
-    if (!this.isClosed) this.send({ jsonrpc: '2.0', id, ...body });
   }
 }
 

@@ -1,5 +1,8 @@
 import { lstatSync } from 'node:fs';
 import { createConnection } from 'node:net';
+import { ResponseError, createMessageConnection, type MessageConnection } from 'vscode-jsonrpc/node.js';
+import { NdjsonMessageReader } from '../../../protocol/wire/ndjson-message-reader.js';
+import { NdjsonMessageWriter } from '../../../protocol/wire/ndjson-message-writer.js';
 import { okCheck, warnCheck, type DoctorCheck } from './doctor-check.js';
 
 /** How long a live daemon gets to answer `initialize`. */
@@ -48,26 +51,29 @@ function socketKind(socketPath: string): 'missing' | 'socket' | 'other' {
 function probeSocket(socketPath: string, timeoutMs: number): Promise<Probe> {
   return new Promise((resolve) => {
     const socket = createConnection(socketPath);
-    let buffered = '';
+    let connection: MessageConnection | undefined;
     let done = false;
     let connected = false;
     const finish = (probe: Probe): void => {
       if (done) return;
       done = true;
       clearTimeout(timer);
+      connection?.dispose();
       socket.destroy();
       resolve(probe);
     };
     const timer = setTimeout(() => finish({ kind: 'silent' }), timeoutMs);
-    socket.setEncoding('utf8');
     socket.once('connect', () => {
       connected = true;
-      socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } })}\n`);
-    });
-    socket.on('data', (chunk: string) => {
-      buffered += chunk;
-      const newline = buffered.indexOf('\n');
-      if (newline >= 0) finish(parseAnswer(buffered.slice(0, newline)));
+      // The same peer as every client of agentd: vscode-jsonrpc over the NDJSON reader and writer.
+      const reader = new NdjsonMessageReader(socket);
+      reader.onError((error) => finish({ kind: 'garbled', reason: error.message.replace(/^received a line that is /, '') }));
+      connection = createMessageConnection(reader, new NdjsonMessageWriter(socket));
+      connection.listen();
+      connection.sendRequest('initialize', { protocolVersion: 1, clientCapabilities: {} }).then(
+        (result) => finish(readAnswer(result)),
+        (error: unknown) => finish({ kind: 'garbled', reason: error instanceof ResponseError ? `error: ${error.message}` : 'it closed the connection without an answer' }),
+      );
     });
     socket.once('error', (error: NodeJS.ErrnoException) => {
       const code = error.code ?? error.message;
@@ -78,14 +84,8 @@ function probeSocket(socketPath: string, timeoutMs: number): Promise<Probe> {
   });
 }
 
-function parseAnswer(line: string): Probe {
-  try {
-    const message = JSON.parse(line) as { id?: unknown; result?: { agentInfo?: { name?: unknown; version?: unknown } }; error?: { message?: unknown } };
-    const info = message.result?.agentInfo;
-    if (message.id === 1 && info?.name === 'agentd' && typeof info.version === 'string') return { kind: 'answered', version: info.version };
-    if (message.error !== undefined) return { kind: 'garbled', reason: `error: ${String(message.error.message)}` };
-    return { kind: 'garbled', reason: 'no agentInfo in the initialize answer' };
-  } catch {
-    return { kind: 'garbled', reason: `not JSON: ${line.slice(0, 80)}` };
-  }
+function readAnswer(result: unknown): Probe {
+  const info = (result as { agentInfo?: { name?: unknown; version?: unknown } } | null)?.agentInfo;
+  if (info?.name === 'agentd' && typeof info.version === 'string') return { kind: 'answered', version: info.version };
+  return { kind: 'garbled', reason: 'no agentInfo in the initialize answer' };
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { kindFromHttpStatus } from '../http/kind-from-http-status.js';
 import { parseRetryAfter } from '../http/parse-retry-after.js';
 import { ProviderError, type ProviderErrorKind } from '../provider-error.js';
@@ -91,17 +92,20 @@ export function anthropicMessagesStreamError(
   });
 }
 
+/** `{ error: { type, message } }`; a field of the wrong type is left out, not fatal. */
+const errorBodySchema = z.looseObject({
+  error: z.looseObject({ type: z.string().optional().catch(undefined), message: z.string().optional().catch(undefined) }),
+});
+
 function readErrorObject(bodyText: string): AnthropicErrorObject | undefined {
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(bodyText) as { error?: unknown };
-    const error = parsed.error;
-    if (typeof error !== 'object' || error === null) return undefined;
-    const { type, message } = error as Record<string, unknown>;
-    return {
-      type: typeof type === 'string' ? type : undefined,
-      message: typeof message === 'string' ? message : undefined,
-    };
+    parsed = JSON.parse(bodyText);
   } catch {
     return undefined;
   }
+  const checked = errorBodySchema.safeParse(parsed);
+  if (!checked.success) return undefined;
+  const { type, message } = checked.data.error;
+  return { type, message };
 }

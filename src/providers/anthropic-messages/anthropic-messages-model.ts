@@ -1,11 +1,10 @@
-import { postStream, type HttpTimeouts } from '../http/post-stream.js';
-import { streamThroughParser } from '../http/stream-through-parser.js';
-import { toProviderError } from '../http/to-provider-error.js';
+import type { HttpTimeouts } from '../http/post-stream.js';
+import { streamHttpModel } from '../http/stream-http-model.js';
 import type { LanguageModel } from '../language-model.js';
 import type { ModelRequest } from '../request.js';
 import type { StreamEvent } from '../stream-event.js';
 import { classifyAnthropicMessagesError } from './anthropic-messages-error.js';
-import { AnthropicMessagesRequestError, buildAnthropicMessagesBody } from './build-anthropic-messages-body.js';
+import { buildAnthropicMessagesBody } from './build-anthropic-messages-body.js';
 import { ANTHROPIC_MESSAGES_PROTOCOL } from './convert-to-anthropic-messages.js';
 import { parseAnthropicMessagesStream } from './parse-anthropic-messages-stream.js';
 
@@ -41,26 +40,21 @@ export class AnthropicMessagesModel implements LanguageModel {
     this.options = options;
   }
 
-  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
     const model = request.model !== '' ? request.model : this.modelId;
     const context = { provider: this.provider, model };
-    const parser = parseAnthropicMessagesStream(context);
-    yield* streamThroughParser(
-      () =>
-        postStream({
-          url: `${this.options.baseUrl.replace(/\/+$/, '')}/v1/messages`,
-          headers: this.headers(),
-          body: buildAnthropicMessagesBody({ ...request, model }, { defaultMaxTokens: this.options.maxOutputTokens ?? 4096 }),
-          signal,
-          provider: this.provider,
-          model,
-          timeouts: this.options.timeouts,
-          classifyError: (status, text, headers) => classifyAnthropicMessagesError(context, status, text, headers),
-          redact: this.options.apiKey !== undefined ? [this.options.apiKey] : [],
-        }),
-      parser,
-      (error) => toProviderError(error, { ...context, protocol: 'anthropic-messages', signal, isRequestError: (e) => e instanceof AnthropicMessagesRequestError }),
-    );
+    return streamHttpModel({
+      protocol: ANTHROPIC_MESSAGES_PROTOCOL,
+      ...context,
+      url: `${this.options.baseUrl.replace(/\/+$/, '')}/v1/messages`,
+      headers: this.headers(),
+      body: () => buildAnthropicMessagesBody({ ...request, model }, { defaultMaxTokens: this.options.maxOutputTokens ?? 4096 }),
+      parser: parseAnthropicMessagesStream(context),
+      classifyError: (status, text, headers) => classifyAnthropicMessagesError(context, status, text, headers),
+      secrets: [this.options.apiKey],
+      ...(this.options.timeouts !== undefined ? { timeouts: this.options.timeouts } : {}),
+      signal,
+    });
   }
 
   private headers(): Record<string, string> {

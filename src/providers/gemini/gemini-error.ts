@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { kindFromHttpStatus } from '../http/kind-from-http-status.js';
 import { ProviderError, type ProviderErrorKind } from '../provider-error.js';
 import type { GeminiErrorObject } from './gemini-types.js';
@@ -86,17 +87,22 @@ function readErrorObject(bodyText: string): GeminiErrorObject | undefined {
   } catch {
     return undefined;
   }
-  const root: unknown = Array.isArray(parsed) ? parsed[0] : parsed;
-  const error = (root as { error?: unknown } | undefined)?.error;
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { code, message, status, details } = error as Record<string, unknown>;
-  return {
-    code: typeof code === 'number' ? code : undefined,
-    message: typeof message === 'string' ? message : undefined,
-    status: typeof status === 'string' ? status : undefined,
-    details: Array.isArray(details) ? (details.filter((d) => typeof d === 'object' && d !== null) as Array<Record<string, unknown>>) : undefined,
-  };
+  // A streamed request may answer an error as a one-element array.
+  const checked = errorBodySchema.safeParse(Array.isArray(parsed) ? parsed[0] : parsed);
+  if (!checked.success) return undefined;
+  const { code, message, status, details } = checked.data.error;
+  return { code, message, status, details: details?.filter((detail) => detail !== undefined) };
 }
+
+/** google.rpc.Status in `{ error }`; a field of the wrong type is left out, not fatal. */
+const errorBodySchema = z.looseObject({
+  error: z.looseObject({
+    code: z.number().optional().catch(undefined),
+    message: z.string().optional().catch(undefined),
+    status: z.string().optional().catch(undefined),
+    details: z.array(z.record(z.string(), z.unknown()).optional().catch(undefined)).optional().catch(undefined),
+  }),
+});
 
 /**
  * `google.rpc.RetryInfo.retryDelay` is a protobuf Duration in JSON form: seconds with an

@@ -1,10 +1,9 @@
-import { postStream, type HttpTimeouts } from '../http/post-stream.js';
-import { streamThroughParser } from '../http/stream-through-parser.js';
-import { toProviderError } from '../http/to-provider-error.js';
+import type { HttpTimeouts } from '../http/post-stream.js';
+import { streamHttpModel } from '../http/stream-http-model.js';
 import type { LanguageModel } from '../language-model.js';
 import type { ModelRequest } from '../request.js';
 import type { StreamEvent } from '../stream-event.js';
-import { buildGeminiBody, GeminiRequestError } from './build-gemini-body.js';
+import { buildGeminiBody } from './build-gemini-body.js';
 import { GEMINI_PROTOCOL } from './convert-to-gemini-messages.js';
 import { classifyGeminiError } from './gemini-error.js';
 import { parseGeminiStream } from './parse-gemini-stream.js';
@@ -36,26 +35,21 @@ export class GeminiModel implements LanguageModel {
     this.options = options;
   }
 
-  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
     const model = (request.model !== '' ? request.model : this.modelId).replace(/^models\//, '');
     const context = { provider: this.provider, model };
-    const parser = parseGeminiStream(context);
-    yield* streamThroughParser(
-      () =>
-        postStream({
-          url: `${this.options.baseUrl.replace(/\/+$/, '')}/v1beta/models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`,
-          headers: this.headers(),
-          body: buildGeminiBody(request),
-          signal,
-          provider: this.provider,
-          model,
-          timeouts: this.options.timeouts,
-          classifyError: (status, text, headers) => classifyGeminiError(context, status, text, headers),
-          redact: this.options.apiKey !== undefined ? [this.options.apiKey] : [],
-        }),
-      parser,
-      (error) => toProviderError(error, { ...context, protocol: 'gemini', signal, isRequestError: (e) => e instanceof GeminiRequestError }),
-    );
+    return streamHttpModel({
+      protocol: GEMINI_PROTOCOL,
+      ...context,
+      url: `${this.options.baseUrl.replace(/\/+$/, '')}/v1beta/models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`,
+      headers: this.headers(),
+      body: () => buildGeminiBody(request),
+      parser: parseGeminiStream(context),
+      classifyError: (status, text, headers) => classifyGeminiError(context, status, text, headers),
+      secrets: [this.options.apiKey],
+      ...(this.options.timeouts !== undefined ? { timeouts: this.options.timeouts } : {}),
+      signal,
+    });
   }
 
   private headers(): Record<string, string> {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { kindFromHttpStatus } from '../http/kind-from-http-status.js';
 import { ProviderError, type ProviderErrorKind } from '../provider-error.js';
 import { parseRetryAfter } from '../http/parse-retry-after.js';
@@ -120,16 +121,31 @@ function parseErrorBody(text: string): DescribedError {
   } catch {
     return { message: text.trim() === '' ? '(empty response body)' : truncate(text.trim()), tag: '' };
   }
-  if (typeof json !== 'object' || json === null) return { message: truncate(text.trim()), tag: '' };
-  const record = json as { error?: unknown; message?: unknown; detail?: unknown; type?: unknown; code?: unknown };
+  const checked = errorBodySchema.safeParse(json);
+  if (!checked.success) return { message: truncate(text.trim()), tag: '' };
+  const record = checked.data;
   if (typeof record.error === 'string') return { message: truncate(record.error), tag: '' };
-  if (typeof record.error === 'object' && record.error !== null) return describeError(record.error as ChatErrorBody);
+  if (record.error !== undefined) return describeError(record.error);
   return describeError({
-    message: typeof record.message === 'string' ? record.message : typeof record.detail === 'string' ? record.detail : truncate(text.trim()),
-    type: typeof record.type === 'string' ? record.type : null,
-    code: typeof record.code === 'string' || typeof record.code === 'number' ? record.code : null,
+    message: record.message ?? record.detail ?? truncate(text.trim()),
+    type: record.type ?? null,
+    code: record.code ?? null,
   });
 }
+
+/** A field of the wrong type is left out, not fatal: the rest still describes the error. */
+const optionalText = z.string().optional().catch(undefined);
+const optionalCode = z.union([z.string(), z.number()]).optional().catch(undefined);
+const errorObject = z.looseObject({ message: optionalText, type: optionalText, code: optionalCode, param: optionalText });
+
+/** The shapes servers use: `{error:{message,type,code}}`, `{error:"…"}`, `{message}`, `{detail}`. */
+const errorBodySchema = z.looseObject({
+  error: z.union([z.string(), errorObject]).optional().catch(undefined),
+  message: optionalText,
+  detail: optionalText,
+  type: optionalText,
+  code: optionalCode,
+});
 
 function describeError(error: ChatErrorBody): DescribedError {
   const tag = [error.type, error.code].filter((v) => typeof v === 'string').join(' ').toLowerCase();

@@ -1,8 +1,6 @@
-import { postStream, type HttpTimeouts } from '../http/post-stream.js';
-import { streamThroughParser } from '../http/stream-through-parser.js';
-import { toProviderError } from '../http/to-provider-error.js';
+import type { HttpTimeouts } from '../http/post-stream.js';
+import { streamHttpModel } from '../http/stream-http-model.js';
 import type { LanguageModel } from '../language-model.js';
-import { ProviderError } from '../provider-error.js';
 import type { ModelRequest } from '../request.js';
 import type { StreamEvent } from '../stream-event.js';
 import type { ChatRequestBody } from './openai-chat-api-types.js';
@@ -64,34 +62,21 @@ export class OpenAIChatModel implements LanguageModel {
     return buildOpenAIChatBody({ ...request, model: request.model === '' ? this.modelId : request.model }, this.options.quirks ?? {});
   }
 
-  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
     const model = request.model === '' ? this.modelId : request.model;
     const context = { provider: this.provider, model };
-    const parser = createOpenAIChatStreamParser(context);
-    let payload: ChatRequestBody;
-    try {
-      payload = this.body(request);
-    } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      yield* parser.fail(new ProviderError({ ...context, kind: 'bad_request', message: `${this.provider}: could not build the request: ${detail}` }));
-      return;
-    }
-    yield* streamThroughParser(
-      () =>
-        postStream({
-          url: this.url(),
-          headers: this.headers(),
-          body: payload,
-          signal,
-          provider: this.provider,
-          model,
-          timeouts: this.options.timeouts,
-          classifyError: (status, text, headers) => classifyOpenAIChatError(context, status, text, headers),
-          redact: this.options.apiKey !== undefined ? [this.options.apiKey] : [],
-        }),
-      parser,
-      (error) => toProviderError(error, { ...context, protocol: 'openai-chat', signal }),
-    );
+    return streamHttpModel({
+      protocol: OPENAI_CHAT_PROTOCOL,
+      ...context,
+      url: this.url(),
+      headers: this.headers(),
+      body: () => this.body(request),
+      parser: createOpenAIChatStreamParser(context),
+      classifyError: (status, text, headers) => classifyOpenAIChatError(context, status, text, headers),
+      secrets: [this.options.apiKey],
+      ...(this.options.timeouts !== undefined ? { timeouts: this.options.timeouts } : {}),
+      signal,
+    });
   }
 
   private headers(): Record<string, string> {

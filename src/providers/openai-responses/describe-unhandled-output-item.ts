@@ -27,5 +27,5 @@ const HANDLED_ITEM_TYPES = new Set(['message', 'reasoning', 'function_call']);
 export function describeUnhandledOutputItem(item: ResponsesOutputItem): string | undefined {
   if (HANDLED_ITEM_TYPES.has(item.type) || HOSTED_ITEM_TYPES.has(item.type)) return undefined;
   const name = typeof item.name === 'string' && item.name !== '' ? ` "${item.name}"` : '';
-  return `The model sent a ${item.type}${name} output item, which agentd does not run; it was ignored. Only function tools are carried out.`;
+  return `The model sent an output item agentd does not run: ${item.type}${name}. It was ignored; only function tools are carried out.`;
 }

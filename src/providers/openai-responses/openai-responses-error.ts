@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { kindFromHttpStatus } from '../http/kind-from-http-status.js';
 import { parseRetryAfter } from '../http/parse-retry-after.js';
 import { ProviderError, type ProviderErrorKind } from '../provider-error.js';
@@ -54,18 +55,27 @@ function redactKeys(text: string): string {
 
 /** Reads `{ error: { message, type, code, param } }`; plain-text bodies are kept as the message. */
 function parseErrorBody(bodyText: string): ResponsesErrorObject {
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(bodyText);
-    if (parsed !== null && typeof parsed === 'object' && 'error' in parsed) {
-      const error = (parsed as { error: unknown }).error;
-      if (error !== null && typeof error === 'object') return error as ResponsesErrorObject;
-      if (typeof error === 'string') return { message: error };
-    }
+    parsed = JSON.parse(bodyText);
   } catch {
     // Not JSON: an HTML page from a proxy, or plain text. Use it as it is below.
   }
+  const checked = errorBodySchema.safeParse(parsed);
+  if (checked.success) {
+    const { error } = checked.data;
+    return typeof error === 'string' ? { message: error } : error;
+  }
   return { message: bodyText.trim().slice(0, 500) };
 }
+
+/** A field of the wrong type is left out, not fatal: the rest still classifies the error. */
+const field = z.string().nullish().catch(undefined);
+
+/** `{ error: { message, type, code, param } }`, or `{ error: "…" }` from some proxies. */
+const errorBodySchema = z.looseObject({
+  error: z.union([z.string(), z.looseObject({ type: field, code: field, message: field, param: field })]),
+});
 
 /**
  * Classifies a non-2xx answer of POST /responses. Status first, refined by the body's code,

@@ -1,6 +1,4 @@
-import { streamThroughParser } from '../http/stream-through-parser.js';
-import { toProviderError } from '../http/to-provider-error.js';
-import { postStream } from '../http/post-stream.js';
+import { streamHttpModel } from '../http/stream-http-model.js';
 import type { LanguageModel } from '../language-model.js';
 import type { ModelRequest } from '../request.js';
 import type { StreamEvent } from '../stream-event.js';
@@ -102,23 +100,19 @@ export class OpenAIResponsesModel implements LanguageModel {
     return { accept: 'text/event-stream', ...auth, ...this.options.headers };
   }
 
-  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
     const context = { provider: this.provider, model: request.model === '' ? this.modelId : request.model };
-    yield* streamThroughParser(
-      () =>
-        postStream({
-          url: this.url(),
-          headers: this.headers(),
-          body: this.body(request),
-          signal,
-          provider: context.provider,
-          model: context.model,
-          ...(this.options.timeouts !== undefined ? { timeouts: this.options.timeouts } : {}),
-          classifyError: (status: number, bodyText: string, headers: Headers) => classifyOpenAIResponsesHttpError(status, bodyText, headers, context),
-          ...(this.options.apiKey !== undefined ? { redact: [this.options.apiKey] } : {}),
-        }),
-      createOpenAIResponsesStreamParser(context),
-      (error) => toProviderError(error, { ...context, protocol: 'openai-responses', signal }),
-    );
+    return streamHttpModel({
+      protocol: OPENAI_RESPONSES_PROTOCOL,
+      ...context,
+      url: this.url(),
+      headers: this.headers(),
+      body: () => this.body(request),
+      parser: createOpenAIResponsesStreamParser(context),
+      classifyError: (status, bodyText, headers) => classifyOpenAIResponsesHttpError(status, bodyText, headers, context),
+      secrets: [this.options.apiKey],
+      ...(this.options.timeouts !== undefined ? { timeouts: this.options.timeouts } : {}),
+      signal,
+    });
   }
 }

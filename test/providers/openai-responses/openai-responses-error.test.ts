@@ -32,6 +32,12 @@ describe('classifyOpenAIResponsesHttpError', () => {
     });
   }
 
+  it('reads a body with a field of the wrong type without failing, keeping the fields it can read', () => {
+    const error = classifyOpenAIResponsesHttpError(400, json({ message: { text: 'nested' }, code: 'context_length_exceeded' }), new Headers(), context);
+    expect(error.kind).toBe('context_overflow');
+    expect(error.message).toBe('openai/gpt-5.1: HTTP 400 context_length_exceeded: no error message');
+  });
+
   it('puts the vendor message and code in the error text, and keeps plain-text bodies', () => {
     expect(classifyOpenAIResponsesHttpError(400, json({ message: 'Bad input', code: 'invalid_value' }), new Headers(), context).message).toBe(
       'openai/gpt-5.1: HTTP 400 invalid_value: Bad input',

@@ -1,0 +1,39 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadFixture } from '../support/load-fixture.js';
+import { startLoopHarness, type LoopHarness } from '../support/loop-harness.js';
+
+/** Recorded stream shapes, through the whole daemon: what the user sees and what goes back to the vendor. */
+describe('provider stream shapes in a session', () => {
+  let h: LoopHarness;
+  afterEach(async () => h.close());
+
+  it('Anthropic server-tool blocks are sent back unchanged on the next turn, the text around them kept apart', async () => {
+    h = await startLoopHarness({ providers: { local: { type: 'anthropic-messages', baseUrl: '{REPLAY}', apiKey: 'sk-ant-test-key-0000' } } });
+    h.replay.enqueue({ body: loadFixture('anthropic-messages', 'web-search-between-text-blocks').bytes });
+    h.replay.enqueue({ body: loadFixture('anthropic-messages', 'text-only').bytes });
+    await h.peer.call('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'Weather in Paris?' }] });
+    await h.peer.call('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'And tomorrow?' }] });
+
+    const second = h.replay.requests[1]?.body as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
+    const answer = second.messages[1];
+    expect(answer?.role).toBe('assistant');
+    expect(answer?.content.map((block) => block.type)).toEqual(['text', 'server_tool_use', 'web_search_tool_result', 'text', 'text']);
+    expect(answer?.content[1]).toEqual({ type: 'server_tool_use', id: 'srvtoolu_014hJH82Qum7Td6UV8gDXThB', name: 'web_search', input: { query: 'weather Paris today' } });
+    expect(answer?.content[2]).toMatchObject({ type: 'web_search_tool_result', tool_use_id: 'srvtoolu_014hJH82Qum7Td6UV8gDXThB' });
+    expect(answer?.content[4]).toEqual({ type: 'text', text: 'Cloudy, with a high of 11°C.' });
+  });
+
+  it('a Responses item agentd does not run is told to the user as a warning, not dropped in silence', async () => {
+    h = await startLoopHarness({ providers: { local: { type: 'openai-responses', baseUrl: '{REPLAY}/v1' } } });
+    h.replay.enqueue({ body: loadFixture('openai-responses', 'unhandled-output-items').bytes });
+    expect(await h.peer.call('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'patch a.ts' }] })).toEqual({ stopReason: 'end_turn' });
+    const notices = h.peer.received
+      .filter((m) => m.method === 'agentd/event' && m.params.event.type === 'notice')
+      .map((m) => ({ level: m.params.event.level, message: m.params.event.message }));
+    expect(notices).toEqual([
+      { level: 'warning', message: 'The model sent an output item agentd does not run: custom_tool_call "apply_patch". It was ignored; only function tools are carried out.' },
+      { level: 'warning', message: 'The model sent an output item agentd does not run: shell_call. It was ignored; only function tools are carried out.' },
+      { level: 'warning', message: 'The model sent an output item agentd does not run: mcp_approval_request "create_issue". It was ignored; only function tools are carried out.' },
+    ]);
+  });
+});

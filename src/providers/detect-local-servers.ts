@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { loadUndici } from './http/load-undici.js';
 import { findPreset } from './registry/presets.js';
 
@@ -15,6 +16,11 @@ const CANDIDATES = [
   { name: 'Ollama', provider: 'ollama' },
   { name: 'LM Studio', provider: 'lmstudio' },
 ].map((server) => ({ ...server, baseUrl: findPreset(server.provider)!.baseUrl }));
+
+/** `{ data: [{ id }] }` of `GET /models`; entries without a string id are left out. */
+const modelListSchema = z.looseObject({
+  data: z.array(z.looseObject({ id: z.string().optional().catch(undefined) })).optional().transform((data) => data ?? []),
+});
 
 /**
  * Asks each local server's `GET /models` (OpenAI-compatible) with a short timeout, so
@@ -34,9 +40,9 @@ export async function detectLocalServers(timeoutMs = 400, candidates = CANDIDATE
           await response.body.dump();
           return undefined;
         }
-        const body = (await response.body.json()) as { data?: Array<{ id?: unknown }> };
-        const models = (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string');
-        return { ...candidate, models };
+        const listed = modelListSchema.safeParse(await response.body.json());
+        if (!listed.success) return undefined;
+        return { ...candidate, models: listed.data.data.flatMap((model) => (model.id !== undefined ? [model.id] : [])) };
       } catch {
         return undefined;
       }

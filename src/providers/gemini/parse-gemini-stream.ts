@@ -46,7 +46,8 @@ export function parseGeminiStream(context: GeminiErrorContext, options: GeminiSt
   let callCount = 0;
   let open: OpenCall | undefined;
   const fallbackIdPrefix = options.fallbackIdPrefix ?? randomUUID();
-  // Set while a chunk is handled; every event goes through it.
+  // The shared parser's sink (one per stream), kept from its first call so the helpers
+  // below can emit without passing it along; nothing is emitted outside those calls.
   let sink: StreamSink | undefined;
 
   function emit(event: StreamEvent): void {

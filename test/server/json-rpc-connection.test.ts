@@ -32,7 +32,7 @@ describe('JsonRpcConnection', () => {
     expect((await peer.waitFor((m) => m.id === 5)).error!.code).toBe(-32600);
     peer.writeRaw('{"jsonrpc":"2.0","id":{"x":1},"method":"x"}\n');
     expect((await peer.waitFor((m) => /"id" must be/.test(m.error?.message ?? ''))).error!.code).toBe(-32600);
-    expect((await peer.request('echo', 'still-alive')).result).toEqual({ echo: 'still-alive' });
+    expect((await peer.request('echo', { text: 'still-alive' })).result).toEqual({ echo: { text: 'still-alive' } });
   });
 
   it('honours both $/cancel_request (ACP) and $/cancelRequest (LSP)', async () => {
@@ -41,11 +41,12 @@ describe('JsonRpcConnection', () => {
         new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))),
       notification() {},
     });
+    const lastId = (): number => JSON.parse(peer.sentLines.at(-1)!).id;
     const first = peer.request('slow', {});
-    peer.notify('$/cancel_request', { requestId: 1 });
+    peer.notify('$/cancel_request', { requestId: lastId() });
     expect((await first).error!.code).toBe(-32800);
     const second = peer.request('slow', {});
-    peer.notify('$/cancelRequest', { id: 2 });
+    peer.notify('$/cancelRequest', { id: lastId() });
     expect((await second).error!.code).toBe(-32800);
   });
 

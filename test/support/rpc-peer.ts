@@ -1,4 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
+import { createMessageConnection, NullLogger, ResponseError, type Message, type MessageConnection } from 'vscode-jsonrpc/node.js';
+import { cancelRequestStrategy } from '../../protocol/wire/cancel-request-strategy.js';
+import { NdjsonMessageReader } from '../../protocol/wire/ndjson-message-reader.js';
+import { NdjsonMessageWriter } from '../../protocol/wire/ndjson-message-writer.js';
 
 /** A JSON-RPC message as it came off the wire. */
 export type WireMessage = {
@@ -10,31 +14,53 @@ export type WireMessage = {
   error?: { code: number; message: string; data?: unknown };
 };
 
+type Settle = { resolve: (result: unknown) => void; reject: (error: ResponseError<unknown>) => void };
+
 /**
- * A raw NDJSON JSON-RPC peer for e2e tests: it records every line the daemon wrote
- * (for schema checks), sends requests and waits for answers or notifications.
+ * The tests' client of the daemon: a vscode-jsonrpc connection over NDJSON (the same reader,
+ * writer and cancellation as the TypeScript client) that also records every line each side
+ * wrote, as written, for schema checks and for waiting on a message. A daemon request is
+ * answered by a handler given to onRequest, or left pending until the test answers it with
+ * send({ id, result | error }), which settles it through the connection.
  */
 export class RpcPeer {
   readonly received: WireMessage[] = [];
   readonly rawLines: string[] = [];
   /** Every line this peer wrote, for schema checks of the answers. */
   readonly sentLines: string[] = [];
-  private buffer = '';
-  private nextId = 1;
-  private waiters: Array<{ test: (m: WireMessage) => boolean; resolve: (m: WireMessage) => void }> = [];
-  private readonly handlers = new Map<string, (params: any) => unknown>();
   readonly closed: Promise<void>;
+  private readonly connection: MessageConnection;
+  private readonly handlers = new Map<string, (params: any) => unknown>();
+  /** Daemon requests waiting for the test's answer, by request id. */
+  private readonly unanswered = new Map<string | number, Settle>();
+  /** Daemon requests seen on the wire and not yet handed to a handler, to learn a handled request's id. */
+  private readonly unclaimed: WireMessage[] = [];
+  private lastRequestId: string | number | undefined;
+  private waiters: Array<{ test: (m: WireMessage) => boolean; resolve: (m: WireMessage) => void }> = [];
 
   constructor(
-    private readonly input: Readable,
+    input: Readable,
     private readonly output: Writable,
   ) {
-    input.setEncoding('utf8');
-    input.on('data', (text: string) => this.onData(text));
+    // Recorded before the connection reads the same data, so that a message is in `received`
+    // by the time the connection acts on it.
+    recordLines(input, (line) => this.record(line));
     this.closed = new Promise((resolve) => {
       input.once('close', () => resolve());
       input.once('end', () => resolve());
     });
+    const writer = new NdjsonMessageWriter(output);
+    const write = writer.write.bind(writer);
+    writer.write = (message: Message) => {
+      this.sentLines.push(JSON.stringify(message));
+      const request = message as WireMessage;
+      if (request.method !== undefined && request.id !== undefined && request.id !== null) this.lastRequestId = request.id;
+      return write(message);
+    };
+    this.connection = createMessageConnection(new NdjsonMessageReader(input), writer, NullLogger, { cancellationStrategy: cancelRequestStrategy });
+    this.connection.onRequest((method, params) => this.answer(method, params));
+    this.connection.onNotification(() => undefined);
+    this.connection.listen();
   }
 
   /** Writes raw text as it is (for malformed-input tests). */
@@ -42,14 +68,25 @@ export class RpcPeer {
     this.output.write(text);
   }
 
+  /**
+   * Sends a message the test spelled out. An answer to a daemon request still waiting goes
+   * through the connection; anything else is written as it is.
+   */
   send(message: WireMessage): void {
+    const waiting = message.method === undefined && message.id != null ? this.unanswered.get(message.id) : undefined;
+    if (waiting) {
+      this.unanswered.delete(message.id!);
+      if (message.error) waiting.reject(new ResponseError(message.error.code, message.error.message, message.error.data));
+      else waiting.resolve(message.result);
+      return;
+    }
     const line = JSON.stringify(message);
     this.sentLines.push(line);
     this.output.write(line + '\n');
   }
 
   notify(method: string, params: unknown): void {
-    this.send({ jsonrpc: '2.0', method, params });
+    void this.connection.sendNotification(method, params);
   }
 
   /** Answers every daemon request of this method with the handler's result. */
@@ -59,10 +96,23 @@ export class RpcPeer {
 
   /** Sends a request and resolves with the whole response message (result or error). */
   request(method: string, params: unknown, timeoutMs = 15_000): Promise<WireMessage> {
-    const id = this.nextId++;
-    const answer = this.waitFor((m) => m.id === id && m.method === undefined, timeoutMs, `response to ${method}`);
-    this.send({ jsonrpc: '2.0', id, method, params });
-    return answer;
+    const settled = this.connection.sendRequest(method, params).then(
+      () => undefined,
+      (error: unknown) => {
+        if (!(error instanceof ResponseError)) throw error;
+      },
+    );
+    const id = this.lastRequestId!;
+    const answer = settled.then(() => this.waitFor((m) => m.id === id && m.method === undefined, timeoutMs, `response to ${method}`));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out waiting for the response to ${method}; got ${JSON.stringify(this.received.slice(-5))}`)), timeoutMs);
+    });
+    const response = Promise.race([answer, timeout]).finally(() => clearTimeout(timer));
+    // A request kept in flight on purpose and never awaited must not surface as an unhandled
+    // rejection when the daemon goes; whoever awaits it still gets the rejection.
+    response.catch(() => undefined);
+    return response;
   }
 
   /** Sends a request and resolves with its result, rejecting on an error answer. */
@@ -110,26 +160,42 @@ export class RpcPeer {
     this.output.end();
   }
 
-  private onData(text: string): void {
-    this.buffer += text;
-    let newline: number;
-    while ((newline = this.buffer.indexOf('\n')) >= 0) {
-      const line = this.buffer.slice(0, newline);
-      this.buffer = this.buffer.slice(newline + 1);
-      if (line.trim() === '') continue;
-      this.rawLines.push(line);
-      const message = JSON.parse(line) as WireMessage;
-      this.received.push(message);
-      const handler = message.method && message.id !== undefined ? this.handlers.get(message.method) : undefined;
-      if (handler) {
-        void Promise.resolve(handler(message.params)).then((result) => this.send({ jsonrpc: '2.0', id: message.id!, result }));
-      }
-      for (const waiter of [...this.waiters]) {
-        if (waiter.test(message)) {
-          this.waiters.splice(this.waiters.indexOf(waiter), 1);
-          waiter.resolve(message);
-        }
+  /** A daemon request, as the connection hands it over: the test's handler answers, or the test does later. */
+  private answer(method: string, params: unknown): unknown {
+    // The connection does not say which id it is answering: the request is the first one of
+    // this method and these params seen on the wire and not yet handed over.
+    const text = JSON.stringify(params);
+    const index = this.unclaimed.findIndex((m) => m.method === method && JSON.stringify(m.params) === text);
+    const [request] = this.unclaimed.splice(index, 1);
+    const handler = this.handlers.get(method);
+    if (handler) return handler(params);
+    return new Promise((resolve, reject) => this.unanswered.set(request!.id!, { resolve, reject }));
+  }
+
+  private record(line: string): void {
+    this.rawLines.push(line);
+    const message = JSON.parse(line) as WireMessage;
+    this.received.push(message);
+    if (message.method !== undefined && message.id != null) this.unclaimed.push(message);
+    for (const waiter of [...this.waiters]) {
+      if (waiter.test(message)) {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        waiter.resolve(message);
       }
     }
   }
+}
+
+/** Calls `onLine` with each line of the stream as written (only to record it; the connection parses its own). */
+function recordLines(input: Readable, onLine: (line: string) => void): void {
+  input.setEncoding('utf8');
+  let buffer = '';
+  input.on('data', (text: string) => {
+    buffer += text;
+    for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, end).replace(/\r$/, '');
+      buffer = buffer.slice(end + 1);
+      if (line.trim() !== '') onLine(line);
+    }
+  });
 }

@@ -1,5 +1,5 @@
-import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
+import { ResponseError } from 'vscode-jsonrpc/node.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   AgentdClient,
@@ -7,97 +7,61 @@ import {
   AgentdConnectionClosedError,
 } from '../../clients/typescript/src/index.js';
 import { ErrorCodes, methodsByName, type AgentdEventNotification, type SessionNotification } from '../../protocol/index.js';
-
-type Message = Record<string, unknown> & { id?: string | number; method?: string; params?: unknown };
+import { RpcPeer, type WireMessage } from '../support/rpc-peer.js';
 
 /**
- * A tiny daemon stand-in on the far end of two PassThrough streams: it validates params
- * with the real protocol schemas, answers a few methods, and can send its own requests.
+ * A daemon stand-in on the far end of two PassThrough streams, on the tests' vscode-jsonrpc
+ * peer: it validates params with the real protocol schemas, answers a few methods, leaves
+ * the rest unanswered (the close test needs one pending) and can send its own requests.
  */
-class FakeDaemon {
-  readonly received: Message[] = [];
-  private readonly waiters: Array<{ match: (m: Message) => boolean; resolve: (m: Message) => void }> = [];
+function fakeDaemon(input: PassThrough, output: PassThrough): RpcPeer {
+  const daemon = new RpcPeer(input, output);
+  for (const method of methodsByName.keys()) daemon.onRequest(method, (params) => answer(daemon, method, params));
+  return daemon;
+}
 
-  constructor(
-    input: PassThrough,
-    private readonly output: PassThrough,
-  ) {
-    createInterface({ input }).on('line', (line) => this.onMessage(JSON.parse(line) as Message));
+/** Sends a request to the client with an id the test chose and waits for its answer. */
+function ask(daemon: RpcPeer, id: string, method: string, params: unknown): Promise<WireMessage> {
+  daemon.send({ jsonrpc: '2.0', id, method, params });
+  return daemon.waitFor((m) => m.id === id && m.method === undefined);
+}
+
+async function answer(daemon: RpcPeer, method: string, params: unknown): Promise<unknown> {
+  const parsed = methodsByName.get(method)!.params.safeParse(params);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    return new ResponseError(ErrorCodes.InvalidParams, `invalid params for ${method}`, { issues });
   }
-
-  send(message: Message): void {
-    this.output.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-  }
-
-  /** The first message (already received or future) that matches. */
-  next(match: (m: Message) => boolean): Promise<Message> {
-    const seen = this.received.find(match);
-    if (seen !== undefined) return Promise.resolve(seen);
-    return new Promise((resolve) => this.waiters.push({ match, resolve }));
-  }
-
-  /** Send a request to the client and wait for its answer. */
-  async ask(id: string, method: string, params: unknown): Promise<Message> {
-    this.send({ id, method, params });
-    return this.next((m) => m.id === id && m.method === undefined);
-  }
-
-  private onMessage(message: Message): void {
-    this.received.push(message);
-    for (const waiter of [...this.waiters]) {
-      if (waiter.match(message)) {
-        this.waiters.splice(this.waiters.indexOf(waiter), 1);
-        waiter.resolve(message);
-      }
+  const p = params as { sessionId?: string };
+  switch (method) {
+    case 'session/new':
+      return { sessionId: 'ses_test' };
+    case 'session/prompt': {
+      if (p.sessionId !== 'ses_test') return new ResponseError(ErrorCodes.ResourceNotFound, `unknown session ${p.sessionId}`);
+      daemon.notify('session/update', { sessionId: 'ses_test', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' } } });
+      daemon.notify('agentd/event', { sessionId: 'ses_test', event: { type: 'turn_start', turnId: 't1' } });
+      const tool = await ask(daemon, 'd1', 'tools/call', { sessionId: 'ses_test', toolCallId: 'c1', name: 'open_in_editor', arguments: { path: 'a.ts' } });
+      return { stopReason: 'end_turn', _meta: { toolAnswer: tool.result } };
     }
-    if (message.method !== undefined && message.id !== undefined) void this.answer(message.id, message.method, message.params);
-  }
-
-  private async answer(id: string | number, method: string, params: unknown): Promise<void> {
-    const parsed = methodsByName.get(method)?.params.safeParse(params);
-    if (parsed?.success === false) {
-      const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-      this.send({ id, error: { code: ErrorCodes.InvalidParams, message: `invalid params for ${method}`, data: { issues } } });
-      return;
-    }
-    const p = params as { sessionId?: string };
-    switch (method) {
-      case 'session/new':
-        this.send({ id, result: { sessionId: 'ses_test' } });
-        return;
-      case 'session/prompt': {
-        if (p.sessionId !== 'ses_test') {
-          this.send({ id, error: { code: ErrorCodes.ResourceNotFound, message: `unknown session ${p.sessionId}` } });
-          return;
-        }
-        this.send({ method: 'session/update', params: { sessionId: 'ses_test', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' } } } });
-        this.send({ method: 'agentd/event', params: { sessionId: 'ses_test', event: { type: 'turn_start', turnId: 't1' } } });
-        const tool = await this.ask('d1', 'tools/call', { sessionId: 'ses_test', toolCallId: 'c1', name: 'open_in_editor', arguments: { path: 'a.ts' } });
-        this.send({ id, result: { stopReason: 'end_turn', _meta: { toolAnswer: tool.result } } });
-        return;
-      }
-      case 'session/compact': {
-        await this.next((m) => m.method === '$/cancel_request' && (m.params as { requestId?: unknown }).requestId === id);
-        this.send({ id, error: { code: ErrorCodes.RequestCancelled, message: 'compaction cancelled' } });
-        return;
-      }
-      default:
-        return; // left unanswered on purpose (used by the close test)
-    }
+    case 'session/compact':
+      await daemon.waitFor((m) => m.method === '$/cancel_request');
+      return new ResponseError(ErrorCodes.RequestCancelled, 'compaction cancelled');
+    default:
+      return new Promise(() => undefined); // left unanswered on purpose (used by the close test)
   }
 }
 
 describe('AgentdClient over NDJSON', () => {
   let toDaemon: PassThrough;
   let toClient: PassThrough;
-  let daemon: FakeDaemon;
+  let daemon: RpcPeer;
   let client: AgentdClient;
   let protocolErrors: Error[];
 
   beforeEach(() => {
     toDaemon = new PassThrough();
     toClient = new PassThrough();
-    daemon = new FakeDaemon(toDaemon, toClient);
+    daemon = fakeDaemon(toDaemon, toClient);
     protocolErrors = [];
     client = new AgentdClient(toClient, toDaemon, { onProtocolError: (error) => protocolErrors.push(error) });
   });
@@ -144,14 +108,14 @@ describe('AgentdClient over NDJSON', () => {
 
   it('sends notifications without an id', async () => {
     client.cancel({ sessionId: 'ses_test' });
-    const message = await daemon.next((m) => m.method === 'session/cancel');
+    const message = await daemon.waitFor((m) => m.method === 'session/cancel');
     expect(message).toEqual({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 'ses_test' } });
   });
 
   it('sends $/cancel_request when the signal aborts and still settles with the answer', async () => {
     const controller = new AbortController();
     const compaction = client.compact({ sessionId: 'ses_test' }, { signal: controller.signal });
-    const request = await daemon.next((m) => m.method === 'session/compact');
+    const request = await daemon.waitFor((m) => m.method === 'session/compact');
     controller.abort();
     await expect(compaction).rejects.toMatchObject({ code: ErrorCodes.RequestCancelled });
     expect(daemon.received).toContainEqual({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: request.id } });
@@ -161,12 +125,12 @@ describe('AgentdClient over NDJSON', () => {
     client.onRequest('tools/call', () => {
       throw new AgentdClientError(ErrorCodes.ToolError, 'editor is not running');
     });
-    expect(await daemon.ask('d2', 'tools/call', { sessionId: 's', toolCallId: 'c', name: 'x', arguments: {} })).toEqual({
+    expect(await ask(daemon, 'd2', 'tools/call', { sessionId: 's', toolCallId: 'c', name: 'x', arguments: {} })).toEqual({
       jsonrpc: '2.0',
       id: 'd2',
       error: { code: ErrorCodes.ToolError, message: 'editor is not running' },
     });
-    const missing = await daemon.ask('d3', 'hooks/beforeToolCall', { sessionId: 's', toolCallId: 'c', name: 'bash', arguments: {} });
+    const missing = await ask(daemon, 'd3', 'hooks/beforeToolCall', { sessionId: 's', toolCallId: 'c', name: 'bash', arguments: {} });
     expect(missing.error).toMatchObject({ code: ErrorCodes.MethodNotFound, message: expect.stringContaining("onRequest('hooks/beforeToolCall'") });
   });
 
@@ -177,13 +141,13 @@ describe('AgentdClient over NDJSON', () => {
       started();
       return new Promise((resolve) => signal.addEventListener('abort', () => resolve({ outcome: { outcome: 'cancelled' } })));
     });
-    const answer = daemon.ask('d4', 'session/request_permission', {
+    const answer = ask(daemon, 'd4', 'session/request_permission', {
       sessionId: 's',
       toolCall: { toolCallId: 'c', title: 'Run ls' },
       options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }],
     });
     await running;
-    daemon.send({ method: '$/cancel_request', params: { requestId: 'd4' } });
+    daemon.notify('$/cancel_request', { requestId: 'd4' });
     expect(await answer).toEqual({ jsonrpc: '2.0', id: 'd4', result: { outcome: { outcome: 'cancelled' } } });
   });
 
@@ -196,12 +160,12 @@ describe('AgentdClient over NDJSON', () => {
       ran = true;
       return { outcome: { outcome: 'cancelled' } };
     });
-    const answer = daemon.ask('d5', 'session/request_permission', {
+    const answer = ask(daemon, 'd5', 'session/request_permission', {
       sessionId: 's',
       toolCall: { toolCallId: 'c', title: 'Run ls' },
       options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }],
     });
-    daemon.send({ method, params });
+    daemon.notify(method, params);
     expect((await answer).error).toMatchObject({ code: ErrorCodes.RequestCancelled });
     expect(ran).toBe(false);
   });
@@ -219,7 +183,7 @@ describe('AgentdClient over NDJSON', () => {
 
   it('rejects pending requests when the connection closes', async () => {
     const pending = client.listTools({});
-    await daemon.next((m) => m.method === 'tools/list');
+    await daemon.waitFor((m) => m.method === 'tools/list');
     toClient.end();
     await expect(pending).rejects.toBeInstanceOf(AgentdConnectionClosedError);
     await client.closed;

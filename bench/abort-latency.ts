@@ -19,20 +19,11 @@ export async function benchAbortLatency(runs = 100): Promise<{ runs: number; med
   const daemon = spawnStdioDaemon(home);
   const times: number[] = [];
   try {
-    let nextId = 1;
-    const waiters = new Map<number, (m: any) => void>();
     let onChunk: (() => void) | undefined;
-    daemon.onLine((line) => {
-      const m = JSON.parse(line) as { id?: number; method?: string; params?: any; result?: any };
-      if (m.method === 'session/update' && m.params.update.sessionUpdate === 'agent_message_chunk') onChunk?.();
-      if (m.id !== undefined) waiters.get(m.id)?.(m.result);
+    daemon.connection.onNotification('session/update', (params: { update: { sessionUpdate: string } }) => {
+      if (params.update.sessionUpdate === 'agent_message_chunk') onChunk?.();
     });
-    const call = (method: string, params: unknown): { id: number; done: Promise<any> } => {
-      const id = nextId++;
-      const done = new Promise((resolve) => waiters.set(id, resolve));
-      daemon.send({ jsonrpc: '2.0', id, method, params });
-      return { id, done };
-    };
+    const call = (method: string, params: unknown): { done: Promise<any> } => ({ done: daemon.connection.sendRequest(method, params) });
     await call('initialize', { protocolVersion: 1 }).done;
     const { sessionId } = await call('session/new', { cwd: workspace, mcpServers: [] }).done;
     for (let i = 0; i < runs + 10; i++) {
@@ -40,7 +31,7 @@ export async function benchAbortLatency(runs = 100): Promise<{ runs: number; med
       const prompt = call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
       await chunk;
       const t0 = performance.now();
-      call('session/abort', { sessionId });
+      void call('session/abort', { sessionId }).done;
       const result = await prompt.done;
       const elapsed = performance.now() - t0;
       if (result.stopReason !== 'cancelled') throw new Error(`expected cancelled, got ${JSON.stringify(result)}`);

@@ -9,13 +9,9 @@ export async function benchColdStart(runs = 30): Promise<{ runs: number; medianM
     for (let i = 0; i < runs; i++) {
       const start = performance.now();
       const daemon = spawnStdioDaemon(home);
-      await new Promise<void>((resolve) => {
-        daemon.onLine((line) => {
-          if ((JSON.parse(line) as { id?: number }).id === 1) resolve();
-        });
-        daemon.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1 } });
-      });
+      await daemon.connection.sendRequest('initialize', { protocolVersion: 1 });
       times.push(performance.now() - start);
+      daemon.connection.dispose();
       daemon.child.stdin.end();
       await new Promise((resolve) => daemon.child.once('exit', resolve));
     }

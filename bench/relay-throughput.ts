@@ -26,22 +26,10 @@ export async function benchRelayThroughput(chunks = 5000): Promise<{
   let started = 0;
   let finished = 0;
   try {
-    const answers = new Map<number, (result: any) => void>();
     daemon.onLine((line) => {
-      const message = JSON.parse(line) as { id?: number; method?: string; params?: any; result?: any };
-      if (message.method === 'session/update' && message.params.update.sessionUpdate === 'agent_message_chunk') {
-        chunkLineBytes.push(Buffer.byteLength(line) + 1);
-      } else if (message.id !== undefined) {
-        answers.get(message.id)?.(message.result);
-      }
+      if (line.includes('"sessionUpdate":"agent_message_chunk"')) chunkLineBytes.push(Buffer.byteLength(line) + 1);
     });
-    let nextId = 1;
-    const call = (method: string, params: unknown): Promise<any> =>
-      new Promise((resolve) => {
-        const id = nextId++;
-        answers.set(id, resolve);
-        daemon.send({ jsonrpc: '2.0', id, method, params });
-      });
+    const call = (method: string, params: unknown): Promise<any> => daemon.connection.sendRequest(method, params);
     await call('initialize', { protocolVersion: 1 });
     const { sessionId } = await call('session/new', { cwd: workspace, mcpServers: [] });
     started = performance.now();

@@ -6,11 +6,13 @@ import { benchRelayThroughput } from './relay-throughput.js';
 /** Runs every benchmark and prints the figures as JSON lines (copied into RESULTS.md). */
 async function main(): Promise<void> {
   const only = process.argv[2];
+  // `relay 20000`: a longer stream, past the daemon's warm-up (5,000 by default).
+  const relayChunks = Number(process.argv[3] ?? 5000);
   if (!only || only === 'cold-start') console.log(JSON.stringify({ bench: 'cold-start', ...(await benchColdStart()) }));
   if (!only || only === 'loop') console.log(JSON.stringify({ bench: 'loop-overhead', ...(await benchLoopOverhead()) }));
   if (!only || only === 'abort') console.log(JSON.stringify({ bench: 'abort-latency', ...(await benchAbortLatency()) }));
   if (!only || only === 'relay') {
-    for (let run = 0; run < 3; run++) console.log(JSON.stringify({ bench: 'relay-throughput', run, ...(await benchRelayThroughput()) }));
+    for (let run = 0; run < 3; run++) console.log(JSON.stringify({ bench: 'relay-throughput', run, ...(await benchRelayThroughput(relayChunks)) }));
   }
 }
 

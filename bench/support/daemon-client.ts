@@ -3,8 +3,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createMessageConnection, NullLogger, type MessageConnection } from 'vscode-jsonrpc/node.js';
+import { cancelRequestStrategy } from '../../protocol/wire/cancel-request-strategy.js';
+import { NdjsonMessageReader } from '../../protocol/wire/ndjson-message-reader.js';
+import { NdjsonMessageWriter } from '../../protocol/wire/ndjson-message-writer.js';
 
-export const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+/** The daemon the benchmarks spawn; AGENTD_BENCH_CLI points at another build (to compare before and after a change with the same client). */
+export const CLI = process.env.AGENTD_BENCH_CLI ?? fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
 /** A temporary AGENTD_HOME with a config.json. */
 export function benchHome(config: unknown): { home: string; cleanup(): void } {
@@ -14,11 +19,16 @@ export function benchHome(config: unknown): { home: string; cleanup(): void } {
   return { home, cleanup: () => rmSync(home, { recursive: true, force: true }) };
 }
 
-/** `agentd serve --stdio` as a child with a line reader over its stdout. */
+/**
+ * `agentd serve --stdio` as a child, driven through a vscode-jsonrpc connection with the
+ * protocol's NDJSON reader and writer (what the TypeScript client uses, without its
+ * validation, so that the figures are the daemon's). `onLine` sees each line as written,
+ * for measuring bytes on the wire.
+ */
 export function spawnStdioDaemon(home: string): {
   child: ChildProcessWithoutNullStreams;
+  connection: MessageConnection;
   onLine(listener: (line: string) => void): void;
-  send(message: unknown): void;
 } {
   const child = spawn(process.execPath, [CLI, 'serve', '--stdio'], {
     env: { ...process.env, AGENTD_HOME: home },
@@ -28,19 +38,20 @@ export function spawnStdioDaemon(home: string): {
   let pending = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (text: string) => {
+    if (listeners.length === 0) return;
     pending += text;
-    let i: number;
-    while ((i = pending.indexOf('\n')) >= 0) {
+    for (let i = pending.indexOf('\n'); i >= 0; i = pending.indexOf('\n')) {
       const line = pending.slice(0, i);
       pending = pending.slice(i + 1);
-      for (const l of listeners) l(line);
+      for (const listener of listeners) listener(line);
     }
   });
-  return {
-    child,
-    onLine: (listener) => listeners.push(listener),
-    send: (message) => child.stdin.write(JSON.stringify(message) + '\n'),
-  };
+  const connection = createMessageConnection(new NdjsonMessageReader(child.stdout), new NdjsonMessageWriter(child.stdin), NullLogger, {
+    cancellationStrategy: cancelRequestStrategy,
+  });
+  connection.onError(() => undefined);
+  connection.listen();
+  return { child, connection, onLine: (listener) => listeners.push(listener) };
 }
 
 export function median(values: number[]): number {

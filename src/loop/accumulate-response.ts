@@ -5,6 +5,13 @@ import type { StreamEvent } from '../providers/stream-event.js';
 import type { Usage } from '../providers/usage.js';
 import { normalizeToolCall } from './normalize-tool-call.js';
 
+/**
+ * What clients are shown between two text parts of one message (blocks the vendor kept
+ * apart, e.g. around a server-tool call), so that their words do not run together. The
+ * stored parts stay as the vendor sent them; live and replayed updates both carry it.
+ */
+export const TEXT_PART_SEPARATOR = '\n\n';
+
 /** The result of reducing one provider stream. */
 export interface AccumulatedResponse {
   message: AssistantMessage;
@@ -26,6 +33,13 @@ export class ResponseAccumulator {
   error: ProviderError | undefined;
   /** A `text-end` closed the last text part: the next text begins a new one. */
   private textClosed = false;
+
+  /** Whether a text delta pushed now would begin a new text part after an earlier one (so is shown after TEXT_PART_SEPARATOR). */
+  opensLaterTextPart(): boolean {
+    const last = this.parts.at(-1);
+    const continues = last?.type === 'text' && !this.textClosed;
+    return !continues && this.parts.some((part) => part.type === 'text');
+  }
 
   push(event: StreamEvent): void {
     switch (event.type) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { convertHistoryForModel } from '../providers/convert-history-for-model.js';
 import type { ModelMessage } from '../providers/message.js';
-import { ResponseAccumulator, type AccumulatedResponse } from './accumulate-response.js';
+import { ResponseAccumulator, TEXT_PART_SEPARATOR, type AccumulatedResponse } from './accumulate-response.js';
 import type { LoopContext, TurnModel } from './loop-context.js';
 
 /** One response, and how it ended when it did not end by itself. */
@@ -40,10 +40,11 @@ export async function requestModel(ctx: LoopContext, to: TurnModel, messages: Mo
     signal,
   );
   for await (const event of stream) {
+    const separated = event.type === 'text-delta' && accumulator.opensLaterTextPart();
     accumulator.push(event);
     switch (event.type) {
       case 'text-delta':
-        ctx.port.emit({ type: 'text_delta', messageId, text: event.text });
+        ctx.port.emit({ type: 'text_delta', messageId, text: separated ? TEXT_PART_SEPARATOR + event.text : event.text });
         break;
       case 'thinking-delta':
         ctx.port.emit({ type: 'thinking_delta', messageId, text: event.text });

@@ -2,6 +2,7 @@ import type { ContentBlock, ToolCallContent } from '../../protocol/index.js';
 import type { ImagePart, TextPart, ToolResultPart } from '../providers/message.js';
 import type { MessageRecord, TurnRecord } from '../store/store.js';
 import type { ToolCallDescription } from '../tools/describe-tool-call.js';
+import { TEXT_PART_SEPARATOR } from '../loop/accumulate-response.js';
 import { isCompactionRecord } from './compaction-marker.js';
 import type { SessionEvent } from './session-event.js';
 import { SHOWN_TOOL_CALLS, type ShownToolCall } from './shown-live.js';
@@ -38,8 +39,13 @@ export function replayEvents(messages: MessageRecord[], turns: TurnRecord[], des
       continue;
     }
     if (message.role === 'assistant') {
+      let textShown = false;
       for (const part of message.content as Array<{ type: string; [key: string]: unknown }>) {
-        if (part.type === 'text' && typeof part.text === 'string') push({ type: 'text_delta', messageId: message.id, text: part.text });
+        if (part.type === 'text' && typeof part.text === 'string') {
+          // As live: a later text part of the message comes after a separator (see TEXT_PART_SEPARATOR).
+          push({ type: 'text_delta', messageId: message.id, text: textShown ? TEXT_PART_SEPARATOR + part.text : part.text });
+          textShown = true;
+        }
         if (part.type === 'thinking' && typeof part.text === 'string' && part.text !== '') {
           push({ type: 'thinking_delta', messageId: message.id, text: part.text });
         }

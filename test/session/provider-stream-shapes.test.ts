@@ -12,7 +12,15 @@ describe('provider stream shapes in a session', () => {
     h.replay.enqueue({ body: loadFixture('anthropic-messages', 'web-search-between-text-blocks').bytes });
     h.replay.enqueue({ body: loadFixture('anthropic-messages', 'text-only').bytes });
     await h.peer.call('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'Weather in Paris?' }] });
+    // The user reads the three text blocks apart, not run together.
+    expect(h.peer.agentText(h.sessionId)).toBe("I'll search for today's weather in Paris.\n\nHere is today's weather in Paris:\n\nCloudy, with a high of 11°C.");
     await h.peer.call('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'And tomorrow?' }] });
+
+    // A client loading the session reads the same words, separators included.
+    const watcher = h.daemon.connect();
+    await watcher.call('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    await watcher.call('session/load', { sessionId: h.sessionId, cwd: h.workspace, mcpServers: [] });
+    expect(watcher.agentText(h.sessionId)).toBe(h.peer.agentText(h.sessionId));
 
     const second = h.replay.requests[1]?.body as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
     const answer = second.messages[1];

@@ -6,8 +6,8 @@ import { TurnFailedError } from '../../session/session.js';
 import { startSessionMcp } from '../../server/handlers/session-mcp.js';
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
 import { ErrorCodes } from '../../../protocol/index.js';
-import { promptThroughSocket } from '../../server/prompt-through-socket.js';
-import { RpcError } from '../../server/rpc-error.js';
+import { AgentdClientError } from '../../../clients/typescript/src/index.js';
+import { promptThroughSocket } from '../prompt-through-socket.js';
 import { startDaemon } from '../../server/start-daemon.js';
 import { isSocketLive } from '../../server/transports/unix-socket-transport.js';
 import { noClientAsker } from '../../session/permission-asker.js';
@@ -130,7 +130,7 @@ async function runThroughOwner(
     if (run.json) write(JSON.stringify({ sessionId, type: 'result', stopReason: outcome.stopReason }) + '\n');
     return outcome.stopReason === 'cancelled' ? 130 : 0;
   } catch (error) {
-    if (!(error instanceof RpcError)) throw error;
+    if (!(error instanceof AgentdClientError)) throw error;
     if (!endsWithNewline) write('\n');
     if (error.code === ErrorCodes.ProviderNotConfigured) {
       process.stderr.write(`agentd: ${error.message}\n`);

@@ -4,7 +4,7 @@ import { isInside } from '../tools/is-inside.js';
 
 /** The parts of an ACP `session/request_permission` a headless client decides on. */
 export interface PermissionRequestSeen {
-  toolCall?: { kind?: string; rawInput?: Record<string, unknown> };
+  toolCall?: { kind?: string | null; rawInput?: unknown };
 }
 
 /**
@@ -16,7 +16,7 @@ export interface PermissionRequestSeen {
 export function headlessPermissionAnswer(mode: PermissionMode, request: PermissionRequestSeen, cwd: string): 'allow_once' | undefined {
   if (mode === 'bypass') return 'allow_once';
   if (mode !== 'acceptEdits' || request.toolCall?.kind !== 'edit') return undefined;
-  const input = request.toolCall.rawInput ?? {};
+  const input = (typeof request.toolCall.rawInput === 'object' && request.toolCall.rawInput !== null ? request.toolCall.rawInput : {}) as Record<string, unknown>;
   const target = typeof input.path === 'string' ? input.path : typeof input.file_path === 'string' ? input.file_path : undefined;
   if (target === undefined) return undefined;
   return isInside(path.resolve(cwd, target), path.resolve(cwd)) ? 'allow_once' : undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headlessPermissionAnswer } from '../../src/server/headless-permission-answer.js';
+import { headlessPermissionAnswer } from '../../src/cli/headless-permission-answer.js';
 import type { PermissionMode } from '../../src/tools/permissions/permission-mode.js';
 
 const cwd = '/work/project';

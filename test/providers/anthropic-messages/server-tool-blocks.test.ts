@@ -99,7 +99,7 @@ describe('Anthropic server-tool blocks', () => {
     });
   });
 
-  it('is skipped by the other protocols, counted by token estimation and shows nothing on session/load', async () => {
+  it('is skipped by the other protocols, counted by token estimation and shows only the text, parts apart, on session/load', async () => {
     const parsed = await answer();
     const history: ModelMessage[] = [{ role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] }, parsed];
 
@@ -122,8 +122,8 @@ describe('Anthropic server-tool blocks', () => {
     });
     expect(replayed.map((r) => r.event)).toEqual([
       { type: 'text_delta', messageId: 'm1', text: "I'll search for today's weather in Paris." },
-      { type: 'text_delta', messageId: 'm1', text: "Here is today's weather in Paris:" },
-      { type: 'text_delta', messageId: 'm1', text: 'Cloudy, with a high of 11°C.' },
+      { type: 'text_delta', messageId: 'm1', text: "\n\nHere is today's weather in Paris:" },
+      { type: 'text_delta', messageId: 'm1', text: '\n\nCloudy, with a high of 11°C.' },
     ]);
   });
 });

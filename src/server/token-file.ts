@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -18,7 +18,11 @@ export function ensureTokenFile(path: string): string {
   }
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const token = randomBytes(32).toString('hex');
-  writeFileSync(path, token + '\n', { mode: 0o600 });
-  chmodSync(path, 0o600);
+  // Written beside it and renamed into place: a client reading the file as the daemon
+  // starts sees no file or the whole token, never an empty one.
+  const partial = `${path}.${process.pid}.tmp`;
+  writeFileSync(partial, token + '\n', { mode: 0o600 });
+  chmodSync(partial, 0o600);
+  renameSync(partial, path);
   return token;
 }

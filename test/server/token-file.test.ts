@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,7 +25,7 @@ describe('ensureTokenFile', () => {
   it('keeps an existing token and tightens its mode; replaces one too short to be safe', () => {
     const path = fresh();
     const first = ensureTokenFile(path);
-    writeFileSync(path, `${first}\n`, { mode: 0o644 });
+    chmodSync(path, 0o644);
     expect(ensureTokenFile(path)).toBe(first);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     writeFileSync(path, 'short\n');

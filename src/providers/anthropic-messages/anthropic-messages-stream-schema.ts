@@ -2,15 +2,16 @@ import { z } from 'zod';
 
 /**
  * The stream events this protocol reads, as lenient schemas
- * (https://docs.anthropic.com/en/docs/build-with-claude/streaming): unknown fields pass,
- * every field read here is typed, so a malformed event is a clear error and not a
- * TypeError. Event types not listed (`ping`, types added later) are skipped unchecked.
+ * (https://docs.anthropic.com/en/docs/build-with-claude/streaming): unknown fields are
+ * accepted and left out of the value (only a content block is kept whole: server-tool
+ * blocks are replayed as received); every field read here is typed, so a malformed event
+ * is a clear error and not a TypeError. Event types not listed (`ping`, types added later) are skipped unchecked.
  */
 
 const count = z.number().nullish();
 
 /** `usage` of `message_start.message` and (cumulative) of `message_delta`. */
-export const anthropicUsageSchema = z.looseObject({
+export const anthropicUsageSchema = z.object({
   input_tokens: count,
   output_tokens: count,
   cache_read_input_tokens: count,
@@ -20,7 +21,7 @@ export const anthropicUsageSchema = z.looseObject({
 /** A content block as `content_block_start` announces it; its fields depend on `type`. */
 const contentBlockSchema = z.looseObject({ type: z.string() });
 
-const deltaSchema = z.looseObject({
+const deltaSchema = z.object({
   type: z.string(),
   text: z.string().optional(),
   thinking: z.string().optional(),
@@ -29,19 +30,19 @@ const deltaSchema = z.looseObject({
 });
 
 export const anthropicStreamEventSchema = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('message_start'), message: z.looseObject({ usage: anthropicUsageSchema.nullish() }).nullish() }),
-  z.looseObject({ type: z.literal('content_block_start'), index: z.number(), content_block: contentBlockSchema }),
-  z.looseObject({ type: z.literal('content_block_delta'), index: z.number(), delta: deltaSchema }),
-  z.looseObject({ type: z.literal('content_block_stop'), index: z.number() }),
-  z.looseObject({
+  z.object({ type: z.literal('message_start'), message: z.object({ usage: anthropicUsageSchema.nullish() }).nullish() }),
+  z.object({ type: z.literal('content_block_start'), index: z.number(), content_block: contentBlockSchema }),
+  z.object({ type: z.literal('content_block_delta'), index: z.number(), delta: deltaSchema }),
+  z.object({ type: z.literal('content_block_stop'), index: z.number() }),
+  z.object({
     type: z.literal('message_delta'),
-    delta: z.looseObject({ stop_reason: z.string().nullish() }).nullish(),
+    delta: z.object({ stop_reason: z.string().nullish() }).nullish(),
     usage: anthropicUsageSchema.nullish(),
   }),
-  z.looseObject({ type: z.literal('message_stop') }),
-  z.looseObject({
+  z.object({ type: z.literal('message_stop') }),
+  z.object({
     type: z.literal('error'),
-    error: z.looseObject({ type: z.string().optional(), message: z.string().optional() }).nullish(),
+    error: z.object({ type: z.string().optional(), message: z.string().optional() }).nullish(),
   }),
 ]);
 

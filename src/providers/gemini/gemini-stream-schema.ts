@@ -3,12 +3,12 @@ import { z } from 'zod';
 /**
  * One streamed GenerateContentResponse as a lenient schema
  * (https://ai.google.dev/api/generate-content#generatecontentresponse): unknown fields
- * pass and every field read here is typed, so a malformed chunk is a clear error and not
+ * are accepted and left out of the value, and every field read here is typed, so a malformed chunk is a clear error and not
  * a TypeError. A function call's `args` stays unknown: arguments that are no object are
  * the model's mistake, answered to it as an argument error, not a broken stream.
  */
 
-const partialArgSchema = z.looseObject({
+const partialArgSchema = z.object({
   /** RFC 9535 path of the leaf, e.g. `$.recipe.steps[0]`. */
   jsonPath: z.string().optional(),
   stringValue: z.string().optional(),
@@ -20,7 +20,7 @@ const partialArgSchema = z.looseObject({
   willContinue: z.boolean().optional(),
 });
 
-const functionCallSchema = z.looseObject({
+const functionCallSchema = z.object({
   id: z.string().optional(),
   name: z.string().optional(),
   args: z.unknown().optional(),
@@ -32,7 +32,7 @@ const functionCallSchema = z.looseObject({
 
 export type GeminiStreamedFunctionCall = z.infer<typeof functionCallSchema>;
 
-const partSchema = z.looseObject({
+const partSchema = z.object({
   text: z.string().optional(),
   thought: z.boolean().optional(),
   thoughtSignature: z.string().optional(),
@@ -41,7 +41,7 @@ const partSchema = z.looseObject({
 
 export type GeminiStreamedPart = z.infer<typeof partSchema>;
 
-const usageMetadataSchema = z.looseObject({
+const usageMetadataSchema = z.object({
   promptTokenCount: z.number().optional(),
   candidatesTokenCount: z.number().optional(),
   cachedContentTokenCount: z.number().optional(),
@@ -50,16 +50,16 @@ const usageMetadataSchema = z.looseObject({
   totalTokenCount: z.number().optional(),
 });
 
-export const geminiStreamChunkSchema = z.looseObject({
+export const geminiStreamChunkSchema = z.object({
   candidates: z
     .array(
-      z.looseObject({
-        content: z.looseObject({ parts: z.array(partSchema).optional() }).optional(),
+      z.object({
+        content: z.object({ parts: z.array(partSchema).optional() }).optional(),
         finishReason: z.string().optional(),
       }),
     )
     .optional(),
-  promptFeedback: z.looseObject({ blockReason: z.string().optional() }).optional(),
+  promptFeedback: z.object({ blockReason: z.string().optional() }).optional(),
   usageMetadata: usageMetadataSchema.optional(),
   responseId: z.string().optional(),
   /** An error reported inside a 200 stream. */

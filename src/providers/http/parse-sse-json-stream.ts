@@ -36,7 +36,7 @@ export interface SseJsonMapping<T> {
   /** Protocol id, named in error messages (`anthropic-messages`, `gemini`, ...). */
   protocol: string;
   context: StreamContext;
-  /** The lenient schema of one event's JSON: unknown fields pass, a wrong field is an error. */
+  /** The lenient schema of one event's JSON: unknown fields are accepted, a wrong field is an error. */
   schema: z.ZodType<T>;
   /**
    * False for an event this protocol does not read (e.g. an event type added after it

@@ -3,19 +3,19 @@ import { z } from 'zod';
 /**
  * One `chat.completion.chunk` as a lenient schema
  * (https://platform.openai.com/docs/api-reference/chat-streaming/streaming). Compatible
- * servers add and omit fields freely, so every field is optional and unknown fields pass;
+ * servers add and omit fields freely, so every field is optional and unknown fields are accepted and left out;
  * a field read here with the wrong type is a clear error, not a TypeError.
  */
 
 /** Token usage as OpenAI and the compatible servers report it. */
-export const chatUsageSchema = z.looseObject({
+export const chatUsageSchema = z.object({
   prompt_tokens: z.number().nullish(),
   completion_tokens: z.number().nullish(),
   total_tokens: z.number().nullish(),
   /** OpenAI: `cached_tokens` are prompt tokens read from the cache (included in prompt_tokens). */
-  prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
+  prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
   /** OpenAI: `reasoning_tokens` are part of completion_tokens. */
-  completion_tokens_details: z.looseObject({ reasoning_tokens: z.number().nullish() }).nullish(),
+  completion_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).nullish(),
   /** DeepSeek (https://api-docs.deepseek.com/api/create-chat-completion): cache hits, included in prompt_tokens. */
   prompt_cache_hit_tokens: z.number().nullish(),
   /** Moonshot: cache hits at the top level of usage, included in prompt_tokens. */
@@ -25,23 +25,23 @@ export const chatUsageSchema = z.looseObject({
 export type ChatUsage = z.infer<typeof chatUsageSchema>;
 
 /** One piece of a tool call inside a streamed delta. */
-export const chatToolCallDeltaSchema = z.looseObject({
+export const chatToolCallDeltaSchema = z.object({
   /** Which call this piece belongs to; some servers omit it. */
   index: z.number().nullish(),
   /** Present on the first piece of a call; some servers send "" or omit it. */
   id: z.string().nullish(),
   type: z.string().nullish(),
-  function: z.looseObject({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+  function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
 });
 
 export type ChatToolCallDelta = z.infer<typeof chatToolCallDeltaSchema>;
 
 /** A typed part of an array-valued `delta.content` (Mistral; see read-openai-chat-content.ts). */
-const chatDeltaContentPartSchema = z.looseObject({
+const chatDeltaContentPartSchema = z.object({
   type: z.string().nullish(),
   text: z.string().nullish(),
   /** Mistral reasoning: text parts nested in a `thinking` part. */
-  thinking: z.union([z.string(), z.array(z.looseObject({ type: z.string().nullish(), text: z.string().nullish() }))]).nullish(),
+  thinking: z.union([z.string(), z.array(z.object({ type: z.string().nullish(), text: z.string().nullish() }))]).nullish(),
 });
 
 /** `delta.content`: a string (OpenAI) or an array of typed parts (Mistral reasoning models). */
@@ -52,7 +52,7 @@ export type ChatDeltaContent = z.infer<typeof chatDeltaContentSchema>;
 /** A vendor error object in an SSE frame; a string on some servers. */
 const chatStreamErrorSchema = z.union([
   z.string(),
-  z.looseObject({
+  z.object({
     message: z.string().nullish(),
     type: z.string().nullish(),
     /** OpenAI uses strings (`context_length_exceeded`); OpenRouter and vLLM put the HTTP status here. */
@@ -61,11 +61,11 @@ const chatStreamErrorSchema = z.union([
   }),
 ]);
 
-export const chatChunkSchema = z.looseObject({
+export const chatChunkSchema = z.object({
   id: z.string().nullish(),
   choices: z
     .array(
-      z.looseObject({
+      z.object({
         index: z.number().nullish(),
         delta: z
           .looseObject({
@@ -86,7 +86,7 @@ export const chatChunkSchema = z.looseObject({
     .nullish(),
   usage: chatUsageSchema.nullish(),
   /** Groq reports usage here on the last chunk (https://console.groq.com/docs/openai). */
-  x_groq: z.looseObject({ usage: chatUsageSchema.nullish() }).nullish(),
+  x_groq: z.object({ usage: chatUsageSchema.nullish() }).nullish(),
   /** A mid-stream failure (OpenAI, vLLM, OpenRouter). */
   error: chatStreamErrorSchema.nullish(),
   /** The bare error fields of an `event: error` frame that has no `error` wrapper. */

@@ -25,6 +25,14 @@ export const ImplementationSchema = z
   .describe('Identifies a client or agent implementation.');
 export type Implementation = z.infer<typeof ImplementationSchema>;
 
+/**
+ * ACP reads client capabilities "default on error": a capability sent as `null` or `[]`
+ * is taken as absent (the default). That is how the natural empty value comes out of
+ * some editors' JSON encoders (Lua's `{}` encodes as `[]`, Emacs Lisp's `nil` as `null`).
+ */
+const defaultWhenEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === null || (Array.isArray(value) && value.length === 0) ? undefined : value), schema.optional());
+
 const capability = (what: string) =>
   z.looseObject({ _meta: MetaSchema }).nullish().describe(`Present (even as {}) when ${what}.`);
 
@@ -45,24 +53,21 @@ export type ClientSessionCapabilities = z.infer<typeof ClientSessionCapabilities
 /** What the client can do for the agent. */
 export const ClientCapabilitiesSchema = z
   .looseObject({
-    fs: z
-      .looseObject({
+    fs: defaultWhenEmpty(
+      z.looseObject({
         readTextFile: z.boolean().optional().describe('Supports `fs/read_text_file`.'),
         writeTextFile: z.boolean().optional().describe('Supports `fs/write_text_file`.'),
         _meta: MetaSchema,
-      })
-      .optional()
-      .describe('File system methods the client serves.'),
+      }),
+    ).describe('File system methods the client serves.'),
     terminal: z.boolean().optional().describe('Supports all `terminal/*` methods.'),
-    session: ClientSessionCapabilitiesSchema.nullish(),
-    auth: z
-      .looseObject({ terminal: z.boolean().optional().describe('Supports terminal auth methods.'), _meta: MetaSchema })
-      .optional()
-      .describe('Authentication method types the client supports.'),
-    elicitation: z
-      .looseObject({ form: capability('form elicitation works'), url: capability('URL elicitation works'), _meta: MetaSchema })
-      .nullish()
-      .describe('Elicitation modes the client supports.'),
+    session: defaultWhenEmpty(ClientSessionCapabilitiesSchema.nullish()),
+    auth: defaultWhenEmpty(
+      z.looseObject({ terminal: z.boolean().optional().describe('Supports terminal auth methods.'), _meta: MetaSchema }),
+    ).describe('Authentication method types the client supports.'),
+    elicitation: defaultWhenEmpty(
+      z.looseObject({ form: capability('form elicitation works'), url: capability('URL elicitation works'), _meta: MetaSchema }).nullish(),
+    ).describe('Elicitation modes the client supports.'),
     _meta: MetaSchema,
   })
   .describe('Capabilities of the client.');
@@ -84,7 +89,7 @@ export type AgentdInitializeRequestMeta = z.infer<typeof AgentdInitializeRequest
 export const InitializeRequestSchema = z
   .looseObject({
     protocolVersion: z.number().int().min(0).max(65535).describe('Latest ACP version the client supports (1).'),
-    clientCapabilities: ClientCapabilitiesSchema.optional(),
+    clientCapabilities: defaultWhenEmpty(ClientCapabilitiesSchema).describe('Capabilities of the client; `null`, `[]` or absent mean the defaults.'),
     clientInfo: ImplementationSchema.nullish(),
     _meta: agentdMeta(AgentdInitializeRequestMetaSchema, 'agentd auth and opt-ins.'),
   })

@@ -24,7 +24,7 @@ export function createDispatcher(table: HandlerTable, client: ClientConnection, 
       throw RpcError.methodNotFound(method, 'see protocol/PROTOCOL.md for the methods agentd serves');
     }
     if (!servedMethods.has(method)) throw RpcError.methodNotFound(method, 'it is part of the protocol but this daemon does not serve it yet');
-    const parsed = descriptor.params.safeParse(raw ?? {});
+    const parsed = descriptor.params.safeParse(raw ?? {}, { reportInput: true });
     if (!parsed.success) throw RpcError.invalidParams(method, formatZodIssues(parsed.error));
     return parsed.data;
   };

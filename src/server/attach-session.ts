@@ -1,13 +1,15 @@
 import type { Session } from '../session/session.js';
+import type { SessionEvent } from '../session/session-event.js';
 import type { ClientConnection } from './client-connection.js';
 import { mapSessionEvent } from './map-session-event.js';
 
-/** Streams a session's live events to a client until it detaches or disconnects. */
-export function attachSession(client: ClientConnection, session: Session): void {
+/**
+ * Streams a session's live events to a client until it detaches or disconnects. With
+ * `catchUp` (what the running turn has shown since its last stored message) those go
+ * first, in the same tick as the subscription, so nothing streamed falls in between.
+ */
+export function attachSession(client: ClientConnection, session: Session, catchUp: readonly SessionEvent[] = []): void {
   const existing = client.attached.get(session.id);
-  if (existing?.session === session) return;
-  // Following an earlier object of this session (closed by another client, then reopened).
-  existing?.unsubscribe();
   const capabilities = client.clientCapabilities as { session?: { notices?: unknown; compaction?: unknown } | null };
   const audience = {
     clientId: client.id,
@@ -15,13 +17,18 @@ export function attachSession(client: ClientConnection, session: Session): void 
     acceptsNotices: Boolean(capabilities.session?.notices),
     acceptsCompaction: Boolean(capabilities.session?.compaction),
   };
-  const unsubscribe = session.subscribe((event) => {
+  const send = (event: SessionEvent): void => {
     if (client.rpc.closed) return;
     for (const out of mapSessionEvent(session.id, event, audience)) {
       if (out.method === 'session/update') client.peer.notify(out.method, out.params);
       else client.peer.notify(out.method, out.params);
     }
-  });
+  };
+  for (const event of catchUp) send(event);
+  if (existing?.session === session) return;
+  // Following an earlier object of this session (closed by another client, then reopened).
+  existing?.unsubscribe();
+  const unsubscribe = session.subscribe(send);
   client.attached.set(session.id, { session, unsubscribe });
 }
 

@@ -15,6 +15,7 @@ import { FileStateTracker } from '../tools/file-state-tracker.js';
 import { compactionMarker, historyFromRecords } from './compaction-marker.js';
 import { convertPrompt } from './convert-prompt.js';
 import { PromptQueues, type QueueMode, type QueueName } from './prompt-queues.js';
+import { InFlightEvents } from './in-flight-events.js';
 import type { SessionEvent } from './session-event.js';
 import type { ResolvedModel, SessionServices } from './session-services.js';
 import { turnSettings } from './turn-settings.js';
@@ -54,6 +55,7 @@ export interface PromptOutcome {
  */
 export class Session {
   private readonly listeners = new Set<(event: SessionEvent) => void>();
+  private readonly inFlight = new InFlightEvents();
   private readonly queues = new PromptQueues((snapshot) => this.emit({ type: 'queue', ...snapshot }));
   /** Per-session read tracking, so write and edit refuse stale or unseen files. */
   private readonly fileState = new FileStateTracker();
@@ -123,6 +125,11 @@ export class Session {
   /** The id of the turn in progress, if any. */
   get currentTurnId(): string | undefined {
     return this.turn?.id;
+  }
+
+  /** What the live stream has shown since the last stored message (see InFlightEvents), for a client joining now. */
+  inFlightEvents(): readonly SessionEvent[] {
+    return this.inFlight.snapshot();
   }
 
   /** Receives every event from now on; returns the unsubscribe function. */
@@ -352,6 +359,7 @@ export class Session {
   }
 
   private emit(event: SessionEvent): void {
+    this.inFlight.observe(event);
     for (const listener of this.listeners) {
       try {
         listener(event);

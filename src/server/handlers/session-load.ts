@@ -6,8 +6,9 @@ import { replayHistory } from '../replay-history.js';
 import { describeToolCall } from '../../tools/describe-tool-call.js';
 
 /**
- * Replays the whole stored history as `session/update` notifications, then answers,
- * and from then on streams the session's live updates (also when it is running now).
+ * Replays the whole stored history as `session/update` notifications, then what a
+ * running turn has streamed since its last stored message, then answers; from then on
+ * the client gets the session's live updates.
  */
 export const sessionLoad: RequestHandler<'session/load'> = async (params, { client, daemon }) => {
   const mcpServers = sessionMcpSpecs('session/load', params.mcpServers, params.cwd);
@@ -16,8 +17,10 @@ export const sessionLoad: RequestHandler<'session/load'> = async (params, { clie
   const turns = daemon.sessions.turns(session.id);
   // Calls stored before what clients were shown was kept with them: described by today's tools.
   const describe = (name: string, args: Record<string, unknown>) => describeToolCall(daemon.tools.get(name, session.id), name, args, session.record.cwd);
+  // The stored history, then what a running turn has shown since its last stored message,
+  // then the live rest: one synchronous step, so nothing is missed or sent twice.
   replayHistory(client, session.id, daemon.sessions.messages(session.id), turns, describe);
-  attachSession(client, session);
+  attachSession(client, session, session.inFlightEvents());
   const interrupted = turns.filter((t) => t.status === 'interrupted').map((t) => t.id);
   return {
     modes: sessionModes(session),

@@ -105,7 +105,7 @@ async function runChecked(call: ToolCallRequest, ctx: ToolDispatchContext, turnS
   const refusal = ctx.refusal(tool);
   if (refusal) return fail(refusal);
   let validation = ctx.registry.validateArgs(call.name, call.args, ctx.sessionId);
-  if (!validation.ok) return fail(`Invalid arguments for ${call.name}: ${validation.error}`);
+  if (!validation.ok) return fail(validation.error);
 
   if (ctx.hooks) {
     const hook = await ctx.hooks.before({ ...call, args: validation.args }, ctx.sessionId);

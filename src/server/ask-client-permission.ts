@@ -17,8 +17,9 @@ function optionsFor(question: PermissionQuestionForClient): Array<{ optionId: Op
 /**
  * Asks through ACP `session/request_permission`: first the client that sent the
  * running prompt, then any other client following the session. A client that fails
- * to answer (gone, or no such method) is skipped; with none left the answer is
- * `no_client` and the caller falls back to the permission mode.
+ * to answer (gone, or no such method) or that names an option not offered is skipped;
+ * with none left the answer is `no_client` (the caller falls back to the permission
+ * mode), or `invalidAnswer` saying what the client sent.
  */
 export function createClientAsker(
   clients: ReadonlySet<ClientConnection>,
@@ -32,6 +33,7 @@ export function createClientAsker(
     const candidates = [...clients]
       .filter((c) => c.initialized && !c.peer.closed && c.attached.has(root))
       .sort((a, b) => Number(b.id === origin) - Number(a.id === origin));
+    let invalid: string | undefined;
     for (const client of candidates) {
       if (signal.aborted) return 'cancelled';
       try {
@@ -65,11 +67,13 @@ export function createClientAsker(
         if (outcome.outcome === 'cancelled') return 'cancelled';
         const chosen = options.find((o) => o.optionId === outcome.optionId);
         if (chosen) return chosen.kind as PermissionAnswer;
+        // Not obeyed; the next client may still answer properly.
+        invalid ??= `client ${client.rpc.label} answered with optionId "${outcome.optionId}", which is not one of the options offered (${options.map((o) => o.optionId).join(', ')})`;
       } catch {
         if (signal.aborted) return 'cancelled';
         // This client cannot answer; try the next one.
       }
     }
-    return 'no_client';
+    return invalid ? { invalidAnswer: invalid } : 'no_client';
   };
 }

@@ -1,7 +1,11 @@
 import type { ToolKind } from '../../protocol/index.js';
 
-/** A user's answer to a permission question, as ACP option kinds, or why there was none. */
-export type PermissionAnswer = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always' | 'cancelled' | 'no_client';
+/**
+ * A user's answer to a permission question, as ACP option kinds, or why there was none:
+ * no client could be asked, or the only answers named options that were not offered
+ * (`invalidAnswer` says which, for the refusal the model and the user read).
+ */
+export type PermissionAnswer = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always' | 'cancelled' | 'no_client' | { invalidAnswer: string };
 
 /** The question put to a client (maps to ACP `session/request_permission`). */
 export interface PermissionQuestionForClient {

@@ -171,6 +171,9 @@ async function settle(
   tool: string,
   remember: (outcome: 'allow_always' | 'reject_always') => Promise<void>,
 ): Promise<PermitDecision> {
+  if (typeof answer === 'object') {
+    return denied(`Permission for ${tool} was not given: the ${answer.invalidAnswer}. The call was refused.`);
+  }
   switch (answer) {
     case 'allow_always':
       await remember('allow_always');

@@ -38,6 +38,17 @@ describe('permission answers are validated against the ACP result schema', () =>
     expect(await answer).toBe('reject_once');
   });
 
+  it('an optionId that was not offered is not obeyed, and with nobody else to ask the answer says what was sent', async () => {
+    const only = attachedClient('nvim', 's1');
+    const asker = createClientAsker(new Set([only.connection]), () => 'nvim');
+    const answer = asker(question, new AbortController().signal);
+    const asked = await only.client.waitFor((m) => m.method === 'session/request_permission', 5_000, 'question');
+    only.client.send({ jsonrpc: '2.0', id: asked.id!, result: { outcome: { outcome: 'selected', optionId: 'allow_everything' } } });
+    expect(await answer).toEqual({
+      invalidAnswer: 'client nvim answered with optionId "allow_everything", which is not one of the options offered (allow_once, allow_always, reject_once, reject_always)',
+    });
+  });
+
   it('the question itself is the typed ACP request: tool call, kind and options', async () => {
     const only = attachedClient('only', 's1');
     const asker = createClientAsker(new Set([only.connection]), () => 'only');

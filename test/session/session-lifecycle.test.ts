@@ -92,5 +92,8 @@ describe('session lifecycle over the wire', () => {
     expect((await peer.call('session/list', {})).sessions).toEqual([]);
     const gone = await peer.request('session/load', { sessionId, cwd: workspace, mcpServers: [] });
     expect(gone.error!.code).toBe(-32002);
+    // Deleting it again, or a session that never was, succeeds and changes nothing (ACP: idempotent).
+    expect(await peer.call('session/delete', { sessionId })).toEqual({});
+    expect(await peer.call('session/delete', { sessionId: 'ses_never_was' })).toEqual({});
   });
 });

@@ -207,7 +207,7 @@ export const initializeMethod = defineMethod({
         loadSession: true,
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: true, sse: true },
-        sessionCapabilities: { list: {}, delete: {}, resume: {}, close: {} },
+        sessionCapabilities: { list: {}, delete: {}, resume: {}, close: {}, additionalDirectories: {} },
       },
       authMethods: [],
       agentInfo: { name: 'agentd', version: '0.1.0' },

@@ -43,6 +43,13 @@ export class SessionManager {
     return session;
   }
 
+  /** Replaces a stored session's extra roots; only while it is not live (its tools were built with the old ones). */
+  setAdditionalDirectories(id: string, directories: string[]): void {
+    if (this.live.has(id)) throw new Error(`session ${id} is live; its directories cannot change`);
+    this.record(id);
+    this.store.updateSession(id, { additionalDirectories: directories });
+  }
+
   /** The live session, loading it from the store when needed. */
   open(id: string): Session {
     const existing = this.live.get(id);
@@ -58,6 +65,11 @@ export class SessionManager {
 
   get(id: string): Session | undefined {
     return this.live.get(id);
+  }
+
+  /** Whether the session is live or stored. */
+  exists(id: string): boolean {
+    return this.live.has(id) || this.store.getSession(id) !== undefined;
   }
 
   record(id: string): SessionRecord {

@@ -33,7 +33,7 @@ export function initialize(
       loadSession: true,
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
       mcpCapabilities: { http: true, sse: false },
-      sessionCapabilities: { list: {}, delete: {}, resume: {}, close: {} },
+      sessionCapabilities: { list: {}, delete: {}, resume: {}, close: {}, additionalDirectories: {} },
     },
     authMethods: [],
     agentInfo: { name: 'agentd', version: shell.version },

@@ -1,5 +1,6 @@
 import { attachSession } from '../attach-session.js';
 import type { RequestHandler } from '../handler-table.js';
+import { openWithDirectories } from './open-with-directories.js';
 import { sessionMcpSpecs, startSessionMcp } from './session-mcp.js';
 import { sessionConfigOptions, sessionModes } from '../session-choices.js';
 import { replayHistory } from '../replay-history.js';
@@ -12,7 +13,7 @@ import { describeToolCall } from '../../tools/describe-tool-call.js';
  */
 export const sessionLoad: RequestHandler<'session/load'> = async (params, { client, daemon }) => {
   const mcpServers = sessionMcpSpecs('session/load', params.mcpServers, params.cwd);
-  const session = daemon.sessions.open(params.sessionId);
+  const session = openWithDirectories('session/load', daemon, params.sessionId, params.additionalDirectories ?? undefined);
   await startSessionMcp(daemon, session, mcpServers);
   const turns = daemon.sessions.turns(session.id);
   // Calls stored before what clients were shown was kept with them: described by today's tools.

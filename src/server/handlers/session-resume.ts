@@ -1,12 +1,13 @@
 import { attachSession } from '../attach-session.js';
 import type { RequestHandler } from '../handler-table.js';
+import { openWithDirectories } from './open-with-directories.js';
 import { sessionMcpSpecs, startSessionMcp } from './session-mcp.js';
 import { sessionConfigOptions, sessionModes } from '../session-choices.js';
 
 /** Follows a session again without replaying its history (ACP session/resume). */
 export const sessionResume: RequestHandler<'session/resume'> = async (params, { client, daemon }) => {
   const mcpServers = sessionMcpSpecs('session/resume', params.mcpServers, params.cwd);
-  const session = daemon.sessions.open(params.sessionId);
+  const session = openWithDirectories('session/resume', daemon, params.sessionId, params.additionalDirectories ?? undefined);
   await startSessionMcp(daemon, session, mcpServers);
   attachSession(client, session);
   return {

@@ -1,0 +1,27 @@
+import type { Session } from '../../session/session.js';
+import type { DaemonContext } from '../daemon-context.js';
+import { RpcError } from '../rpc-error.js';
+import { requireDirectory } from './require-directory.js';
+
+/**
+ * Opens a session for session/load or session/resume, honouring the request's
+ * `additionalDirectories` (advertised as `sessionCapabilities.additionalDirectories`):
+ * absent keeps the stored ones; given, they replace them. A session that is already live
+ * keeps the roots its tools and sandbox were built with, so a different list for it is
+ * refused with what to do, rather than silently ignored.
+ */
+export function openWithDirectories(method: 'session/load' | 'session/resume', daemon: DaemonContext, sessionId: string, requested: string[] | undefined): Session {
+  if (requested === undefined) return daemon.sessions.open(sessionId);
+  requested.forEach((dir, i) => requireDirectory(method, `additionalDirectories[${i}]`, dir));
+  const stored = daemon.sessions.record(sessionId).additionalDirectories;
+  const same = stored.length === requested.length && stored.every((dir, i) => dir === requested[i]);
+  if (!same) {
+    if (daemon.sessions.get(sessionId)) {
+      throw RpcError.invalidParams(method, [
+        `additionalDirectories: session ${sessionId} is open with ${JSON.stringify(stored)}; send those, or leave the field out, or close the session (session/close) before opening it with other directories`,
+      ]);
+    }
+    daemon.sessions.setAdditionalDirectories(sessionId, requested);
+  }
+  return daemon.sessions.open(sessionId);
+}

@@ -1,31 +1,8 @@
 #!/usr/bin/env node
 import { setFlagsFromString } from 'node:v8';
 import { ConfigError } from '../config/config-error.js';
+import { COMMAND_HELP, renderCommandHelp, renderOverview } from './command-help.js';
 import { packageVersion } from './package-version.js';
-
-const USAGE = `agentd ${packageVersion()} — an agent runtime for editors and scripts
-
-Usage:
-  agentd                               serve one client on stdio (same as: agentd serve --stdio);
-                                       bridged to the shared daemon when one owns the data directory
-  agentd serve [--stdio] [--socket [PATH]] [--listen HOST:PORT] [--config FILE] [--permission-mode MODE]
-  agentd acp [--socket PATH] [--config FILE]
-                                       stdio bridge to the shared daemon (starts it when none runs)
-  agentd run [--model P/M] [--cwd DIR] [--json] [--config FILE] [--permission-mode MODE] "PROMPT" | -
-                                       run one prompt headless and stream the answer to stdout
-                                       (in the shared daemon when one owns the data directory)
-  agentd sessions [--cwd DIR] [--json] list stored sessions
-  agentd models [--provider ID] [--configured] [--json]
-                                       the model catalog and configured models, with prices
-  agentd doctor [--json]               check config, store, sandbox, ripgrep and providers
-  agentd permissions list [--cwd DIR] [--json]
-                                       the "always" answers remembered for a project
-  agentd permissions revoke RULE|--all [--cwd DIR]
-                                       forget one remembered answer, or all of a project's
-  agentd --version | --help
-
-MODE is ask (default), acceptEdits, bypass or deny: what happens to tool calls that would ask.
-One daemon owns a data directory at a time; the others connect to it or say which pid to stop.`;
 
 type Command = (args: string[]) => Promise<number>;
 
@@ -38,7 +15,17 @@ const commands: Record<string, () => Promise<Command>> = {
   models: async () => (await import('./commands/models.js')).modelsCommand,
   doctor: async () => (await import('./commands/doctor.js')).doctorCommand,
   permissions: async () => (await import('./commands/permissions.js')).permissionsCommand,
+  completion: async () => async (args) => {
+    process.stdout.write((await import('./shell-completion.js')).shellCompletion(args[0] ?? ''));
+    return 0;
+  },
 };
+
+/** `--help` or `-h` among a command's own arguments (not after `--`, where it is a prompt's text). */
+function asksForHelp(args: string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+}
 
 // Start-up allocates a few megabytes of module code and schemas; a larger young
 // generation lets that happen without a dozen scavenges before the first answer.
@@ -50,17 +37,28 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(packageVersion() + '\n');
     return 0;
   }
-  if (first === '--help' || first === '-h' || first === 'help') {
-    process.stdout.write(USAGE + '\n');
+  if (first === '--help' || first === '-h' || (first === 'help' && rest.length === 0)) {
+    process.stdout.write(renderOverview(packageVersion()) + '\n');
     return 0;
   }
+  if (first === 'help') return printCommandHelp(asksForHelp(rest) ? 'help' : rest[0]!);
   if (first === undefined || first.startsWith('-')) return (await commands.serve!())(argv);
   const load = commands[first];
   if (!load) {
-    process.stderr.write(`agentd: unknown command "${first}"\n\n${USAGE}\n`);
+    process.stderr.write(`agentd: unknown command "${first}"\n\n${renderOverview(packageVersion())}\n`);
     return 2;
   }
+  if (asksForHelp(rest)) return printCommandHelp(first);
   return (await load())(rest);
+}
+
+function printCommandHelp(name: string): number {
+  if (!COMMAND_HELP[name]) {
+    process.stderr.write(`agentd help: unknown command "${name}"; the commands are ${Object.keys(COMMAND_HELP).join(', ')}\n`);
+    return 2;
+  }
+  process.stdout.write(renderCommandHelp(name) + '\n');
+  return 0;
 }
 
 main(process.argv.slice(2)).then(

@@ -1,0 +1,126 @@
+/**
+ * What each command does and takes, in one table: `agentd --help`, `agentd COMMAND
+ * --help`, `agentd help COMMAND` and the shell completions are all written from it, so
+ * they cannot disagree.
+ */
+export interface CommandHelp {
+  /** The command line, as typed (after `agentd`). */
+  usage: string[];
+  summary: string;
+  /** More lines after the summary: what it does in detail, exit codes. */
+  details?: string[];
+  /** Flags, with a value placeholder when they take one. */
+  options: Array<{ flag: string; value?: string; help: string }>;
+  /** Words that may follow the command (sub-commands), for completion. */
+  subcommands?: string[];
+}
+
+const CONFIG = { flag: '--config', value: 'FILE', help: 'read this config file instead of the default one' };
+const CWD = { flag: '--cwd', value: 'DIR', help: 'the project directory (default: the current directory)' };
+const JSON_OUT = { flag: '--json', help: 'print JSON instead of text' };
+const PERMISSION_MODE = {
+  flag: '--permission-mode',
+  value: 'MODE',
+  help: 'ask (default), acceptEdits, bypass or deny: what happens to tool calls that would ask',
+};
+
+export const COMMAND_HELP: Record<string, CommandHelp> = {
+  serve: {
+    usage: ['serve [--stdio] [--socket [PATH]] [--listen HOST:PORT] [--config FILE] [--permission-mode MODE]'],
+    summary: 'run the daemon: one client on stdio, or many on a Unix socket or TCP until SIGINT/SIGTERM',
+    details: ['With no flag it serves stdio, bridged to the shared daemon when one owns the data directory.'],
+    options: [
+      { flag: '--stdio', help: 'serve one client on stdin/stdout (the default)' },
+      { flag: '--socket', value: '[PATH]', help: 'serve clients on a Unix socket (default path: see agentd doctor)' },
+      { flag: '--listen', value: 'HOST:PORT', help: 'serve clients on TCP; they authenticate with the token file' },
+      CONFIG,
+      PERMISSION_MODE,
+    ],
+  },
+  acp: {
+    usage: ['acp [--socket PATH] [--config FILE]'],
+    summary: 'stdio bridge to the shared daemon for ACP editors (starts the daemon when none runs)',
+    options: [{ flag: '--socket', value: 'PATH', help: "the daemon's socket (default: the data directory's)" }, CONFIG],
+  },
+  run: {
+    usage: ['run [--model P/M] [--cwd DIR] [--json] [--config FILE] [--permission-mode MODE] "PROMPT"', 'run [options] -   (the prompt from stdin)'],
+    summary: 'run one prompt headless and stream the answer to stdout',
+    details: [
+      'In the shared daemon when one owns the data directory (its config applies), else in this process.',
+      'Exit codes: 0 the turn ended normally, 1 the model or a tool failed, 3 no provider is configured,',
+      '78 the configuration is invalid, 130 cancelled (Ctrl-C).',
+    ],
+    options: [
+      { flag: '--model', value: 'P/M', help: 'the model, as provider/model (agentd models lists them)' },
+      CWD,
+      { flag: '--json', help: 'print one JSON event per line and a final result line' },
+      CONFIG,
+      PERMISSION_MODE,
+    ],
+  },
+  sessions: {
+    usage: ['sessions [--cwd DIR] [--json] [--all]'],
+    summary: 'list stored sessions, newest first',
+    options: [CWD, JSON_OUT, { flag: '--all', help: 'every session, not only the newest 50' }],
+  },
+  models: {
+    usage: ['models [--provider ID] [--configured] [--json] [--config FILE]'],
+    summary: 'the model catalog and configured models, with prices',
+    options: [
+      { flag: '--provider', value: 'ID', help: "only this provider's models" },
+      { flag: '--configured', help: 'only models of providers that are configured' },
+      JSON_OUT,
+      CONFIG,
+    ],
+  },
+  doctor: {
+    usage: ['doctor [--json] [--cwd DIR] [--config FILE]'],
+    summary: 'check config, directories, store, sandbox, ripgrep, providers and the daemon',
+    options: [JSON_OUT, CWD, CONFIG],
+  },
+  permissions: {
+    usage: ['permissions list [--cwd DIR] [--json]', 'permissions revoke RULE|--all [--cwd DIR]'],
+    summary: 'the "always" answers remembered for a project: list them, or forget one or all',
+    options: [CWD, JSON_OUT, { flag: '--all', help: 'with revoke: forget every remembered answer of the project' }],
+    subcommands: ['list', 'revoke'],
+  },
+  help: {
+    usage: ['help [COMMAND]'],
+    summary: 'this help, or one command\'s',
+    options: [],
+  },
+  completion: {
+    usage: ['completion bash|zsh|fish'],
+    summary: 'print a shell completion script (e.g. agentd completion bash > ~/.local/share/bash-completion/completions/agentd)',
+    options: [],
+    subcommands: ['bash', 'zsh', 'fish'],
+  },
+};
+
+/** One command's help, as `agentd COMMAND --help` prints it. */
+export function renderCommandHelp(name: string): string {
+  const help = COMMAND_HELP[name]!;
+  const lines = [...help.usage.map((usage, i) => `${i === 0 ? 'Usage:' : '      '} agentd ${usage}`), '', help.summary];
+  if (help.details) lines.push(...help.details);
+  const rows = [...help.options.map((o) => [`${o.flag}${o.value ? ` ${o.value}` : ''}`, o.help] as const), ['-h, --help', 'this help'] as const];
+  const width = Math.max(...rows.map(([left]) => left.length));
+  lines.push('', 'Options:', ...rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`));
+  return lines.join('\n');
+}
+
+/** The overview `agentd --help` prints. */
+export function renderOverview(version: string): string {
+  const names = Object.keys(COMMAND_HELP);
+  const pad = Math.max(...names.map((n) => n.length));
+  return [
+    `agentd ${version} — an agent runtime for editors and scripts`,
+    '',
+    'Usage: agentd [COMMAND] [OPTIONS]   (no command: agentd serve --stdio)',
+    '',
+    'Commands:',
+    ...names.map((name) => `  ${name.padEnd(pad)}  ${COMMAND_HELP[name]!.summary}`),
+    '',
+    "Run 'agentd help COMMAND' or 'agentd COMMAND --help' for a command's options.",
+    'One daemon owns a data directory at a time; the others connect to it or say which pid to stop.',
+  ].join('\n');
+}

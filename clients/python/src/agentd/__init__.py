@@ -1,7 +1,7 @@
 """Python client for agentd, the agent runtime driven over JSON-RPC (a superset of ACP).
 
-``Client`` blocks (a reader thread underneath). It connects to a daemon's Unix socket
-or spawns ``agentd serve --stdio``::
+``Client`` blocks (a reader thread underneath); ``AsyncClient`` is the same API for
+asyncio. Both connect to a daemon's Unix socket or spawn ``agentd serve --stdio``::
 
     from agentd import Client
 
@@ -13,6 +13,8 @@ or spawns ``agentd serve --stdio``::
 
 import logging
 
+from .async_client import AsyncClient
+from .async_turn import AsyncTurn
 from .client import Client
 from .errors import AgentdError, ConnectionClosedError, ProtocolError
 from .permissions import PermissionRequest, reject
@@ -22,6 +24,8 @@ from .turn import PromptResult, message_text, update_kind
 
 __all__ = [
     "AgentdError",
+    "AsyncClient",
+    "AsyncTurn",
     "Client",
     "ConnectionClosedError",
     "PermissionRequest",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 from typing import IO, Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from . import params as p
@@ -210,6 +211,11 @@ class Client:
     def connection(self) -> Connection:
         """The JSON-RPC connection underneath (futures, raw handlers, ``$/cancel_request``)."""
         return self._connection
+
+    @property
+    def process(self) -> Optional["subprocess.Popen[bytes]"]:
+        """The daemon process this client spawned (None for a socket connection)."""
+        return getattr(self._connection.transport, "process", None)
 
     @property
     def closed(self) -> bool:

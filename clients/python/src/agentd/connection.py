@@ -115,6 +115,11 @@ class Connection:
     # -- lifecycle ------------------------------------------------------------------------
 
     @property
+    def transport(self) -> Transport:
+        """The byte stream underneath."""
+        return self._transport
+
+    @property
     def closed(self) -> bool:
         """True once the connection has ended and every pending request has failed."""
         return self._closed.is_set()

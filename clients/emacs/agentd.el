@@ -40,6 +40,8 @@
 (require 'subr-x)
 (require 'url-util)
 (require 'agentd-chat)
+(require 'agentd-rpc)
+(require 'agentd-session)
 
 (defconst agentd-version "0.1.0"
   "Version of the agentd Emacs package.")
@@ -76,128 +78,36 @@ cancelled.  It runs from a timer, outside the process filter."
   :type 'integer
   :group 'agentd)
 
-(defvar agentd-update-functions nil
-  "Functions called with SESSION and UPDATE for each `session/update'.
-SESSION is an `agentd-session', UPDATE the update plist.")
-
-(defvar agentd-turn-end-functions nil
-  "Functions called with SESSION and a description when a turn ends.")
-
-(cl-defstruct (agentd-session (:constructor agentd-session--make))
-  "A session this Emacs shows in a chat buffer."
-  (id nil :documentation "The daemon's session id.")
-  (cwd nil :documentation "The session's working directory.")
-  (buffer nil :documentation "The chat buffer.")
-  (loaded nil :documentation "Non-nil once `session/new' or `session/load' answered.")
-  (running nil :documentation "Non-nil while a turn runs.")
-  (prompting nil :documentation "Non-nil while our `session/prompt' awaits its answer.")
-  (own-turn nil :documentation "Turn id of the turn our pending prompt started.")
-  (ended-turns nil :documentation "Ids of turns whose end is already shown.")
-  (last-stop nil :documentation "How the last turn ended (a description string)."))
-
 (defvar agentd--connection nil
-  "The live `agentd-connection', or nil.")
-
-(defvar agentd--sessions (make-hash-table :test #'equal)
-  "Sessions shown in this Emacs, by session id.")
-
-(defvar agentd--last-session nil
-  "The session the last command used, for commands run outside a chat buffer.")
-
-(defvar-local agentd--session nil
-  "The `agentd-session' of this chat buffer.")
-
-
-(defmacro agentd--in-chat (session &rest body)
-  "Run BODY in the chat buffer of SESSION, if it has a live one."
-  (declare (indent 1) (debug t))
-  (let ((buffer (make-symbol "buffer")))
-    `(let ((,buffer (and ,session (agentd-session-buffer ,session))))
-       (when (buffer-live-p ,buffer)
-         (with-current-buffer ,buffer ,@body)))))
+  "The live `agentd-rpc-connection', or nil.")
 
 ;;; Connection
-
-(defclass agentd-connection (jsonrpc-process-connection) ()
-  :documentation "A JSON-RPC connection to agentd.
-Its request dispatcher may return an `agentd--deferred' object: the
-answer is then computed in a timer and sent later, so a question to
-the user never runs inside the process filter.")
-
-(cl-defstruct (agentd--deferred (:constructor agentd--deferred-make (thunk)))
-  "An answer to a daemon request, computed later by calling THUNK."
-  thunk)
-
-(cl-defmethod jsonrpc-connection-send :around ((conn agentd-connection)
-                                               &key id result &allow-other-keys)
-  "Send a message on CONN; hold back a deferred RESULT for request ID."
-  (if (agentd--deferred-p result)
-      (run-at-time 0 nil #'agentd--answer-later conn id (agentd--deferred-thunk result))
-    (cl-call-next-method)))
-
-(defun agentd--answer-later (conn id thunk)
-  "Answer request ID on CONN with the result of calling THUNK."
-  (let ((reply (condition-case err
-                   (list :result (funcall thunk))
-                 (quit (list :result '(:outcome (:outcome "cancelled"))))
-                 (error (list :error (list :code -32603
-                                           :message (error-message-string err)))))))
-    (when (jsonrpc-running-p conn)
-      (apply #'jsonrpc-connection-send conn :id id reply))))
 
 (defun agentd--live-connection ()
   "The connection to agentd, started and initialized if needed."
   (unless (and agentd--connection (jsonrpc-running-p agentd--connection))
-    (setq agentd--connection (agentd--connect)))
+    (setq agentd--connection
+          (let ((agentd-rpc-quit-result '(:outcome (:outcome "cancelled"))))
+            (agentd-rpc-connect
+             agentd-command
+             (list :protocolVersion 1
+                   :clientCapabilities (list :fs (list :readTextFile :json-false
+                                                       :writeTextFile :json-false)
+                                             :terminal :json-false)
+                   :clientInfo (list :name "agentd.el" :version agentd-version)
+                   :_meta (list :agentd (list :events t)))
+             agentd-request-timeout
+             :events-buffer-scrollback-size agentd-events-buffer-size
+             :request-dispatcher #'agentd--handle-request
+             :notification-dispatcher #'agentd--handle-notification
+             :on-shutdown #'agentd--on-shutdown))))
   agentd--connection)
 
-(defun agentd--connect ()
-  "Start `agentd-command', initialize it and return the connection."
-  (let* ((default-directory (if (file-remote-p default-directory) "~/" default-directory))
-         (conn (make-instance
-                'agentd-connection
-                :name "agentd"
-                :events-buffer-scrollback-size agentd-events-buffer-size
-                :request-dispatcher #'agentd--handle-request
-                :notification-dispatcher #'agentd--handle-notification
-                :on-shutdown #'agentd--on-shutdown
-                :process
-                (lambda ()
-                  (make-process :name "agentd"
-                                :command agentd-command
-                                :connection-type 'pipe
-                                :coding 'utf-8-emacs-unix
-                                :noquery t
-                                ;; jsonrpc.el looks for stderr in this buffer.
-                                :stderr (get-buffer-create "*agentd stderr*"))))))
-    (condition-case err
-        (jsonrpc-request
-         conn :initialize
-         (list :protocolVersion 1
-               :clientCapabilities (list :fs (list :readTextFile :json-false
-                                                   :writeTextFile :json-false)
-                                         :terminal :json-false)
-               :clientInfo (list :name "agentd.el" :version agentd-version)
-               :_meta (list :agentd (list :events t)))
-         :timeout agentd-request-timeout)
-      (error
-       (ignore-errors (jsonrpc-shutdown conn))
-       (error "Could not start agentd (%s): %s" (string-join agentd-command " ")
-              (error-message-string err))))
-    conn))
-
 (defun agentd--on-shutdown (conn)
-  "Forget CONN once its process is gone; running sessions stop showing as such."
+  "Forget CONN, whose process is gone, and mark every session as not running."
   (when (eq conn agentd--connection)
     (setq agentd--connection nil))
-  (maphash (lambda (_id session)
-             (when (agentd-session-running session)
-               (agentd--set-running session nil)))
-           agentd--sessions))
-
-(defun agentd--process (conn)
-  "The process behind CONN."
-  (jsonrpc--process conn))
+  (agentd-session-stop-all))
 
 ;;;###autoload
 (defun agentd-shutdown ()
@@ -207,14 +117,8 @@ shared daemon) ends on its own; it is killed if it has not after a
 few seconds.  Sessions stay stored in the daemon."
   (interactive)
   (when-let ((conn agentd--connection))
-    (let ((proc (agentd--process conn))
-          (deadline (+ (float-time) 5)))
-      (when (process-live-p proc)
-        (ignore-errors (process-send-eof proc))
-        (while (and (process-live-p proc) (< (float-time) deadline))
-          (accept-process-output proc 0.05)))
-      (jsonrpc-shutdown conn)
-      (setq agentd--connection nil))))
+    (agentd-rpc-close conn)
+    (setq agentd--connection nil)))
 
 
 ;;; Requests and notifications from the daemon
@@ -223,7 +127,7 @@ few seconds.  Sessions stay stored in the daemon."
   "Answer the daemon's request METHOD with PARAMS."
   (pcase method
     ('session/request_permission
-     (agentd--deferred-make (lambda () (agentd--ask-permission params))))
+     (agentd-rpc-defer (lambda () (agentd--ask-permission params))))
     (_ (jsonrpc-error :code -32601 :message (format "agentd.el does not serve %s" method)))))
 
 (defun agentd--ask-permission (params)
@@ -232,8 +136,8 @@ few seconds.  Sessions stay stored in the daemon."
          (options (append (plist-get params :options) nil))
          (choice (funcall agentd-permission-function tool-call options))
          (chosen (cl-find choice options :key (lambda (o) (plist-get o :optionId)) :test #'equal))
-         (session (gethash (plist-get params :sessionId) agentd--sessions)))
-    (agentd--in-chat session
+         (session (agentd-session-get (plist-get params :sessionId))))
+    (agentd-session-in-chat session
       (agentd-chat-insert-notice
        (format "permission for %s: %s" (or (plist-get tool-call :title) "a tool call")
                (if chosen (plist-get chosen :name) "cancelled"))
@@ -255,61 +159,11 @@ Return the chosen option's id, or nil when the answer is empty."
 
 (defun agentd--handle-notification (_conn method params)
   "Handle the daemon's notification METHOD with PARAMS."
-  (let ((session (gethash (plist-get params :sessionId) agentd--sessions)))
+  (let ((session (agentd-session-get (plist-get params :sessionId))))
     (when session
       (pcase method
-        ('session/update
-         (let ((update (plist-get params :update)))
-           (agentd--in-chat session (agentd-chat-handle-update update))
-           (run-hook-with-args 'agentd-update-functions session update)))
-        ('agentd/event (agentd--handle-event session (plist-get params :event)))))))
-
-(defun agentd--handle-event (session event)
-  "Handle an `agentd/event' EVENT of SESSION."
-  (pcase (plist-get event :type)
-    ("turn_start"
-     (when (and (agentd-session-prompting session) (not (agentd-session-own-turn session)))
-       (setf (agentd-session-own-turn session) (plist-get event :turnId)))
-     (agentd--set-running session t))
-    ("turn_end"
-     (let ((turn (plist-get event :turnId)))
-       (agentd--set-running session nil)
-       ;; Our own prompt's answer says more (budget, the error): it shows that turn's end.
-       (unless (or (and (agentd-session-prompting session)
-                        (member (agentd-session-own-turn session) (list nil turn)))
-                   (member turn (agentd-session-ended-turns session)))
-         (agentd--end-turn session turn
-                           (agentd-chat-describe-stop (plist-get event :stopReason) nil
-                                                      (plist-get event :error))
-                           (plist-get event :error)))))
-    ("notice"
-     (agentd--in-chat session
-       (agentd-chat-insert-notice (format "%s: %s" (plist-get event :level) (plist-get event :message))
-                                  (and (equal (plist-get event :level) "error")
-                                       'agentd-chat-error-face))))
-    ("retry"
-     (agentd--in-chat session
-       (agentd-chat-insert-notice (format "retrying (attempt %s): %s"
-                                          (plist-get event :attempt) (plist-get event :reason)))))
-    ("fallback"
-     (agentd--in-chat session
-       (agentd-chat-insert-notice (format "falling back to %s: %s"
-                                          (plist-get event :to) (plist-get event :reason)))))))
-
-(defun agentd--set-running (session running)
-  "Mark SESSION as RUNNING a turn or not."
-  (setf (agentd-session-running session) running)
-  (agentd--in-chat session
-    (setq agentd-chat-status (and running "running"))
-    (force-mode-line-update)))
-
-(defun agentd--end-turn (session turn description failed)
-  "Show that TURN of SESSION ended as DESCRIPTION (FAILED if it failed)."
-  (when turn
-    (push turn (agentd-session-ended-turns session)))
-  (setf (agentd-session-last-stop session) description)
-  (agentd--in-chat session (agentd-chat-insert-turn-end description failed))
-  (run-hook-with-args 'agentd-turn-end-functions session description))
+        ('session/update (agentd-session-handle-update session (plist-get params :update)))
+        ('agentd/event (agentd-session-handle-event session (plist-get params :event)))))))
 
 
 ;;; Sessions
@@ -325,41 +179,12 @@ Return the chosen option's id, or nil when the answer is empty."
            (project (car (with-no-warnings (project-roots project))))
            (t default-directory)))))
 
-(defun agentd--register (id cwd)
-  "The session ID working in CWD, with a fresh chat buffer if it has none."
-  (let ((session (or (gethash id agentd--sessions)
-                     (puthash id (agentd-session--make :id id :cwd cwd) agentd--sessions))))
-    (unless (buffer-live-p (agentd-session-buffer session))
-      (let ((buffer (generate-new-buffer
-                     (format "*agentd: %s*" (file-name-nondirectory (directory-file-name cwd))))))
-        (with-current-buffer buffer
-          (agentd-chat-mode)
-          (setq default-directory (file-name-as-directory cwd))
-          (setq agentd--session session)
-          (add-hook 'kill-buffer-hook #'agentd--forget-session nil t))
-        (setf (agentd-session-buffer session) buffer)))
-    (setq agentd--last-session session)))
-
-(defun agentd--forget-session ()
-  "Forget the session of the chat buffer being killed.
-The session stays stored in the daemon."
-  (when agentd--session
-    (remhash (agentd-session-id agentd--session) agentd--sessions)
-    (when (eq agentd--last-session agentd--session)
-      (setq agentd--last-session nil))))
-
-(defun agentd--display (session)
-  "Show the chat buffer of SESSION."
-  (display-buffer (agentd-session-buffer session)))
-
 (defun agentd--current-session (&optional create)
   "The session to act on: this chat buffer's, else the last one used.
 With CREATE, start one when there is none; otherwise signal a `user-error'."
-  (let ((session (or agentd--session agentd--last-session)))
-    (cond ((and session (buffer-live-p (agentd-session-buffer session)))
-           (setq agentd--last-session session))
-          (create (agentd-new-session (agentd--default-directory)))
-          (t (user-error "No agentd session: start one with M-x agentd-new-session")))))
+  (or (agentd-session-current)
+      (and create (agentd-new-session (agentd--default-directory)))
+      (user-error "No agentd session: start one with M-x agentd-new-session")))
 
 ;;;###autoload
 (defun agentd-new-session (directory)
@@ -375,9 +200,9 @@ ask for the directory."
          (result (jsonrpc-request (agentd--live-connection) :session/new
                                   (list :cwd cwd :mcpServers [])
                                   :timeout agentd-request-timeout))
-         (session (agentd--register (plist-get result :sessionId) cwd)))
-    (setf (agentd-session-loaded session) t)
-    (agentd--display session)
+         (session (agentd-session-register (plist-get result :sessionId) cwd)))
+    (agentd-session-mark-loaded session result)
+    (agentd-session-display session)
     session))
 
 (defun agentd--list-sessions ()
@@ -418,28 +243,22 @@ ask for the directory."
 (defun agentd-load-session (id cwd)
   "Load session ID (working in CWD): replay its history, then follow it live.
 A session already shown in a chat buffer is only displayed."
-  (let ((known (gethash id agentd--sessions)))
+  (let ((known (agentd-session-get id)))
     (if (and known (buffer-live-p (agentd-session-buffer known)))
-        (progn (agentd--display known) (setq agentd--last-session known))
-      (let ((session (agentd--register id cwd)))
+        (progn (agentd-session-display known) (setq agentd-session--last known))
+      (let ((session (agentd-session-register id cwd)))
         (jsonrpc-async-request
          (agentd--live-connection) :session/load
          (list :sessionId id :cwd cwd :mcpServers [])
-         :success-fn (lambda (result) (agentd--loaded session result))
+         :success-fn (lambda (result) (agentd-session-mark-loaded session result))
          :error-fn (lambda (error)
-                     (agentd--in-chat session
+                     (agentd-session-in-chat session
                        (agentd-chat-insert-notice
                         (format "could not load the session: %s" (plist-get error :message))
                         'agentd-chat-error-face)))
          :timeout nil)
-        (agentd--display session)
+        (agentd-session-display session)
         session))))
-
-(defun agentd--loaded (session result)
-  "SESSION's history is replayed; RESULT is the `session/load' answer."
-  (setf (agentd-session-loaded session) t)
-  (when (equal (plist-get (plist-get (plist-get result :_meta) :agentd) :state) "running")
-    (agentd--set-running session t)))
 
 
 ;;; Prompting
@@ -488,38 +307,24 @@ The turn runs in the background; the chat buffer shows its end."
          (session (agentd--current-session t))
          (blocks (delq nil (list (list :type "text" :text text) context))))
     (when (agentd-session-running session)
-      (user-error "A turn is running: steer it (M-x agentd-steer) or queue a follow-up (M-x agentd-follow-up)"))
+      (user-error "A turn is running: use agentd-steer or agentd-follow-up"))
     (when (called-interactively-p 'any) (deactivate-mark))
-    (agentd--in-chat session (agentd-chat-insert-user blocks))
-    (agentd--display session)
-    (setf (agentd-session-prompting session) t
-          (agentd-session-own-turn session) nil)
-    (agentd--set-running session t)
+    (agentd-session-in-chat session (agentd-chat-insert-user blocks))
+    (agentd-session-display session)
+    (agentd-session-prompt-sent session)
     (jsonrpc-async-request
      (agentd--live-connection) :session/prompt
      (list :sessionId (agentd-session-id session) :prompt (vconcat blocks))
-     :success-fn (lambda (result) (agentd--prompt-answered session result nil))
-     :error-fn (lambda (error) (agentd--prompt-answered session nil error))
+     :success-fn (lambda (result) (agentd-session-prompt-answered session result nil))
+     :error-fn (lambda (error) (agentd-session-prompt-answered session nil error))
      ;; A turn takes as long as it takes.
      :timeout nil)
     session))
 
-(defun agentd--prompt-answered (session result error)
-  "Our prompt in SESSION was answered with RESULT, or failed with ERROR."
-  (let ((turn (agentd-session-own-turn session)))
-    (setf (agentd-session-prompting session) nil
-          (agentd-session-own-turn session) nil)
-    (agentd--set-running session nil)
-    (unless (and turn (member turn (agentd-session-ended-turns session)))
-      (agentd--end-turn session turn
-                        (agentd-chat-describe-stop (plist-get result :stopReason)
-                                                   (plist-get result :_meta) error)
-                        error))))
-
 (defun agentd--queue (method session text label &rest params)
   "Send TEXT to SESSION with METHOD (steer or follow-up), shown with LABEL.
 PARAMS are added to the request's params."
-  (agentd--in-chat session (agentd-chat-insert-user (list (list :type "text" :text text)) label))
+  (agentd-session-in-chat session (agentd-chat-insert-user (list (list :type "text" :text text)) label))
   (jsonrpc-async-request
    (agentd--live-connection) method
    (append (list :sessionId (agentd-session-id session)

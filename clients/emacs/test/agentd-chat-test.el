@@ -150,9 +150,9 @@
 (defmacro agentd-chat-test--with-session (var &rest body)
   "Run BODY with VAR bound to a session whose chat buffer is fresh."
   (declare (indent 1) (debug t))
-  `(let* ((agentd--sessions (make-hash-table :test #'equal))
-          (agentd--last-session nil)
-          (,var (agentd--register "ses_test" temporary-file-directory)))
+  `(let* ((agentd-session--table (make-hash-table :test #'equal))
+          (agentd-session--last nil)
+          (,var (agentd-session-register "ses_test" temporary-file-directory)))
      (unwind-protect (progn ,@body)
        (kill-buffer (agentd-session-buffer ,var)))))
 
@@ -160,10 +160,10 @@
   ;; The turn_end event first, then the prompt's answer.
   (agentd-chat-test--with-session session
     (setf (agentd-session-prompting session) t)
-    (agentd--handle-event session '(:type "turn_start" :turnId "t1"))
+    (agentd-session-handle-event session '(:type "turn_start" :turnId "t1"))
     (should (agentd-session-running session))
-    (agentd--handle-event session '(:type "turn_end" :turnId "t1" :stopReason "end_turn"))
-    (agentd--prompt-answered session
+    (agentd-session-handle-event session '(:type "turn_end" :turnId "t1" :stopReason "end_turn"))
+    (agentd-session-prompt-answered session
                              '(:stopReason "end_turn"
                                :_meta (:agentd (:outcome "budget_exceeded" :message "spent")))
                              nil)
@@ -173,9 +173,9 @@
   ;; The answer first, then the event.
   (agentd-chat-test--with-session session
     (setf (agentd-session-prompting session) t)
-    (agentd--handle-event session '(:type "turn_start" :turnId "t1"))
-    (agentd--prompt-answered session nil '(:code -32014 :message "local: 500"))
-    (agentd--handle-event session '(:type "turn_end" :turnId "t1" :stopReason "end_turn"
+    (agentd-session-handle-event session '(:type "turn_start" :turnId "t1"))
+    (agentd-session-prompt-answered session nil '(:code -32014 :message "local: 500"))
+    (agentd-session-handle-event session '(:type "turn_end" :turnId "t1" :stopReason "end_turn"
                                           :error "local: 500"))
     (with-current-buffer (agentd-session-buffer session)
       (should (equal (buffer-string) "--- failed: local: 500\n")))
@@ -183,7 +183,7 @@
 
 (ert-deftest agentd-someone-elses-turn-ends-from-the-event ()
   (agentd-chat-test--with-session session
-    (agentd--handle-event session '(:type "turn_start" :turnId "t9"))
+    (agentd-session-handle-event session '(:type "turn_start" :turnId "t9"))
     (agentd--handle-notification
      nil 'session/update
      (list :sessionId "ses_test"
@@ -192,8 +192,8 @@
      nil 'session/update
      (list :sessionId "ses_test"
            :update (agentd-chat-test--chunk "agent_message_chunk" "Their answer." "m1")))
-    (agentd--handle-event session '(:type "turn_end" :turnId "t9" :stopReason "cancelled"))
-    (agentd--handle-event session '(:type "turn_end" :turnId "t9" :stopReason "cancelled"))
+    (agentd-session-handle-event session '(:type "turn_end" :turnId "t9" :stopReason "cancelled"))
+    (agentd-session-handle-event session '(:type "turn_end" :turnId "t9" :stopReason "cancelled"))
     (with-current-buffer (agentd-session-buffer session)
       (should (equal (buffer-string) "> Their question\n\nTheir answer.\n\n--- cancelled\n")))))
 

@@ -1,0 +1,281 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chatCompletionSse } from '../support/chat-completion-sse.js';
+import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.js';
+import { startClientDaemon, type ClientDaemon } from '../support/client-daemon.js';
+import { connectPeer, until } from '../support/daemon-process.js';
+import type { RpcPeer } from '../support/rpc-peer.js';
+
+/*
+ * The Neovim plugin (clients/neovim) end to end: a headless Neovim runs a Lua scenario
+ * (clients/neovim/tests/*.lua) through the plugin's public functions and commands; the
+ * plugin spawns `node CLI serve --stdio`, which, in the harness daemon's AGENTD_HOME,
+ * passes the connection to the socket daemon, whose model is the loopback replay server.
+ * The scenario writes a JSON summary (chat buffer lines, turn endings, pickers shown);
+ * the test asserts on it and on what the replay server received.
+ */
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SCENARIOS = join(ROOT, 'clients/neovim/tests');
+const hasNvim = spawnSync('nvim', ['--version'], { stdio: 'ignore' }).status === 0;
+
+interface NvimRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `nvim --headless -u NONE` on a scenario script; resolves when Neovim exits. */
+function runNvim(script: string, env: NodeJS.ProcessEnv, timeoutMs = 45_000): Promise<NvimRun> {
+  const child = spawn('nvim', ['--headless', '-u', 'NONE', '-i', 'NONE', '-n', '-c', `luafile ${join(SCENARIOS, script)}`], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve) =>
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+/** The environment a scenario runs with: the harness daemon's, plus where things are. */
+function scenarioEnv(cd: ClientDaemon, out: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...cd.env,
+    AGENTD_NVIM_NODE: cd.node,
+    AGENTD_NVIM_CLI: cd.cli,
+    AGENTD_NVIM_WORKSPACE: cd.workspace,
+    AGENTD_NVIM_OUT: out,
+    ...extra,
+  };
+}
+
+/** The bytes of an SSE body up to and including the frame whose JSON contains `marker`. */
+function bytesThrough(body: string, marker: string): number {
+  const at = body.indexOf(marker);
+  const end = body.indexOf('\n\n', at) + 2;
+  return Buffer.byteLength(body.slice(0, end), 'utf8');
+}
+
+/** Waits for `predicate`, failing at once with Neovim's output if Neovim exits first. */
+async function waitUnlessExited(nvim: Promise<NvimRun>, predicate: () => boolean, what: string): Promise<void> {
+  let exited: NvimRun | undefined;
+  void nvim.then((run) => (exited = run));
+  await until(() => predicate() || exited !== undefined, 20_000, what);
+  if (!predicate()) throw new Error(`Neovim exited before ${what}: ${exited?.stderr}${exited?.stdout}`);
+}
+
+/** Text of every user message of a recorded chat-completions body. */
+function userTexts(body: unknown): string[] {
+  const messages = (body as { messages: Array<{ role: string; content: unknown }> }).messages;
+  return messages
+    .filter((m) => m.role === 'user')
+    .map((m) => (typeof m.content === 'string' ? m.content : (m.content as Array<{ text?: string }>).map((p) => p.text ?? '').join('')));
+}
+
+describe.skipIf(!hasNvim)('Neovim client (clients/neovim) against a real daemon', () => {
+  let cd: ClientDaemon;
+  let scratch: string;
+
+  beforeEach(async () => {
+    cd = await startClientDaemon();
+    scratch = mkdtempSync(join(tmpdir(), 'agentd-nvim-'));
+  });
+
+  afterEach(async () => {
+    await cd.close();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('prompts, answers a permission question, steers and aborts, sends a selection, shows failures and follow-ups', async () => {
+    // 1. The model writes hello.txt (asks permission), then says so in three chunks.
+    cd.replay.enqueue({ body: chatToolCallSse([{ id: 'call_write', name: 'write', arguments: { path: 'hello.txt', content: 'hi from nvim\n' } }]) });
+    cd.replay.enqueue({ body: chatCompletionSse(['Wrote ', 'hello.txt', ' for you.']) });
+    // 2. A reply that stalls after its first text chunk: the turn stays in flight.
+    const stalled = chatCompletionSse(['Working on it', ' and more']);
+    cd.replay.enqueue({ body: stalled, stallAfterBytes: bytesThrough(stalled, 'Working on it') });
+    // 3. The answer about the selection.
+    cd.replay.enqueue({ body: chatCompletionSse(['It returns ', '42.']) });
+    // 4. The provider fails (maxRetries 0: once).
+    cd.replay.enqueue({
+      status: 500,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ error: { message: 'upstream exploded', type: 'server_error' } }),
+    });
+    // 5. A slow reply (its second half 1.5 s later), then the answer to the follow-up.
+    const slow = chatCompletionSse(['One', '.']);
+    cd.replay.enqueue({ body: slow, chunking: { splitAt: [bytesThrough(slow, '"One"')] }, delayMs: 1_500 });
+    cd.replay.enqueue({ body: chatCompletionSse(['Bye.']) });
+
+    const out = join(scratch, 'summary.json');
+    const run = await runNvim('e2e.lua', scenarioEnv(cd, out));
+    expect(run.stderr + run.stdout, 'the scenario failed').not.toMatch(/scenario failed/);
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(readFileSync(out, 'utf8'));
+    const ws = cd.workspace;
+    const bodies = cd.replay.requests.map((r) => r.body);
+    expect(bodies).toHaveLength(7);
+
+    // The prompt returned while its turn was still running.
+    expect(summary.returnedBeforeTheTurnEnded).toBe(true);
+    // Every turn ended as its chat line says.
+    expect(summary.endings.map((e: { outcome: string }) => e.outcome)).toEqual(['done', 'cancelled', 'done', 'failed', 'done']);
+    expect(summary.endings[3]).toMatchObject({ code: -32014, error: expect.stringContaining('upstream exploded') });
+
+    // 1. The permission question went through vim.ui.select; "Allow once" let the write run.
+    expect(summary.selects[0].prompt).toBe('agentd: allow Write hello.txt?');
+    expect(summary.selects[0].items[0]).toBe('Allow once');
+    expect(summary.selects[0].items).toContain('Reject');
+    expect(readFileSync(join(ws, 'hello.txt'), 'utf8')).toBe('hi from nvim\n');
+    expect(toolResultText(bodies[1], 'call_write')).toMatch(/^Created hello.txt \(1 lines\)/);
+
+    // 2. The steer was queued (the queue event said so) and dropped by the abort: no model request saw it.
+    expect(summary.steer).toEqual({ result: { queued: 1 } });
+    expect(summary.queueAfterSteer).toEqual({ steering: 1, follow_up: 0 });
+    expect(summary.abort).toEqual({ result: { stopped: true } });
+    expect(userTexts(bodies[2]).at(-1)).toBe('Start a long job');
+    expect(bodies.flatMap(userTexts).some((text) => text.includes('Also mention the tests'))).toBe(false);
+
+    // 3. The selection reached the model as a resource block naming the file and its lines.
+    const asked = userTexts(bodies[3]).at(-1)!;
+    expect(asked.startsWith('What does this return?')).toBe(true);
+    expect(asked).toContain(`<resource uri="file://${ws}/sample.lua#L2-L3">\n  return 42\nend\n</resource>`);
+    expect(summary.charwiseBlock).toEqual({ type: 'resource', resource: { uri: `file://${ws}/sample.lua#L2`, text: '42' } });
+
+    // 4 and 5. The failed prompt, then the follow-up continuing the slow turn.
+    expect(userTexts(bodies[4]).at(-1)).toBe('This one fails');
+    expect(userTexts(bodies[5]).at(-1)).toBe('Count to one');
+    expect(userTexts(bodies[6]).at(-1)).toBe('Now say bye');
+    expect(summary.followUp).toEqual({ result: { queued: 1 } });
+
+    // 6 and 7. Mode, model and session pickers.
+    expect(summary.modes.currentModeId).toBe('plan');
+    expect(summary.selects[1].kind).toBe('agentd.mode');
+    expect(summary.selects[2]).toEqual({ prompt: 'agentd: Model', kind: 'agentd.model', items: ['* local/e2e-model'] });
+    expect(summary.model).toBe('local/e2e-model');
+    expect(summary.selects[3].kind).toBe('agentd.session');
+    // Labelled with the session's title (from its first prompt), or its id while it has none.
+    const label = summary.selects[3].items[0] as string;
+    expect([`Create hello.txt  (${ws}, `, `${summary.sessionId}  (${ws}, `]).toContain(label.slice(0, label.indexOf(', ') + 2));
+    expect(summary.current).toBe(summary.sessionId);
+
+    // 8. :checkhealth agentd.
+    expect(summary.health).toContain('## agentd');
+    expect(summary.health).toContain('  - OK: setup() called');
+    expect(summary.health.some((line: string) => /^ {2}- OK: connected to agentd \S+ \(features: .*steering/.test(line))).toBe(true);
+
+    // The chat buffer, whole.
+    expect(summary.lines).toEqual([
+      '## You',
+      'Create hello.txt',
+      '',
+      '- tool: Write hello.txt [completed]',
+      '',
+      '- permission: Write hello.txt -> Allow once',
+      '',
+      '## Agent',
+      'Wrote hello.txt for you.',
+      '',
+      '[done]',
+      '',
+      '## You',
+      'Start a long job',
+      '',
+      '## Agent',
+      'Working on it',
+      '',
+      '## You (steer)',
+      'Also mention the tests',
+      '',
+      '[cancelled]',
+      '',
+      '## You',
+      'What does this return?',
+      `[context] file://${ws}/sample.lua#L2-L3`,
+      '',
+      '## Agent',
+      'It returns 42.',
+      '',
+      '[done]',
+      '',
+      '## You',
+      'This one fails',
+      '',
+      '[error] local 500: upstream exploded',
+      '',
+      '[failed] local: local 500: upstream exploded',
+      '',
+      '## You',
+      'Count to one',
+      '',
+      '## Agent',
+      'One',
+      '',
+      '## You (follow-up)',
+      'Now say bye',
+      '',
+      '## Agent',
+      '.',
+      '',
+      '## Agent',
+      'Bye.',
+      '',
+      '[done]',
+      '',
+      '[mode] plan',
+      '',
+      '[model] local/e2e-model',
+    ]);
+  });
+
+  it('joins a session another client is running: its history, the reply streamed so far, then the live rest', async () => {
+    const other = await connectPeer(cd.socketPath);
+    try {
+      await other.call('initialize', { protocolVersion: 1 });
+      const { sessionId } = await other.call('session/new', { cwd: cd.workspace, mcpServers: [] });
+      cd.replay.enqueue({ body: chatCompletionSse(['Earlier answer.']) });
+      await other.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Earlier question' }] });
+
+      // The running turn's reply: "Alpha beta " now, "gamma delta." 3 s later.
+      const reply = chatCompletionSse(['Alpha ', 'beta ', 'gamma ', 'delta.']);
+      cd.replay.enqueue({ body: reply, chunking: { splitAt: [bytesThrough(reply, '"beta "')] }, delayMs: 3_000 });
+
+      const out = join(scratch, 'summary.json');
+      const ready = join(scratch, 'ready');
+      const joinFile = join(scratch, 'join');
+      const nvim = runNvim('join.lua', scenarioEnv(cd, out, { AGENTD_NVIM_READY: ready, AGENTD_NVIM_JOIN: joinFile }));
+      await waitUnlessExited(nvim, () => existsSync(ready), 'Neovim to connect');
+
+      const prompt = other.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Tell a story' }] }, 30_000);
+      await other.waitFor((m) => m.method === 'session/update' && m.params?.update?.content?.text === 'beta ', 10_000, 'the first half of the reply');
+      // Named only now, while the second half is still on its way.
+      writeFileSync(`${joinFile}.tmp`, sessionId);
+      renameSync(`${joinFile}.tmp`, joinFile);
+
+      const run = await nvim;
+      expect(run.stderr + run.stdout, 'the scenario failed').not.toMatch(/scenario failed/);
+      expect(run.code).toBe(0);
+      expect((await prompt).result).toEqual({ stopReason: 'end_turn' });
+      const summary = JSON.parse(readFileSync(out, 'utf8'));
+      const history = ['## You', 'Earlier question', '', '## Agent', 'Earlier answer.', '', '## You', 'Tell a story', '', '## Agent'];
+      // Right after session/load: the history and the part of the reply already streamed.
+      expect(summary.atJoin).toEqual({ running: true, lines: [...history, 'Alpha beta '] });
+      // At the end: the whole reply in one piece, and how the turn ended (from the turn_end event).
+      expect(summary.lines).toEqual([...history, 'Alpha beta gamma delta.', '', '[done]']);
+      expect(summary.endings).toEqual([{ outcome: 'done', stop_reason: 'end_turn', text: '[done]' }]);
+    } finally {
+      other.close();
+    }
+  });
+});

@@ -17,6 +17,7 @@ from .async_client import AsyncClient
 from .async_turn import AsyncTurn
 from .client import Client
 from .errors import AgentdError, ConnectionClosedError, ProtocolError
+from .paths import default_socket_path
 from .permissions import PermissionRequest, reject
 from .sync_turn import Turn
 from .tools import Tool
@@ -33,6 +34,7 @@ __all__ = [
     "ProtocolError",
     "Tool",
     "Turn",
+    "default_socket_path",
     "message_text",
     "reject",
     "update_kind",

@@ -13,6 +13,7 @@ from .async_subscription import AsyncSubscription
 from .async_transport import AsyncProcessTransport, AsyncTransport
 from .async_turn import AsyncTurn
 from .errors import ProtocolError
+from .paths import default_socket_path
 from .permissions import PermissionHandler, PermissionRequest, failed_handler_response, permission_response, reject
 from .subscription import EVENT, session_filter
 from .tools import Tool, ToolFunction, find_tool, registered_names, tool_arguments, tool_failure, tool_result
@@ -67,15 +68,15 @@ class AsyncClient:
     @classmethod
     async def connect(
         cls,
-        socket_path: Union[str, "os.PathLike[str]"],
+        socket_path: Optional[Union[str, "os.PathLike[str]"]] = None,
         *,
         events: bool = False,
         token: Optional[str] = None,
         timeout: Optional[float] = 30.0,
         **options: Any,
     ) -> "AsyncClient":
-        """Connect to a running daemon's Unix socket and initialize."""
-        return await cls._started(await AsyncTransport.connect_unix(socket_path), events, token, timeout, options)
+        """Connect to a running daemon's Unix socket (default: its default path) and initialize."""
+        return await cls._started(await AsyncTransport.connect_unix(socket_path or default_socket_path()), events, token, timeout, options)
 
     @classmethod
     async def _started(cls, transport: AsyncTransport, events: bool, token: Optional[str], timeout: Optional[float], options: Dict[str, Any]) -> "AsyncClient":

@@ -9,6 +9,7 @@ from typing import IO, Any, Callable, Dict, List, Mapping, Optional, Sequence, U
 from . import params as p
 from .connection import Connection
 from .errors import ProtocolError
+from .paths import default_socket_path
 from .permissions import PermissionHandler, PermissionRequest, failed_handler_response, permission_response, reject
 from .subscription import EVENT, Subscription, session_filter
 from .sync_turn import Turn
@@ -72,9 +73,9 @@ class Client:
         return cls(ProcessTransport(command, env, cwd, stderr), **options)
 
     @classmethod
-    def connect(cls, socket_path: Union[str, "os.PathLike[str]"], **options: Any) -> "Client":
-        """Connect to a running daemon's Unix socket (``agentd serve --socket PATH``)."""
-        return cls(SocketTransport.connect_unix(socket_path), **options)
+    def connect(cls, socket_path: Optional[Union[str, "os.PathLike[str]"]] = None, **options: Any) -> "Client":
+        """Connect to a running daemon's Unix socket (``agentd serve --socket [PATH]``; default: its default path)."""
+        return cls(SocketTransport.connect_unix(socket_path or default_socket_path()), **options)
 
     # -- sessions -------------------------------------------------------------------------
 

@@ -85,6 +85,13 @@ class ClientTest(unittest.TestCase):
         self.assertEqual(results, {"steer": 1, "follow": 2, "abort": None})
         self.assertEqual(turn.result(WAIT).stop_reason, "cancelled")
 
+    def test_a_prompt_with_delivery_joins_the_running_turn(self) -> None:
+        turn = self.client.start_prompt("s1", "also this", delivery="followUp")
+        request = self.daemon.expect("session/prompt")
+        self.assertEqual(request["params"]["_meta"], {"agentd": {"delivery": "followUp"}})
+        self.daemon.answer(request, {"stopReason": "end_turn"})
+        self.assertEqual(turn.result(WAIT).stop_reason, "end_turn")
+
     def test_an_error_answer_raises_agentd_error(self) -> None:
         errors: List[AgentdError] = []
 
@@ -139,6 +146,14 @@ class ClientTest(unittest.TestCase):
             self.client.on_permission(lambda request: 1 / 0)
             self.assertEqual(self.ask_permission(5)["result"], {"outcome": {"outcome": "selected", "optionId": "reject_once"}})
 
+    def test_finished_turns_leave_no_listeners_behind(self) -> None:
+        for n in range(3):
+            turn = self.client.start_prompt("s1", f"turn {n}")
+            self.daemon.answer(self.daemon.expect("session/prompt"), {"stopReason": "end_turn"})
+            self.assertEqual(turn.result(WAIT).stop_reason, "end_turn")
+        connection: Any = self.client.connection
+        self.assertEqual((connection._listeners, connection._close_listeners), ([], []))
+
     def test_updates_iterator_ends_when_the_daemon_goes_away(self) -> None:
         updates = self.client.updates("s1")
         self.daemon.notify("session/update", text_chunk("s1", "a"))
@@ -148,6 +163,8 @@ class ClientTest(unittest.TestCase):
         self.assertEqual([params["update"]["content"]["text"] for params in updates], ["a"])
         self.assertTrue(self.client.connection.wait_closed(WAIT))
         self.assertTrue(self.client.closed)
+        # Subscribing after the end gives an iterator that is already finished.
+        self.assertEqual(list(self.client.updates()), [])
 
 
 DYING_DAEMON = r"""

@@ -135,7 +135,11 @@ class AsyncClient:
     # -- turns ----------------------------------------------------------------------------
 
     async def prompt(self, session_id: str, prompt: p.PromptInput, *, delivery: Optional[str] = None) -> PromptResult:
-        """Run a turn and wait for it: returns the stop reason and the text of the reply."""
+        """Run a turn and wait for it: returns the stop reason and the text of the reply.
+
+        ``delivery`` (``"steer"`` or ``"followUp"``) joins a running turn instead of failing
+        with SessionBusy. Cancelling the awaiting task does not stop the turn (``abort`` does).
+        """
         return await self.start_prompt(session_id, prompt, delivery=delivery)
 
     def start_prompt(self, session_id: str, prompt: p.PromptInput, *, delivery: Optional[str] = None) -> AsyncTurn:

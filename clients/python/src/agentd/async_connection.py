@@ -109,12 +109,17 @@ class AsyncConnection:
 
         return remove
 
-    def on_close(self, listener: CloseListener) -> None:
-        """Call ``listener(reason)`` when the connection ends (at once if it already has)."""
+    def on_close(self, listener: CloseListener) -> Callable[[], None]:
+        """Call ``listener(reason)`` when the connection ends (at once if it already has); returns a remover."""
         if self._closed.is_set():
             listener(self.close_reason)
-        else:
-            self._close_listeners.append(listener)
+            return lambda: None
+        self._close_listeners.append(listener)
+
+        def remove() -> None:
+            self._close_listeners = [each for each in self._close_listeners if each is not listener]
+
+        return remove
 
     # -- lifecycle ------------------------------------------------------------------------
 

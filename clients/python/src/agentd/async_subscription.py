@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any, AsyncIterator, Dict, Optional
+from typing import Any, AsyncIterator, Callable, Dict, Optional
 
 from .async_connection import AsyncConnection
 from .subscription import Filter
@@ -24,7 +24,9 @@ class AsyncSubscription:
         self._queue: "asyncio.Queue[Any]" = asyncio.Queue()
         self._closed = False
         self._remove = connection.add_listener(self._on_notification)
-        connection.on_close(lambda _reason: self.close())
+        self._remove_on_close: Callable[[], None] = lambda: None
+        # Removed again on close, so a long-lived client does not collect one per turn.
+        self._remove_on_close = connection.on_close(lambda _reason: self.close())
 
     def __aiter__(self) -> AsyncIterator[Dict[str, Any]]:
         return self
@@ -46,6 +48,7 @@ class AsyncSubscription:
             return
         self._closed = True
         self._remove()
+        self._remove_on_close()
         self._queue.put_nowait(_END)
 
     async def __aenter__(self) -> "AsyncSubscription":

@@ -119,7 +119,12 @@ class Client:
     # -- turns ----------------------------------------------------------------------------
 
     def prompt(self, session_id: str, prompt: p.PromptInput, *, delivery: Optional[str] = None, timeout: Optional[float] = None) -> PromptResult:
-        """Run a turn and wait for it: returns the stop reason and the text of the reply."""
+        """Run a turn and wait for it: returns the stop reason and the text of the reply.
+
+        ``delivery`` (``"steer"`` or ``"followUp"``) joins a running turn instead of failing
+        with SessionBusy. After ``timeout`` seconds TimeoutError is raised and the turn goes
+        on in the daemon (``abort`` it if it should not).
+        """
         return self.start_prompt(session_id, prompt, delivery=delivery).result(timeout)
 
     def start_prompt(self, session_id: str, prompt: p.PromptInput, *, delivery: Optional[str] = None) -> Turn:

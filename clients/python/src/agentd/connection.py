@@ -104,13 +104,18 @@ class Connection:
 
         return remove
 
-    def on_close(self, listener: CloseListener) -> None:
-        """Call ``listener(reason)`` when the connection ends (at once if it already has)."""
+    def on_close(self, listener: CloseListener) -> Callable[[], None]:
+        """Call ``listener(reason)`` when the connection ends (at once if it already has); returns a remover."""
         with self._lock:
             if not self._closed.is_set():
                 self._close_listeners.append(listener)
-                return
+                return lambda: self._remove_close_listener(listener)
         listener(self.close_reason)
+        return lambda: None
+
+    def _remove_close_listener(self, listener: CloseListener) -> None:
+        with self._lock:
+            self._close_listeners = [each for each in self._close_listeners if each is not listener]
 
     # -- lifecycle ------------------------------------------------------------------------
 

@@ -29,7 +29,9 @@ class Subscription:
         self._queue: "queue.Queue[Any]" = queue.Queue()
         self._closed = False
         self._remove = connection.add_listener(self._on_notification)
-        connection.on_close(lambda _reason: self.close())
+        self._remove_on_close: Callable[[], None] = lambda: None
+        # Removed again on close, so a long-lived client does not collect one per turn.
+        self._remove_on_close = connection.on_close(lambda _reason: self.close())
 
     def __iter__(self) -> Iterator[Dict[str, Any]]:
         return self
@@ -58,6 +60,7 @@ class Subscription:
             return
         self._closed = True
         self._remove()
+        self._remove_on_close()
         self._queue.put(_END)
 
     def __enter__(self) -> "Subscription":

@@ -106,6 +106,8 @@ export function mapSessionEvent(sessionId: string, event: SessionEvent, to: Even
       return [update({ sessionUpdate: 'plan', entries: event.entries })];
     case 'queue':
       return rich({ type: 'queue', steering: event.steering, followUp: event.followUp, items: event.items });
+    case 'session_info':
+      return [update({ sessionUpdate: 'session_info_update', title: event.title })];
     case 'mode_changed':
       return [update({ sessionUpdate: 'current_mode_update', currentModeId: event.modeId })];
     case 'compaction': {

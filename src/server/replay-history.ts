@@ -14,9 +14,9 @@ const REPLAY_AUDIENCE: EventAudience = { clientId: '', wantsEvents: false, accep
  * Each update carries its turn in `_meta.agentd.turnId`, and `interrupted` when the
  * message was cut short or its turn never finished (the daemon was killed mid-turn).
  */
-export function replayUpdates(sessionId: string, messages: MessageRecord[], turns: TurnRecord[], describe: DescribeStoredCall): SessionNotification[] {
+export function replayUpdates(sessionId: string, messages: MessageRecord[], turns: TurnRecord[], describe: DescribeStoredCall, title?: string | null): SessionNotification[] {
   const out: SessionNotification[] = [];
-  for (const { event, turnId, interrupted } of replayEvents(messages, turns, describe)) {
+  for (const { event, turnId, interrupted } of replayEvents(messages, turns, describe, title)) {
     for (const note of mapSessionEvent(sessionId, event, REPLAY_AUDIENCE)) {
       if (note.method !== 'session/update') continue;
       const { update } = note.params;
@@ -28,6 +28,6 @@ export function replayUpdates(sessionId: string, messages: MessageRecord[], turn
 }
 
 /** Sends a stored conversation to a client, in order, as ACP `session/load` requires. */
-export function replayHistory(client: ClientConnection, sessionId: string, messages: MessageRecord[], turns: TurnRecord[], describe: DescribeStoredCall): void {
-  for (const params of replayUpdates(sessionId, messages, turns, describe)) client.peer.notify('session/update', params);
+export function replayHistory(client: ClientConnection, sessionId: string, messages: MessageRecord[], turns: TurnRecord[], describe: DescribeStoredCall, title?: string | null): void {
+  for (const params of replayUpdates(sessionId, messages, turns, describe, title)) client.peer.notify('session/update', params);
 }

@@ -24,11 +24,13 @@ export type DescribeStoredCall = (name: string, args: Record<string, unknown>) =
  * what its live stream left on screen (one chunk per part instead of many small ones, a
  * tool call's final status instead of its progress). Live-only events (usage, retries,
  * turn boundaries, queue changes) are not part of the conversation and are not rebuilt.
+ * The session's title, when it has one, follows its first prompt, as it did live.
  */
-export function replayEvents(messages: MessageRecord[], turns: TurnRecord[], describe: DescribeStoredCall): ReplayedEvent[] {
+export function replayEvents(messages: MessageRecord[], turns: TurnRecord[], describe: DescribeStoredCall, title?: string | null): ReplayedEvent[] {
   const interruptedTurns = new Set(turns.filter((t) => t.status === 'interrupted').map((t) => t.id));
   const shown = shownToolCalls(messages);
   const out: ReplayedEvent[] = [];
+  let titled = false;
   for (const message of messages) {
     // Compaction summaries are the daemon's bookkeeping, not part of the conversation shown.
     if (isCompactionRecord(message)) continue;
@@ -36,6 +38,9 @@ export function replayEvents(messages: MessageRecord[], turns: TurnRecord[], des
     const push = (event: SessionEvent): void => void out.push({ event, ...tag });
     if (message.role === 'user') {
       push({ type: 'user_message', messageId: message.id, content: userBlocks(message) });
+      // As live: the title, taken from the first prompt, is told right after it.
+      if (title && !titled) push({ type: 'session_info', title });
+      titled = true;
       continue;
     }
     if (message.role === 'assistant') {

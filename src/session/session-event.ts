@@ -14,6 +14,8 @@ export type SessionEvent =
   | { type: 'turn_start'; turnId: string }
   /** The steering or follow-up queue changed. */
   | { type: 'queue'; steering: number; followUp: number; items: Array<{ queue: 'steering' | 'followUp'; preview: string }> }
+  /** The session's title was set (from its first prompt). */
+  | { type: 'session_info'; title: string }
   /** The session's mode (agent) changed. */
   | { type: 'mode_changed'; modeId: string }
   /** The loop finished a prompt. */

@@ -3,6 +3,7 @@ import type { CommitMeta } from '../loop/loop-context.js';
 import type { TurnStopReason } from '../loop/loop-event.js';
 import type { ModelMessage, UserMessage } from '../providers/message.js';
 import type { SessionRecord, Store, TurnStatus } from '../store/store.js';
+import { titleFromPrompt } from './title-from-prompt.js';
 import type { SessionEvent } from './session-event.js';
 import { SHOWN_TOOL_CALLS, ShownLive } from './shown-live.js';
 import { guardStoreWrite } from './store-write-error.js';
@@ -87,6 +88,15 @@ export class SessionWriter {
       this.emit({ type: 'user_message', messageId: stored.id, content: user.blocks, ...(user.origin ? { origin: user.origin } : {}) });
     }
     this.emit({ type: 'message_committed', message, status: meta.status });
+  }
+
+  /** Gives an untitled session its title from this prompt (the first one), and tells the clients. */
+  titleFrom(blocks: ContentBlock[]): void {
+    if (this.record.title) return;
+    const title = titleFromPrompt(blocks);
+    if (title === undefined) return;
+    this.update({ title });
+    this.emit({ type: 'session_info', title });
   }
 
   /** Changes stored session settings (mode, model, title). */

@@ -251,6 +251,7 @@ export class Session {
       this.writer.startTurn(id);
       this.writer.remember(message, blocks, origin);
       this.writer.commit(message, { status: 'complete' });
+      this.writer.titleFrom(blocks);
     } catch (error) {
       // Nothing ran: the session must not stay busy because the store failed.
       this.turn = undefined;

@@ -53,13 +53,14 @@ describe('a daemon killed with SIGKILL mid-turn', () => {
     expect(loaded._meta.agentd.interruptedTurns).toHaveLength(1);
 
     const replayed = second.peer.updates(sessionId);
-    expect(replayed.map((u) => [u.sessionUpdate, u.content?.text])).toEqual([
+    expect(replayed.map((u) => [u.sessionUpdate, u.content?.text ?? u.title])).toEqual([
       ['user_message_chunk', 'question one'],
+      ['session_info_update', 'question one'],
       ['agent_message_chunk', 'The answer is 42.'],
       ['user_message_chunk', 'question two'],
     ]);
     expect(replayed[0]._meta.agentd.interrupted).toBeUndefined();
-    expect(replayed[2]._meta.agentd.interrupted).toBe(true);
+    expect(replayed[3]._meta.agentd.interrupted).toBe(true);
 
     replay.enqueue({ body: chatCompletionSse(['Back again.']) });
     expect(await second.peer.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'question three' }] })).toEqual({

@@ -100,7 +100,7 @@ describe('session/load replays what live clients saw', () => {
     cleanups.push(() => fresh.shutdown());
     const loaded = fresh.daemon.sessions.open(id);
     const describe = (name: string, args: Record<string, unknown>) => describeToolCall(fresh.daemon.tools.get(name, id), name, args, workspace);
-    const replayed = withoutMeta(replayUpdates(id, fresh.daemon.sessions.messages(loaded.id), fresh.daemon.sessions.turns(loaded.id), describe));
+    const replayed = withoutMeta(replayUpdates(id, fresh.daemon.sessions.messages(loaded.id), fresh.daemon.sessions.turns(loaded.id), describe, loaded.record.title));
 
     const shown = settled(live);
     expect(replayed).toEqual(shown);
@@ -108,6 +108,7 @@ describe('session/load replays what live clients saw', () => {
     const kinds = shown.map((u) => u.sessionUpdate);
     expect(kinds).toEqual([
       'user_message_chunk',
+      'session_info_update',
       'agent_thought_chunk', 'agent_message_chunk', 'tool_call', 'tool_call_update',
       'tool_call', 'plan', 'tool_call_update',
       'tool_call', 'tool_call_update',

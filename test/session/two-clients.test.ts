@@ -39,5 +39,10 @@ describe('two clients of one daemon', () => {
     // The watcher also sees the prompt it did not send.
     const prompts = watcher.received.filter((m) => m.method === 'session/update' && m.params.update.sessionUpdate === 'user_message_chunk');
     expect(prompts.map((m) => m.params.update.content.text)).toEqual(['one', 'two']);
+    // The title comes from the first prompt: told live to the editor, replayed to the watcher, listed.
+    const titles = (peer: typeof editor) => peer.updates(sessionId).filter((u) => u.sessionUpdate === 'session_info_update').map((u) => u.title);
+    expect(titles(editor)).toEqual(['one']);
+    expect(titles(watcher)).toEqual(['one']);
+    expect((await watcher.call('session/list', {})).sessions).toMatchObject([{ sessionId, title: 'one' }]);
   });
 });

@@ -20,7 +20,7 @@ export const sessionLoad: RequestHandler<'session/load'> = async (params, { clie
   const describe = (name: string, args: Record<string, unknown>) => describeToolCall(daemon.tools.get(name, session.id), name, args, session.record.cwd);
   // The stored history, then what a running turn has shown since its last stored message,
   // then the live rest: one synchronous step, so nothing is missed or sent twice.
-  replayHistory(client, session.id, daemon.sessions.messages(session.id), turns, describe);
+  replayHistory(client, session.id, daemon.sessions.messages(session.id), turns, describe, session.record.title);
   attachSession(client, session, session.inFlightEvents());
   const interrupted = turns.filter((t) => t.status === 'interrupted').map((t) => t.id);
   return {

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,7 +89,8 @@ describe.skipIf(!hasNvim)('Neovim client (clients/neovim) against a real daemon'
   let scratch: string;
 
   beforeEach(async () => {
-    cd = await startClientDaemon();
+    // Trusted so that a test's project config may price the replay server's model.
+    cd = await startClientDaemon({ trustedProjects: [realpathSync(tmpdir())] });
     scratch = mkdtempSync(join(tmpdir(), 'agentd-nvim-'));
   });
 
@@ -277,5 +278,62 @@ describe.skipIf(!hasNvim)('Neovim client (clients/neovim) against a real daemon'
     } finally {
       other.close();
     }
+  });
+
+  it('shows turns that stop at maxTurns and at the budget', async () => {
+    // The workspace's project config: one model request per turn, and a price that makes
+    // the second turn spend past a budget of half a cent.
+    mkdirSync(join(cd.workspace, '.agentd'));
+    writeFileSync(
+      join(cd.workspace, '.agentd', 'config.json'),
+      JSON.stringify({
+        maxTurns: 1,
+        budgetUsd: 0.005,
+        providers: { local: { type: 'openai-chat', baseUrl: `${cd.replay.url}/v1`, maxRetries: 0, models: { 'e2e-model': { inputPrice: 100, outputPrice: 100 } } } },
+      }),
+    );
+    // 30 tokens: $0.003; then 110 tokens: $0.011 more.
+    cd.replay.enqueue({ body: chatToolCallSse([{ id: 'call_ls', name: 'ls', arguments: {} }]) });
+    cd.replay.enqueue({ body: chatCompletionSse(['Pricey.'], { promptTokens: 100, completionTokens: 10 }) });
+
+    const out = join(scratch, 'summary.json');
+    const run = await runNvim('limits.lua', scenarioEnv(cd, out));
+    expect(run.stderr + run.stdout, 'the scenario failed').not.toMatch(/scenario failed/);
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(readFileSync(out, 'utf8'));
+    // The third prompt made no model request.
+    expect(cd.replay.requests).toHaveLength(2);
+    const budget = 'This session has cost $0.0140, which reaches its budget of $0.0050 (budgetUsd), so no further model requests were made.';
+    expect(summary.endings).toEqual([
+      { outcome: 'out_of_turns', stop_reason: 'max_turn_requests', text: '[stopped] out of turns: maxTurns reached' },
+      { outcome: 'done', stop_reason: 'end_turn', text: '[done]' },
+      { outcome: 'budget', stop_reason: 'end_turn', message: expect.stringContaining(budget), text: '[stopped] budget spent: budgetUsd reached' },
+    ]);
+    // The daemon's notices explain each stop just above it.
+    expect(summary.lines).toEqual([
+      '## You',
+      'List the files',
+      '',
+      '- tool: List . [completed]',
+      '',
+      expect.stringMatching(/^\[warning\] The turn stopped after 1 model requests, the limit \(maxTurns = 1\)/),
+      '',
+      '[stopped] out of turns: maxTurns reached',
+      '',
+      '## You',
+      'Say something pricey',
+      '',
+      '## Agent',
+      'Pricey.',
+      '',
+      '[done]',
+      '',
+      '## You',
+      'One more',
+      '',
+      expect.stringContaining(`[warning] ${budget}`),
+      '',
+      '[stopped] budget spent: budgetUsd reached',
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 -- How a turn ended, from the prompt's answer (stopReason, or an error) or from a
 -- turn_end event (for turns another client started): one record and one line of text.
 --
--- An ending is { outcome, stop_reason?, error?, code?, text } where outcome is one of
+-- An ending is { outcome, stop_reason?, error?, code?, message?, text } where outcome is one of
 -- done, cancelled, failed, out_of_turns, budget, max_tokens, refused, busy.
 local M = {}
 
@@ -31,8 +31,13 @@ function M.from_result(result)
   local meta = type(result._meta) == 'table' and result._meta.agentd or nil
   -- PROTOCOL.md: a spent budget answers end_turn with _meta.agentd.outcome = budget_exceeded.
   if type(meta) == 'table' and meta.outcome == 'budget_exceeded' then
-    local message = meta.message or 'budgetUsd reached'
-    return { outcome = 'budget', stop_reason = result.stopReason, text = '[stopped] budget spent: ' .. message }
+    -- The message (cost so far, what to do) is also the notice shown just before.
+    return {
+      outcome = 'budget',
+      stop_reason = result.stopReason,
+      message = meta.message,
+      text = '[stopped] budget spent: budgetUsd reached',
+    }
   end
   return from_stop_reason(result.stopReason)
 end

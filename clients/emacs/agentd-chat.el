@@ -142,7 +142,7 @@ tool calls are kept together).  Call at the end of the buffer."
     ("text" (plist-get block :text))
     ("resource"
      (format "[context: %s]" (agentd-chat--short-uri
-                               (plist-get (plist-get block :resource) :uri))))
+                              (plist-get (plist-get block :resource) :uri))))
     ("resource_link"
      (format "[link: %s]" (or (plist-get block :name) (plist-get block :uri))))
     ("image" "[image]")

@@ -31,11 +31,8 @@ sent when it is ready.")
 (cl-defstruct (agentd-rpc--deferred (:constructor agentd-rpc-defer (thunk)))
   "An answer to a daemon request, computed later by calling THUNK.
 THUNK returns the result; an error it signals is answered as a
-JSON-RPC error, and a quit as the result in `agentd-rpc-quit-result'."
+JSON-RPC InternalError, a quit as RequestCancelled."
   thunk)
-
-(defvar agentd-rpc-quit-result nil
-  "Result to answer a deferred request with when the user quits (\\[keyboard-quit]).")
 
 (cl-defmethod jsonrpc-connection-send :around ((conn agentd-rpc-connection)
                                                &key id result &allow-other-keys)
@@ -48,7 +45,7 @@ JSON-RPC error, and a quit as the result in `agentd-rpc-quit-result'."
   "Answer request ID on CONN with the result of calling THUNK."
   (let ((reply (condition-case err
                    (list :result (funcall thunk))
-                 (quit (list :result agentd-rpc-quit-result))
+                 (quit (list :error (list :code -32800 :message "Cancelled in Emacs")))
                  (error (list :error (list :code -32603
                                            :message (error-message-string err)))))))
     (when (jsonrpc-running-p conn)

@@ -87,20 +87,19 @@ cancelled.  It runs from a timer, outside the process filter."
   "The connection to agentd, started and initialized if needed."
   (unless (and agentd--connection (jsonrpc-running-p agentd--connection))
     (setq agentd--connection
-          (let ((agentd-rpc-quit-result '(:outcome (:outcome "cancelled"))))
-            (agentd-rpc-connect
-             agentd-command
-             (list :protocolVersion 1
-                   :clientCapabilities (list :fs (list :readTextFile :json-false
-                                                       :writeTextFile :json-false)
-                                             :terminal :json-false)
-                   :clientInfo (list :name "agentd.el" :version agentd-version)
-                   :_meta (list :agentd (list :events t)))
-             agentd-request-timeout
-             :events-buffer-scrollback-size agentd-events-buffer-size
-             :request-dispatcher #'agentd--handle-request
-             :notification-dispatcher #'agentd--handle-notification
-             :on-shutdown #'agentd--on-shutdown))))
+          (agentd-rpc-connect
+           agentd-command
+           (list :protocolVersion 1
+                 :clientCapabilities (list :fs (list :readTextFile :json-false
+                                                     :writeTextFile :json-false)
+                                           :terminal :json-false)
+                 :clientInfo (list :name "agentd.el" :version agentd-version)
+                 :_meta (list :agentd (list :events t)))
+           agentd-request-timeout
+           :events-buffer-scrollback-size agentd-events-buffer-size
+           :request-dispatcher #'agentd--handle-request
+           :notification-dispatcher #'agentd--handle-notification
+           :on-shutdown #'agentd--on-shutdown)))
   agentd--connection)
 
 (defun agentd--on-shutdown (conn)
@@ -134,7 +133,10 @@ few seconds.  Sessions stay stored in the daemon."
   "The `session/request_permission' answer to PARAMS, asking the user."
   (let* ((tool-call (plist-get params :toolCall))
          (options (append (plist-get params :options) nil))
-         (choice (funcall agentd-permission-function tool-call options))
+         ;; Quitting the question answers it as cancelled.
+         (choice (condition-case nil
+                     (funcall agentd-permission-function tool-call options)
+                   (quit nil)))
          (chosen (cl-find choice options :key (lambda (o) (plist-get o :optionId)) :test #'equal))
          (session (agentd-session-get (plist-get params :sessionId))))
     (agentd-session-in-chat session
@@ -151,6 +153,8 @@ few seconds.  Sessions stay stored in the daemon."
 Return the chosen option's id, or nil when the answer is empty."
   (let* ((reason (plist-get (plist-get (plist-get tool-call :_meta) :agentd) :reason))
          (names (mapcar (lambda (o) (cons (plist-get o :name) (plist-get o :optionId))) options))
+         ;; The question may come while the minibuffer is in use.
+         (enable-recursive-minibuffers t)
          (choice (completing-read
                   (format "agentd: %s%s? " (or (plist-get tool-call :title) "Run a tool")
                           (if reason (format " (%s)" reason) ""))

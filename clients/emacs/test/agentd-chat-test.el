@@ -144,6 +144,8 @@
                      '(:outcome (:outcome "selected" :optionId "allow_once")))))
     (let ((agentd-permission-function (lambda (_call _options) nil)))
       (should (equal (agentd--ask-permission params) '(:outcome (:outcome "cancelled")))))
+    (let ((agentd-permission-function (lambda (_call _options) (signal 'quit nil))))
+      (should (equal (agentd--ask-permission params) '(:outcome (:outcome "cancelled")))))
     (let ((agentd-permission-function (lambda (_call _options) "not-offered")))
       (should (equal (agentd--ask-permission params) '(:outcome (:outcome "cancelled")))))))
 
@@ -164,9 +166,9 @@
     (should (agentd-session-running session))
     (agentd-session-handle-event session '(:type "turn_end" :turnId "t1" :stopReason "end_turn"))
     (agentd-session-prompt-answered session
-                             '(:stopReason "end_turn"
-                               :_meta (:agentd (:outcome "budget_exceeded" :message "spent")))
-                             nil)
+                                    '(:stopReason "end_turn"
+                                                  :_meta (:agentd (:outcome "budget_exceeded" :message "spent")))
+                                    nil)
     (with-current-buffer (agentd-session-buffer session)
       (should (equal (buffer-string) "--- out of budget: spent\n")))
     (should-not (agentd-session-running session)))
@@ -176,7 +178,7 @@
     (agentd-session-handle-event session '(:type "turn_start" :turnId "t1"))
     (agentd-session-prompt-answered session nil '(:code -32014 :message "local: 500"))
     (agentd-session-handle-event session '(:type "turn_end" :turnId "t1" :stopReason "end_turn"
-                                          :error "local: 500"))
+                                                 :error "local: 500"))
     (with-current-buffer (agentd-session-buffer session)
       (should (equal (buffer-string) "--- failed: local: 500\n")))
     (should (equal (agentd-session-last-stop session) "failed: local: 500"))))

@@ -64,11 +64,14 @@ class ClientTest(unittest.TestCase):
         turn = self.client.start_prompt("s1", [{"type": "text", "text": "Go"}])
         prompt = self.daemon.expect("session/prompt")
         results: Dict[str, Any] = {}
-        worker = threading.Thread(
-            target=lambda: results.update(
-                steer=self.client.steer("s1", "left", interrupt=True), follow=self.client.follow_up("s1", "then"), abort=self.client.abort("s1")
-            )
-        )
+
+        def steer_follow_abort() -> None:
+            results["steer"] = self.client.steer("s1", "left", interrupt=True)
+            results["follow"] = self.client.follow_up("s1", "then")
+            self.client.abort("s1")
+            results["aborted"] = True
+
+        worker = threading.Thread(target=steer_follow_abort)
         worker.start()
         steer = self.daemon.expect("session/steer")
         self.assertEqual(steer["params"], {"sessionId": "s1", "prompt": [{"type": "text", "text": "left"}], "interrupt": True})
@@ -82,7 +85,7 @@ class ClientTest(unittest.TestCase):
         self.daemon.answer(prompt, {"stopReason": "cancelled"})
         self.daemon.answer(abort, {"stopped": True})
         worker.join(WAIT)
-        self.assertEqual(results, {"steer": 1, "follow": 2, "abort": None})
+        self.assertEqual(results, {"steer": 1, "follow": 2, "aborted": True})
         self.assertEqual(turn.result(WAIT).stop_reason, "cancelled")
 
     def test_a_prompt_with_delivery_joins_the_running_turn(self) -> None:

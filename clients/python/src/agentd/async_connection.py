@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from typing import Any, Callable, Dict, List, Optional, Set
+from typing import Any, Callable, Coroutine, Dict, List, Optional, Set
 
 from .async_transport import AsyncTransport
 from .errors import METHOD_NOT_FOUND, REQUEST_CANCELLED, ConnectionClosedError, ProtocolError
@@ -25,7 +25,7 @@ log = logging.getLogger("agentd")
 #: Answers a daemon request: gets the params, returns the result or an awaitable of it.
 AsyncRequestHandler = Callable[[Any], Any]
 #: Sees every notification ``(method, params)`` on the reader task; must not block.
-NotificationListener = Callable[[str, Any], None]
+NotificationListener = Callable[[str, Any], object]
 #: Told once, with the reason, when the connection has ended.
 CloseListener = Callable[[str], None]
 
@@ -148,7 +148,7 @@ class AsyncConnection:
 
     # -- internals ------------------------------------------------------------------------
 
-    def _spawn(self, coroutine: Any) -> "asyncio.Task[Any]":
+    def _spawn(self, coroutine: Coroutine[Any, Any, Any]) -> "asyncio.Task[Any]":
         task = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -24,7 +24,7 @@ log = logging.getLogger("agentd")
 #: Answers a daemon request: gets the params, returns the result (raise AgentdError for an error answer).
 RequestHandler = Callable[[Any], Any]
 #: Sees every notification: ``(method, params)``. Runs on the reader thread, so it must not block.
-NotificationListener = Callable[[str, Any], None]
+NotificationListener = Callable[[str, Any], object]
 #: Told once, with the reason, when the connection has ended.
 CloseListener = Callable[[str], None]
 

@@ -87,7 +87,7 @@ describe('Python client (clients/python) against a real daemon', () => {
     expect(run.code).toBe(0);
   }, PYTHON_TEST_TIMEOUT_MS);
 
-  it('Client: streams a turn, answers a permission, runs Python tools, steers and aborts a held turn', async () => {
+  it('Client: streams a turn, answers a permission, runs Python tools, steers and aborts a held turn, loads the session elsewhere', async () => {
     const before = d.replay.requests.length;
     // 1. write hello.txt through the built-in tool, then a closing text.
     d.replay.enqueue({ body: chatToolCallSse([{ id: 'call_write', name: 'write', arguments: { path: 'hello.txt', content: 'hello from python\n' } }]) });
@@ -143,6 +143,13 @@ describe('Python client (clients/python) against a real daemon', () => {
     expect(summary.interruptQueued).toBe(1);
     // The interrupted response's partial text is kept; each later response's text follows it as streamed.
     expect(summary.steer).toEqual({ stopReason: 'end_turn', text: 'Counting: one Cats purr.Dogs bark.' });
+
+    // A second client's session/load replays the history (the aborted turn's steer was dropped, never delivered).
+    expect(summary.loaded).toEqual({
+      user: ['Write hello.txt', 'Add 2 and 3, then explode', 'Count slowly', 'Count again', 'Talk about cats instead', 'Then dogs'],
+      agent: 'Wrote hello.txt.2 + 3 = 5; explode failed.Counting: one Counting: one Cats purr.Dogs bark.',
+      toolCalls: ['call_write', 'call_add', 'call_boom'],
+    });
 
     expect(summary.unknownSession).toMatchObject({ code: -32002, codeName: 'ResourceNotFound' });
     expect(summary.unknownSession.message).toContain('no-such-session');

@@ -88,7 +88,18 @@ def main() -> None:
     steered = held.result(WAIT)
     summary["steer"] = {"stopReason": steered.stop_reason, "text": steered.text}
 
-    # 5. Errors: an error answer raises AgentdError; a closed connection fails calls clearly.
+    # 5. A second client loads the session: its history is replayed as updates before the answer.
+    with Client.connect(socket_path) as other:
+        with other.updates(session) as replayed:
+            other.load_session(session, workspace)
+        history = list(replayed)
+    summary["loaded"] = {
+        "user": [_chunk_text(params) for params in history if update_kind(params) == "user_message_chunk"],
+        "agent": "".join(message_text(params) for params in history),
+        "toolCalls": [params["update"]["toolCallId"] for params in history if update_kind(params) == "tool_call"],
+    }
+
+    # 6. Errors: an error answer raises AgentdError; a closed connection fails calls clearly.
     try:
         client.prompt("no-such-session", "hello", timeout=WAIT)
         summary["unknownSession"] = None
@@ -111,6 +122,11 @@ def _first_chunk(turn: Any) -> Dict[str, Any]:
         params = turn.next_update(max(0.0, deadline - time.monotonic()))
         if update_kind(params) == "agent_message_chunk":
             return params
+
+
+def _chunk_text(params: Dict[str, Any]) -> str:
+    content = params["update"].get("content", {})
+    return content.get("text", "") if isinstance(content, dict) else ""
 
 
 def _read(path: str) -> Any:

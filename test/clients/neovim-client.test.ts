@@ -21,6 +21,8 @@ import type { RpcPeer } from '../support/rpc-peer.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCENARIOS = join(ROOT, 'clients/neovim/tests');
+/** A headless Neovim, a bridge process and a daemon per test: more than vitest's default 20 s on a busy machine. */
+const TEST_TIMEOUT_MS = 60_000;
 const hasNvim = spawnSync('nvim', ['--version'], { stdio: 'ignore' }).status === 0;
 
 interface NvimRun {
@@ -97,15 +99,19 @@ describe.skipIf(!hasNvim)('Neovim client (clients/neovim) against a real daemon'
   afterEach(async () => {
     await cd.close();
     rmSync(scratch, { recursive: true, force: true });
-  });
+  }, TEST_TIMEOUT_MS);
 
-  it('prompts, answers a permission question, steers and aborts, sends a selection, shows failures and follow-ups', async () => {
+  it('prompts, answers a permission question, steers and aborts, interrupts, sends a selection, shows failures and follow-ups', async () => {
     // 1. The model writes hello.txt (asks permission), then says so in three chunks.
     cd.replay.enqueue({ body: chatToolCallSse([{ id: 'call_write', name: 'write', arguments: { path: 'hello.txt', content: 'hi from nvim\n' } }]) });
     cd.replay.enqueue({ body: chatCompletionSse(['Wrote ', 'hello.txt', ' for you.']) });
     // 2. A reply that stalls after its first text chunk: the turn stays in flight.
     const stalled = chatCompletionSse(['Working on it', ' and more']);
     cd.replay.enqueue({ body: stalled, stallAfterBytes: bytesThrough(stalled, 'Working on it') });
+    // 2b. Another stalled reply, ended by an interrupting steer, then the answer to the steer.
+    const drafting = chatCompletionSse(['Drafting', ' step one']);
+    cd.replay.enqueue({ body: drafting, stallAfterBytes: bytesThrough(drafting, 'Drafting') });
+    cd.replay.enqueue({ body: chatCompletionSse(['Summary: ', 'nothing yet.']) });
     // 3. The answer about the selection.
     cd.replay.enqueue({ body: chatCompletionSse(['It returns ', '42.']) });
     // 4. The provider fails (maxRetries 0: once).
@@ -126,13 +132,13 @@ describe.skipIf(!hasNvim)('Neovim client (clients/neovim) against a real daemon'
     const summary = JSON.parse(readFileSync(out, 'utf8'));
     const ws = cd.workspace;
     const bodies = cd.replay.requests.map((r) => r.body);
-    expect(bodies).toHaveLength(7);
+    expect(bodies).toHaveLength(9);
 
     // The prompt returned while its turn was still running.
     expect(summary.returnedBeforeTheTurnEnded).toBe(true);
     // Every turn ended as its chat line says.
-    expect(summary.endings.map((e: { outcome: string }) => e.outcome)).toEqual(['done', 'cancelled', 'done', 'failed', 'done']);
-    expect(summary.endings[3]).toMatchObject({ code: -32014, error: expect.stringContaining('upstream exploded') });
+    expect(summary.endings.map((e: { outcome: string }) => e.outcome)).toEqual(['done', 'cancelled', 'done', 'done', 'failed', 'done']);
+    expect(summary.endings[4]).toMatchObject({ code: -32014, error: expect.stringContaining('upstream exploded') });
 
     // 1. The permission question went through vim.ui.select; "Allow once" let the write run.
     expect(summary.selects[0].prompt).toBe('agentd: allow Write hello.txt?');
@@ -148,16 +154,23 @@ describe.skipIf(!hasNvim)('Neovim client (clients/neovim) against a real daemon'
     expect(userTexts(bodies[2]).at(-1)).toBe('Start a long job');
     expect(bodies.flatMap(userTexts).some((text) => text.includes('Also mention the tests'))).toBe(false);
 
+    // 2b. The interrupting steer ended the stalled reply (its text kept) and was answered next.
+    expect((bodies[4] as { messages: unknown[] }).messages.slice(-3)).toEqual([
+      { role: 'user', content: 'Draft a plan' },
+      { role: 'assistant', content: 'Drafting' },
+      { role: 'user', content: 'Stop and summarise' },
+    ]);
+
     // 3. The selection reached the model as a resource block naming the file and its lines.
-    const asked = userTexts(bodies[3]).at(-1)!;
+    const asked = userTexts(bodies[5]).at(-1)!;
     expect(asked.startsWith('What does this return?')).toBe(true);
     expect(asked).toContain(`<resource uri="file://${ws}/sample.lua#L2-L3">\n  return 42\nend\n</resource>`);
     expect(summary.charwiseBlock).toEqual({ type: 'resource', resource: { uri: `file://${ws}/sample.lua#L2`, text: '42' } });
 
     // 4 and 5. The failed prompt, then the follow-up continuing the slow turn.
-    expect(userTexts(bodies[4]).at(-1)).toBe('This one fails');
-    expect(userTexts(bodies[5]).at(-1)).toBe('Count to one');
-    expect(userTexts(bodies[6]).at(-1)).toBe('Now say bye');
+    expect(userTexts(bodies[6]).at(-1)).toBe('This one fails');
+    expect(userTexts(bodies[7]).at(-1)).toBe('Count to one');
+    expect(userTexts(bodies[8]).at(-1)).toBe('Now say bye');
     expect(summary.followUp).toEqual({ result: { queued: 1 } });
 
     // 6 and 7. Mode, model and session pickers.
@@ -202,6 +215,20 @@ describe.skipIf(!hasNvim)('Neovim client (clients/neovim) against a real daemon'
       '[cancelled]',
       '',
       '## You',
+      'Draft a plan',
+      '',
+      '## Agent',
+      'Drafting',
+      '',
+      '## You (steer)',
+      'Stop and summarise',
+      '',
+      '## Agent',
+      'Summary: nothing yet.',
+      '',
+      '[done]',
+      '',
+      '## You',
       'What does this return?',
       `[context] file://${ws}/sample.lua#L2-L3`,
       '',
@@ -238,7 +265,7 @@ describe.skipIf(!hasNvim)('Neovim client (clients/neovim) against a real daemon'
       '',
       '[model] local/e2e-model',
     ]);
-  });
+  }, TEST_TIMEOUT_MS);
 
   it('joins a session another client is running: its history, the reply streamed so far, then the live rest', async () => {
     const other = await connectPeer(cd.socketPath);
@@ -278,7 +305,7 @@ describe.skipIf(!hasNvim)('Neovim client (clients/neovim) against a real daemon'
     } finally {
       other.close();
     }
-  });
+  }, TEST_TIMEOUT_MS);
 
   it('shows turns that stop at maxTurns and at the budget', async () => {
     // The workspace's project config: one model request per turn, and a price that makes
@@ -335,5 +362,5 @@ describe.skipIf(!hasNvim)('Neovim client (clients/neovim) against a real daemon'
       '',
       '[stopped] budget spent: budgetUsd reached',
     ]);
-  });
+  }, TEST_TIMEOUT_MS);
 });

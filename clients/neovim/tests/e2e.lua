@@ -1,6 +1,6 @@
 -- The plugin end to end against a real daemon (test/clients/neovim-client.test.ts queues
 -- the model's replies in this order): a tool call with its permission question, a turn
--- held in flight then steered and aborted, a visual selection as context, a failed turn,
+-- held in flight then steered and aborted, one interrupted by a steer, a visual selection as context, a failed turn,
 -- a follow-up, mode and model pickers, the session picker and :checkhealth.
 local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
 local h = dofile(here .. '/helpers.lua')
@@ -73,6 +73,17 @@ h.run(function()
   end)
   summary.steer = steered
   summary.abort = aborted
+
+  -- 2b. :AgentdSteer! ends a stalled reply at once; the model answers the message next.
+  local interrupted = #s.endings
+  agentd.prompt('Draft a plan')
+  h.wait('the second held reply', function()
+    return h.has_line(s.chat.buf, 'Drafting')
+  end)
+  vim.cmd('AgentdSteer! Stop and summarise')
+  h.wait('the interrupted turn', function()
+    return #s.endings > interrupted
+  end)
 
   -- 3. A linewise visual selection sent with :'<,'>AgentdPrompt.
   local sample = workspace .. '/sample.lua'

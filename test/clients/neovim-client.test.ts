@@ -275,9 +275,9 @@ describe.skipIf(!hasNvim)('Neovim client (clients/neovim) against a real daemon'
       cd.replay.enqueue({ body: chatCompletionSse(['Earlier answer.']) });
       await other.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Earlier question' }] });
 
-      // The running turn's reply: "Alpha beta " now, "gamma delta." 3 s later.
+      // The running turn's reply: "Alpha beta " now, "gamma delta." 4 s later (time enough to join).
       const reply = chatCompletionSse(['Alpha ', 'beta ', 'gamma ', 'delta.']);
-      cd.replay.enqueue({ body: reply, chunking: { splitAt: [bytesThrough(reply, '"beta "')] }, delayMs: 3_000 });
+      cd.replay.enqueue({ body: reply, chunking: { splitAt: [bytesThrough(reply, '"beta "')] }, delayMs: 4_000 });
 
       const out = join(scratch, 'summary.json');
       const ready = join(scratch, 'ready');

@@ -11,6 +11,8 @@ local M = {
   info = nil,
   -- Why the last start or connection failed, for :checkhealth.
   last_error = nil,
+  -- stop() was called: the exit that follows is expected.
+  stopping = false,
 }
 
 -- Calls waiting for the connection to be ready.
@@ -76,7 +78,9 @@ local handlers = {
     end
   end,
   on_exit = function(code, signal, stderr)
-    local was_ready = M.state == 'ready'
+    -- An exit after stop() was asked for: nothing to warn about.
+    local was_ready = M.state == 'ready' and not M.stopping
+    M.stopping = false
     M.state, M.conn, M.info = 'stopped', nil, nil
     local reason = string.format('agentd exited (code %s)', tostring(code))
     if stderr ~= '' then
@@ -138,6 +142,7 @@ end
 --- Disconnects: a stdio daemon ends with its stdin; a shared one keeps running.
 function M.stop()
   if M.conn then
+    M.stopping = true
     M.conn:stop()
   end
 end

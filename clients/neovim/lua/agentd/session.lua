@@ -5,6 +5,7 @@ local chat = require('agentd.chat')
 local client = require('agentd.client')
 local rpc = require('agentd.rpc')
 local turn_end = require('agentd.turn_end')
+local updates = require('agentd.session_updates')
 
 local M = {
   -- sessionId → Session
@@ -40,7 +41,8 @@ local function create(id, cwd)
   return self
 end
 
-function Session:_ended(ending)
+--- Records how a turn ended and shows it.
+function Session:ended(ending)
   self.running = false
   table.insert(self.endings, ending)
   self.chat:note(ending.text)
@@ -65,7 +67,7 @@ function Session:prompt(blocks, on_done)
       table.insert(self.endings, ending)
       self.chat:note(ending.text)
     else
-      self:_ended(ending)
+      self:ended(ending)
     end
     on_done(ending)
   end)
@@ -147,86 +149,20 @@ function Session:config_option(config_id)
   return nil
 end
 
--- What the daemon streams (ACP session/update), by kind.
-local on_update = {
-  agent_message_chunk = function(s, u)
-    s.chat:agent_chunk(u.content, u.messageId)
-  end,
-  agent_thought_chunk = function(s, u)
-    s.chat:thought_chunk(u.content, u.messageId)
-  end,
-  user_message_chunk = function(s, u)
-    s.chat:user_chunk(u.content, u.messageId)
-  end,
-  tool_call = function(s, u)
-    s.chat:tool_call(u)
-  end,
-  tool_call_update = function(s, u)
-    s.chat:tool_call_update(u)
-  end,
-  plan = function(s, u)
-    s.chat:plan(u.entries)
-  end,
-  current_mode_update = function(s, u)
-    if s.modes then
-      s.modes.currentModeId = u.currentModeId
-    end
-    s.chat:note('[mode] ' .. u.currentModeId)
-  end,
-  config_option_update = function(s, u)
-    s.config_options = u.configOptions
-  end,
-  session_info_update = function(s, u)
-    s.title = u.title or s.title
-  end,
-  usage_update = function(s, u)
-    s.usage = { used = u.used, size = u.size, cost = u.cost }
-  end,
-  notice = function(s, u)
-    local text = string.format('[%s] %s', u.severity, u.title)
-    if u.description then
-      text = text .. ': ' .. u.description
-    end
-    s.chat:note(text)
-  end,
-}
-
+-- What the daemon sends about a session goes to session_updates.lua, which applies it.
 function M.on_update(params)
   local s = M.by_id[params.sessionId]
-  local handler = s and params.update and on_update[params.update.sessionUpdate]
-  if handler then
-    handler(s, params.update)
+  local apply = s and params.update and updates.update[params.update.sessionUpdate]
+  if apply then
+    apply(s, params.update)
   end
 end
 
--- agentd/event: turns, queues and retries ACP cannot carry.
-local on_event = {
-  turn_start = function(s)
-    s.running = true
-  end,
-  turn_end = function(s, e)
-    -- A prompt from this editor is answered with the same ending (and an error answer
-    -- says more); turns started elsewhere or by a steer into an idle session end here.
-    if not s.prompt_pending then
-      s:_ended(turn_end.from_event(e))
-    end
-  end,
-  queue = function(s, e)
-    s.queue = { steering = e.steering, follow_up = e.followUp }
-  end,
-  retry = function(s, e)
-    s.chat:note(string.format('[retry %d] %s', e.attempt, e.reason))
-  end,
-  fallback = function(s, e)
-    s.chat:note(string.format('[fallback] %s -> %s: %s', e.from, e.to, e.reason))
-  end,
-}
-
 function M.on_event(params)
   local s = M.by_id[params.sessionId]
-  local handler = s and params.event and on_event[params.event.type]
-  if handler then
-    handler(s, params.event)
+  local apply = s and params.event and updates.event[params.event.type]
+  if apply then
+    apply(s, params.event)
   end
 end
 
@@ -235,7 +171,7 @@ function M.on_disconnect(reason)
   for _, s in pairs(M.by_id) do
     if s.running or s.prompt_pending then
       s.running = false
-      s.chat:note('[disconnected] ' .. reason)
+      s.chat:note('[disconnected] ' .. reason .. ' (:AgentdSessions opens the session again)')
     end
   end
   -- The sessions are stored by the daemon; a new connection must load them again.

@@ -59,9 +59,26 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     ],
   },
   sessions: {
-    usage: ['sessions [--cwd DIR] [--json] [--all]'],
-    summary: 'list stored sessions, newest first',
-    options: [CWD, JSON_OUT, { flag: '--all', help: 'every session, not only the newest 50' }],
+    usage: [
+      'sessions [list] [--cwd DIR] [--json] [--all]',
+      'sessions show ID [--json]',
+      'sessions export ID [--format markdown|json] [-o FILE]',
+      'sessions delete ID',
+    ],
+    summary: 'list, show, export or delete stored sessions',
+    details: [
+      'list: newest first, with their titles. show: the conversation as Markdown, long tool results cut.',
+      'export: the whole conversation as Markdown or JSON (session, turns, messages). delete: through the',
+      'running daemon when one owns the data directory.',
+    ],
+    options: [
+      { flag: '--cwd', value: 'DIR', help: 'list only sessions of this directory' },
+      JSON_OUT,
+      { flag: '--all', help: 'list every session, not only the newest 50' },
+      { flag: '--format', value: 'FMT', help: 'export as markdown (default) or json' },
+      { flag: '--output', value: 'FILE', help: 'export to this file instead of stdout (-o)' },
+    ],
+    subcommands: ['list', 'show', 'export', 'delete'],
   },
   models: {
     usage: ['models [--provider ID] [--configured] [--json] [--config FILE]'],

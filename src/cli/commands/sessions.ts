@@ -1,25 +1,40 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { resolveAgentdPaths } from '../../config/agentd-paths.js';
-import { tryLockDataDir } from '../../store/data-dir-lock.js';
+import { AgentdClient } from '../../../clients/typescript/src/index.js';
+import { resolveAgentdPaths, type AgentdPaths } from '../../config/agentd-paths.js';
+import { describeOwner, tryLockDataDir, type DataDirOwner } from '../../store/data-dir-lock.js';
 import { openStore } from '../../store/open-store.js';
+import type { Store } from '../../store/store.js';
+import { renderSessionMarkdown } from '../sessions/render-session-markdown.js';
 
-/** `agentd sessions`: the stored sessions, newest first. */
+/**
+ * `agentd sessions [list]`, `show ID`, `export ID`, `delete ID`. Reading works beside a
+ * running daemon (the store opened read-only); deleting goes through the daemon that owns
+ * the data directory when one does, so its live sessions stop first.
+ */
 export async function sessionsCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { cwd: { type: 'string' }, json: { type: 'boolean' }, all: { type: 'boolean' } },
-    strict: true,
-  });
+  const [first, ...rest] = argv;
+  const action = first === undefined || first.startsWith('-') ? 'list' : first;
+  const args = action === first ? rest : argv;
   const paths = resolveAgentdPaths(process.env);
-  // While a daemon owns the data directory, only read its database; otherwise hold the
-  // lock for the moment the store is open, so no daemon starts recovering meanwhile.
-  const attempt = tryLockDataDir(paths.dataDir);
-  const owned = attempt.kind === 'held';
-  if (owned && !existsSync(paths.databaseFile)) return 0;
-  const store = openStore(paths.databaseFile, { readOnly: owned });
-  try {
+  switch (action) {
+    case 'list':
+      return listSessions(paths, args);
+    case 'show':
+    case 'export':
+      return showSession(paths, action, args);
+    case 'delete':
+      return deleteSession(paths, args);
+    default:
+      throw new Error(`agentd sessions: unknown action "${action}"; use list, show ID, export ID or delete ID (agentd sessions --help)`);
+  }
+}
+
+function listSessions(paths: AgentdPaths, argv: string[]): number {
+  const { values } = parseArgs({ args: argv, options: { cwd: { type: 'string' }, json: { type: 'boolean' }, all: { type: 'boolean' } }, strict: true });
+  return withStore(paths, (store) => {
     const query = values.cwd ? { cwd: resolve(values.cwd) } : {};
     let cursor: string | null = null;
     do {
@@ -31,8 +46,102 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
       cursor = values.all ? page.nextCursor : null;
     } while (cursor);
     return 0;
+  }, { missing: () => 0 });
+}
+
+function showSession(paths: AgentdPaths, action: 'show' | 'export', argv: string[]): number {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { json: { type: 'boolean' }, format: { type: 'string' }, output: { type: 'string', short: 'o' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const id = onlyId(action, positionals);
+  const format = values.format ?? (values.json ? 'json' : 'markdown');
+  if (format !== 'markdown' && format !== 'json') throw new Error(`agentd sessions ${action}: --format must be markdown or json, not "${format}"`);
+  return withStore(paths, (store) => {
+    const session = store.getSession(id);
+    if (!session) throw new Error(`agentd sessions ${action}: no session ${id}; agentd sessions lists them`);
+    const messages = store.listMessages(id);
+    const text =
+      format === 'json'
+        ? `${JSON.stringify({ session, turns: store.listTurns(id), messages }, null, 2)}\n`
+        : renderSessionMarkdown(session, messages, { full: action === 'export' });
+    if (values.output) {
+      writeFileSync(values.output, text);
+      process.stderr.write(`agentd: wrote session ${id} to ${values.output}\n`);
+    } else {
+      process.stdout.write(text);
+    }
+    return 0;
+  }, { missing: () => { throw new Error(`agentd sessions ${action}: no session ${id}; there are no sessions yet`); } });
+}
+
+async function deleteSession(paths: AgentdPaths, argv: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args: argv, options: {}, allowPositionals: true, strict: true });
+  const id = onlyId('delete', positionals);
+  const attempt = tryLockDataDir(paths.dataDir);
+  if (attempt.kind === 'held') return deleteThroughOwner(paths, attempt.owner, id);
+  try {
+    if (!existsSync(paths.databaseFile)) throw new Error(`agentd sessions delete: no session ${id}; there are no sessions yet`);
+    const store = openStore(paths.databaseFile);
+    try {
+      if (!store.deleteSession(id)) throw new Error(`agentd sessions delete: no session ${id}; agentd sessions lists them`);
+    } finally {
+      store.close();
+    }
   } finally {
-    store.close();
+    attempt.lock.release();
+  }
+  process.stderr.write(`agentd: deleted session ${id}\n`);
+  return 0;
+}
+
+/** A running daemon owns the store: it stops the session (if live) and deletes it. */
+async function deleteThroughOwner(paths: AgentdPaths, owner: DataDirOwner | undefined, id: string): Promise<number> {
+  if (!owner?.socketPath) {
+    throw new Error(`agentd sessions delete: ${describeOwner(paths.dataDir, owner)} and serves no socket; stop it, or delete the session from a client of it`);
+  }
+  const known = withStore(paths, (store) => store.getSession(id) !== undefined, { missing: () => false });
+  if (!known) throw new Error(`agentd sessions delete: no session ${id}; agentd sessions lists them`);
+  const socket = connect(owner.socketPath);
+  await new Promise<void>((resolveConnect, reject) => {
+    socket.once('connect', resolveConnect);
+    socket.once('error', (error) => reject(new Error(`agentd sessions delete: cannot reach the daemon at ${owner.socketPath}: ${error.message}`)));
+  });
+  const client = new AgentdClient(socket, socket);
+  try {
+    await client.initialize({ protocolVersion: 1, clientInfo: { name: 'agentd-sessions', version: '1' } });
+    await client.deleteSession({ sessionId: id });
+  } finally {
+    client.close();
+    socket.destroy();
+  }
+  process.stderr.write(`agentd: deleted session ${id} (through the running daemon, pid ${owner.pid})\n`);
+  return 0;
+}
+
+function onlyId(action: string, positionals: string[]): string {
+  if (positionals.length !== 1) throw new Error(`agentd sessions ${action} needs one session id: agentd sessions ${action} ID (agentd sessions lists them)`);
+  return positionals[0]!;
+}
+
+/**
+ * Runs `read` on the store: read-only while a daemon owns the data directory; otherwise
+ * holding the lock meanwhile, so no daemon starts recovering under it.
+ */
+function withStore<T>(paths: AgentdPaths, read: (store: Store) => T, options: { missing: () => T }): T {
+  const attempt = tryLockDataDir(paths.dataDir);
+  try {
+    // No database yet: no sessions, and nothing is created just to look.
+    if (!existsSync(paths.databaseFile)) return options.missing();
+    const store = openStore(paths.databaseFile, { readOnly: attempt.kind === 'held' });
+    try {
+      return read(store);
+    } finally {
+      store.close();
+    }
+  } finally {
     if (attempt.kind === 'acquired') attempt.lock.release();
   }
 }

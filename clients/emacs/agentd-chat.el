@@ -64,6 +64,9 @@
 (defvar-local agentd-chat-usage nil
   "The last `usage_update' of the session, as a plist.")
 
+(defvar-local agentd-chat-title nil
+  "The session's title, from its last `session_info_update'.")
+
 (defvar agentd-chat-mode-map
   (let ((map (make-sparse-keymap)))
     (define-key map (kbd "p") #'agentd-prompt)
@@ -98,13 +101,14 @@ ended.
   (setq header-line-format '(:eval (agentd-chat--header-line))))
 
 (defun agentd-chat--header-line ()
-  "The header line: context use and cost from the last usage update."
-  (if-let ((usage agentd-chat-usage))
-      (let ((cost (plist-get usage :cost)))
-        (format " context %s/%s tokens%s"
-                (plist-get usage :used) (plist-get usage :size)
-                (if cost (format "  $%.4f" (plist-get cost :amount)) "")))
-    ""))
+  "The header line: the session's title, context use and cost."
+  (let ((usage agentd-chat-usage))
+    (concat " " (or agentd-chat-title "")
+            (when usage
+              (let ((cost (plist-get usage :cost)))
+                (format "  context %s/%s tokens%s"
+                        (plist-get usage :used) (plist-get usage :size)
+                        (if cost (format "  $%.4f" (plist-get cost :amount)) "")))))))
 
 (defmacro agentd-chat--appending (&rest body)
   "Run BODY at the end of the buffer, writable.
@@ -280,6 +284,10 @@ which is how a redraw finds them."
     ((or "tool_call" "tool_call_update") (agentd-chat--tool-call update))
     ("plan" (agentd-chat--plan update))
     ("usage_update" (setq agentd-chat-usage update) (force-mode-line-update))
+    ("session_info_update"
+     (when (stringp (plist-get update :title))
+       (setq agentd-chat-title (plist-get update :title))
+       (force-mode-line-update)))
     ("current_mode_update"
      (agentd-chat-insert-notice (format "mode: %s" (plist-get update :currentModeId)) 'shadow))
     ("notice"

@@ -149,6 +149,8 @@ describe.skipIf(!hasEmacs)('the Emacs package', () => {
       // 1. A prompt: the model calls write, the daemon asks, the let-bound function allows once.
       const prompt = summary.prompt!;
       expect(prompt.stop).toBe('done');
+      // The daemon titles the session from the first prompt (session_info_update); the header line shows it.
+      expect(prompt.title).toBe('Create hello.txt — with a ✓, please');
       expect(prompt.permissionTitle).toMatch(/^Write hello\.txt/);
       expect(prompt.permissionOptions).toEqual(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
       expect(prompt.toolUpdates).toEqual(['tool_call', 'tool_call_update', 'tool_call_update']);
@@ -206,12 +208,45 @@ describe.skipIf(!hasEmacs)('the Emacs package', () => {
 
       // 6. agentd-sessions offers every stored session and loads the chosen one: its history replays.
       expect(summary.sessions!.offered).toBe(5);
+      expect(summary.sessions!.chosen).toMatch(new RegExp(`^Create hello\\.txt — with a ✓, please  \\[.*\\]  \\S+  ${prompt.sessionId as string}$`));
       expect(summary.sessions!.chat).toBe(
         '> Create hello.txt — with a ✓, please\n\n' + '[tool] Write hello.txt (completed)\n\n' + 'Created hello.txt for you.',
       );
 
       // 7. agentd-shutdown closes stdin; the bridge exits 0.
       expect(summary.exit).toEqual({ status: 'exit', code: 0 });
+    }, 120_000);
+  });
+
+  describe('with maxTurns 1', () => {
+    let cd: ClientDaemon;
+    let dir: string;
+
+    beforeAll(async () => {
+      cd = await startClientDaemon({ maxTurns: 1 });
+      dir = mkdtempSync(join(tmpdir(), 'agentd-emacs-limit-'));
+    });
+
+    afterAll(async () => {
+      await cd?.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('shows a turn stopped by the limit as out of turns', async () => {
+      cd.replay.enqueue({ body: chatToolCallSse([{ id: 'call_ls_1', name: 'ls', arguments: {} }]) });
+      const run = await runErt('^agentd-limit-', emacsEnv(cd, join(dir, 'limit.json')));
+      expect(run.output).toContain('Ran 1 tests, 1 results as expected, 0 unexpected');
+      // One model request: the ls call ran (read access asks nobody), and the next request was not made.
+      expect(cd.replay.requests).toHaveLength(1);
+      expect(readSummary(join(dir, 'limit.json')).limit).toEqual({
+        stop: 'out of turns or budget',
+        chat:
+          '> List the files, then tell me about them\n\n[tool] List . (completed)\n\n' +
+          // The daemon's notice says which limit; the end line says how the turn ended.
+          'warning: The turn stopped after 1 model requests, the limit (maxTurns = 1). ' +
+          'Send another prompt to go on, or raise maxTurns in config.json.\n\n' +
+          '--- out of turns or budget\n',
+      });
     }, 120_000);
   });
 

@@ -81,6 +81,15 @@
                                      :status "completed"))
     (should (equal (buffer-string) "[tool] Read a (completed)\n\nText"))))
 
+(ert-deftest agentd-chat-puts-title-and-usage-in-the-header-line ()
+  (agentd-chat-test--with-buffer
+    (agentd-chat-handle-update '(:sessionUpdate "session_info_update" :title "Fix the flaky test"))
+    (agentd-chat-handle-update '(:sessionUpdate "usage_update" :used 1200 :size 128000
+                                                :cost (:amount 0.0123 :currency "USD")))
+    (should (equal (agentd-chat--header-line)
+                   " Fix the flaky test  context 1200/128000 tokens  $0.0123"))
+    (should (equal (buffer-string) ""))))
+
 (ert-deftest agentd-chat-describes-every-way-a-turn-ends ()
   (should (equal (agentd-chat-describe-stop "end_turn") "done"))
   (should (equal (agentd-chat-describe-stop "cancelled") "cancelled"))

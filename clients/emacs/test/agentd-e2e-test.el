@@ -104,6 +104,7 @@
        (agentd-e2e--object
         "sessionId" (agentd-session-id session)
         "stop" (agentd-session-last-stop session)
+        "title" (buffer-local-value 'agentd-chat-title (agentd-session-buffer session))
         "permissionTitle" (car (car asked))
         "permissionOptions" (cadr (car asked))
         "agentChunks" (cl-count "agent_message_chunk" kinds :test #'equal)
@@ -172,6 +173,9 @@
       (should (equal (agentd-session-id session) id))
       (agentd-e2e--record "sessions" (agentd-e2e--object
                                       "offered" (length offered)
+                                      "chosen" (cl-find id offered
+                                                        :test (lambda (id label)
+                                                                (string-suffix-p id label)))
                                       "chat" (agentd-e2e--text session))))))
 
 (ert-deftest agentd-e2e-7-shutdown-ends-the-connection-cleanly ()
@@ -182,6 +186,17 @@
     (agentd-e2e--record "exit" (agentd-e2e--object
                                 "status" (symbol-name (process-status proc))
                                 "code" (process-exit-status proc)))))
+
+;;; A daemon whose config sets maxTurns 1: run with the selector "agentd-limit-".
+
+(ert-deftest agentd-limit-turn-out-of-turns ()
+  (let ((session (agentd-new-session (agentd-e2e--workspace))))
+    (agentd-prompt "List the files, then tell me about them")
+    (agentd-e2e--wait-for-turn-end session)
+    (agentd-e2e--record "limit" (agentd-e2e--object
+                                 "stop" (agentd-session-last-stop session)
+                                 "chat" (agentd-e2e--text session)))
+    (agentd-shutdown)))
 
 ;;; A second client joins a running session: run with the selectors
 ;;; "agentd-join-host" and "agentd-join-guest" in two Emacs processes.

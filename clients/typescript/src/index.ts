@@ -2,3 +2,5 @@
 export * from './agentd-client.js';
 export * from './agentd-client-error.js';
 export * from './protocol-methods.js';
+export * from './agentd.js';
+export * from './agentd-session.js';

@@ -20,7 +20,9 @@ export function sessionErrorToRpc(method: string, error: unknown): unknown {
   if (error instanceof ModelNotConfiguredError) return RpcError.providerNotConfigured(error.message);
   if (error instanceof TurnFailedError) {
     const e = error.providerError;
-    return new RpcError(ErrorCodes.ProviderError, `${e.provider}: ${e.message}`, {
+    // Most provider messages already start with the provider's name ("local 400: ..."); say it once.
+    const message = e.message.startsWith(e.provider) ? e.message : `${e.provider}: ${e.message}`;
+    return new RpcError(ErrorCodes.ProviderError, message, {
       kind: e.kind,
       provider: e.provider,
       model: e.model ?? null,

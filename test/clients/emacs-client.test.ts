@@ -198,7 +198,7 @@ describe.skipIf(!hasEmacs)('the Emacs package', () => {
       expect(summary.abort!.chat).toBe('> Start a long job\n\nStill working\n\n--- cancelled\n');
 
       // 5. A provider error fails the turn, and the chat says why.
-      expect(summary.failure!.stop).toMatch(/^failed: local: .*The model e2e-model is unavailable/);
+      expect(summary.failure!.stop).toMatch(/^failed: local 400: The model e2e-model is unavailable/);
       // The loop also reports the error as a notice (for ACP clients, which see no error otherwise).
       expect(summary.failure!.chat).toBe(
         '> This one fails\n\n' +

@@ -63,7 +63,8 @@ function M.check()
     end
   else
     report.error(string.format('%s is not executable', cmd[1]), {
-      'Install agentd (npm install -g agentd) or set cmd in require("agentd").setup{ cmd = { ... } }',
+      'Put agentd on PATH (in an agentd checkout: npm install && npm link),',
+      'or name it in require("agentd").setup({ cmd = { "/path/to/agentd", "serve", "--stdio" } })',
     })
   end
 

@@ -138,7 +138,7 @@ describe.skipIf(!hasNvim)('Neovim client (clients/neovim) against a real daemon'
     expect(summary.returnedBeforeTheTurnEnded).toBe(true);
     // Every turn ended as its chat line says.
     expect(summary.endings.map((e: { outcome: string }) => e.outcome)).toEqual(['done', 'cancelled', 'done', 'done', 'failed', 'done']);
-    expect(summary.endings[4]).toMatchObject({ code: -32014, error: expect.stringContaining('upstream exploded') });
+    expect(summary.endings[4]).toEqual({ outcome: 'failed', code: -32014, error: 'local 500: upstream exploded', text: '[failed] local 500: upstream exploded' });
 
     // 1. The permission question went through vim.ui.select; "Allow once" let the write run.
     expect(summary.selects[0].prompt).toBe('agentd: allow Write hello.txt?');
@@ -240,9 +240,9 @@ describe.skipIf(!hasNvim)('Neovim client (clients/neovim) against a real daemon'
       '## You',
       'This one fails',
       '',
-      '[error] local 500: upstream exploded',
+      expect.stringMatching(/^\[error\] .*upstream exploded/),
       '',
-      '[failed] local: local 500: upstream exploded',
+      '[failed] local 500: upstream exploded',
       '',
       '## You',
       'Count to one',

@@ -87,10 +87,11 @@ describe('one daemon owns a data directory', () => {
     replay.enqueue({ body: chatCompletionSse(['json ', 'lines']) });
     const run = await runCli(['run', '--json', '--cwd', workspace, 'q'], daemonEnv(home.home));
     expect(run.code).toBe(0);
-    const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; text?: string; sessionId: string; stopReason?: string });
-    expect(events.filter((e) => e.type === 'text_delta').map((e) => e.text).join('')).toBe('json lines');
-    expect(events.at(-1)).toMatchObject({ type: 'result', stopReason: 'end_turn' });
-    expect(new Set(events.map((e) => e.sessionId)).size).toBe(1);
+    const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const updates = lines.filter((l) => l.method === 'session/update');
+    expect(updates.filter((l) => l.params.update.sessionUpdate === 'agent_message_chunk').map((l) => l.params.update.content.text).join('')).toBe('json lines');
+    expect(lines.at(-1)).toMatchObject({ result: { stopReason: 'end_turn' } });
+    expect(new Set([...updates.map((l) => l.params.sessionId), lines.at(-1).result.sessionId]).size).toBe(1);
   });
 
   it('[F9 store-ownership] a second serve --socket on another path refuses, naming the owner pid', async () => {

@@ -68,15 +68,19 @@ describe('agentd run', () => {
     expect(readFileSync(join(workspace, 'out.txt'), 'utf8')).toBe('done');
   });
 
-  it('reads the prompt from stdin with - and prints NDJSON events with --json', async () => {
+  it('reads the prompt from stdin with - and, with --json, prints the public vocabulary: ACP updates, agentd events, a result line', async () => {
     const configured = makeHome({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
     replay.enqueue({ body: chatCompletionSse(['a', 'b']) });
     const result = await runCli(['run', '--json', '-'], daemonEnv(configured.home), { stdin: 'from stdin' });
     configured.cleanup();
     expect(result.code).toBe(0);
-    const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
-    expect(events.filter((e) => e.type === 'text_delta').map((e) => e.text)).toEqual(['a', 'b']);
-    expect(events.at(-1)).toMatchObject({ type: 'result', stopReason: 'end_turn' });
+    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const updates = lines.filter((l) => l.method === 'session/update').map((l) => l.params.update);
+    expect(updates.filter((u) => u.sessionUpdate === 'agent_message_chunk').map((u) => u.content.text)).toEqual(['a', 'b']);
+    expect(lines.filter((l) => l.method !== undefined).every((l) => l.jsonrpc === '2.0' && ['session/update', 'agentd/event'].includes(l.method))).toBe(true);
+    expect(lines.filter((l) => l.method === 'agentd/event').map((l) => l.params.event.type)).toContain('turn_end');
+    const sessionId = lines[0].params.sessionId;
+    expect(lines.at(-1)).toEqual({ result: { sessionId, stopReason: 'end_turn' } });
     expect(JSON.stringify(replay.requests[0]!.body)).toContain('from stdin');
   });
 

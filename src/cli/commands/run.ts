@@ -1,26 +1,35 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { AgentdClientError, type AgentdClient } from '../../../clients/typescript/src/index.js';
+import { ErrorCodes, type StopReason } from '../../../protocol/index.js';
 import { detectLocalServers } from '../../providers/detect-local-servers.js';
-import { ModelNotConfiguredError } from '../../session/model-not-configured-error.js';
-import { TurnFailedError } from '../../session/session.js';
-import { startSessionMcp } from '../../server/handlers/session-mcp.js';
-import { resolveAgentdPaths } from '../../config/agentd-paths.js';
-import { ErrorCodes } from '../../../protocol/index.js';
-import { AgentdClientError } from '../../../clients/typescript/src/index.js';
-import { promptThroughSocket } from '../prompt-through-socket.js';
-import { startDaemon } from '../../server/start-daemon.js';
-import { isSocketLive } from '../../server/transports/unix-socket-transport.js';
-import { noClientAsker } from '../../session/permission-asker.js';
-import { DataDirBusyError, describeOwner, tryLockDataDir, type DataDirOwner } from '../../store/data-dir-lock.js';
 import { parsePermissionMode, type PermissionMode } from '../../tools/permissions/permission-mode.js';
+import { headlessPermissionAnswer } from '../headless-permission-answer.js';
 import { packageVersion } from '../package-version.js';
 import { readStdin } from '../read-stdin.js';
+import { openRunConnection } from '../run/open-run-connection.js';
+import { RunDisplay } from '../run/run-display.js';
+
+/** Exit codes of `agentd run`, by how the turn ended (also in `agentd run --help`). */
+export const RUN_EXIT = {
+  done: 0,
+  failed: 1,
+  noProvider: 3,
+  maxTurns: 4,
+  budget: 5,
+  refusal: 6,
+  maxTokens: 7,
+  config: 78,
+  cancelled: 130,
+} as const;
 
 /**
- * `agentd run "PROMPT"`: one prompt, headless; the answer streams to stdout (`--json`:
- * one event per line). In-process, unless a daemon owns the data directory: then the
- * prompt runs there, through its socket. Exit 0 on a finished turn, 1 on a failure,
- * 3 when no provider is configured, 130 when interrupted.
+ * `agentd run "PROMPT"`: one prompt, as a client of a daemon (the owner of the data
+ * directory through its socket, or one started in this process): the answer streams to
+ * stdout, what happens around it to stderr (`--json`: the ACP updates and agentd events
+ * as JSON-RPC lines, then a result line). `--session ID` or `--continue` go on with a
+ * stored session; `--agent` picks its mode. Ctrl-C stops the turn (its partial answer is
+ * stored); a second Ctrl-C exits at once.
  */
 export async function runCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -31,116 +40,113 @@ export async function runCommand(argv: string[]): Promise<number> {
       json: { type: 'boolean' },
       config: { type: 'string' },
       'permission-mode': { type: 'string' },
+      agent: { type: 'string' },
+      session: { type: 'string' },
+      continue: { type: 'boolean', short: 'c' },
     },
     allowPositionals: true,
     strict: true,
   });
   if (positionals.length === 0) throw new Error('agentd run needs a prompt: agentd run "PROMPT", or agentd run - to read it from stdin');
+  if (values.session && values.continue) throw new Error('agentd run: --session and --continue both pick the session; give one');
   const text = positionals.length === 1 && positionals[0] === '-' ? await readStdin() : positionals.join(' ');
   if (text.trim() === '') throw new Error('the prompt is empty');
   const cwd = resolve(values.cwd ?? process.cwd());
-  const permissionMode = values['permission-mode'] ? parsePermissionMode(values['permission-mode']) : undefined;
+  const permissionMode: PermissionMode | undefined = values['permission-mode'] ? parsePermissionMode(values['permission-mode']) : undefined;
+  const display = new RunDisplay({ stdout: (s) => void process.stdout.write(s), stderr: (s) => void process.stderr.write(s) }, values.json === true);
 
-  const dataDir = resolveAgentdPaths(process.env).dataDir;
-  const attempt = tryLockDataDir(dataDir);
-  if (attempt.kind === 'held') return runThroughOwner(dataDir, attempt.owner, { cwd, text, json: values.json === true, permissionMode: permissionMode ?? 'ask', ...(values.model ? { model: values.model } : {}) });
-
-  const started = await startDaemon({
-    lock: attempt.lock,
+  const connection = await openRunConnection({
     cwd,
     env: process.env,
     version: packageVersion(),
+    log: (line) => void process.stderr.write(`agentd: ${line}\n`),
     ...(values.config ? { configFile: values.config } : {}),
     ...(values.model ? { model: values.model } : {}),
     ...(permissionMode ? { permissionMode } : {}),
-    // Headless: nobody to ask, so whatever would ask follows the permission mode's refusal.
-    asker: noClientAsker,
   });
-  // The session follows its own cwd's project config, like a session of the shared daemon.
-  const session = started.daemon.sessions.create({ cwd });
-  await startSessionMcp(started.daemon, session, []);
-  const write = (s: string): boolean => process.stdout.write(s);
-  let endsWithNewline = true;
-  session.subscribe((event) => {
-    if (values.json) {
-      write(JSON.stringify({ sessionId: session.id, ...event }) + '\n');
-    } else if (event.type === 'text_delta') {
-      write(event.text);
-      endsWithNewline = event.text.endsWith('\n');
-    }
-  });
-  const onSignal = (): void => session.cancel();
-  process.once('SIGINT', onSignal);
+  const { client } = connection;
+  let sessionId = '';
+  const signals = watchInterrupts(() => (sessionId ? client.cancel({ sessionId }) : undefined));
   try {
-    const { stopReason, budgetExceeded } = await session.prompt([{ type: 'text', text }]);
-    if (budgetExceeded) process.stderr.write(`agentd: ${budgetExceeded}\n`);
-    if (!values.json && !endsWithNewline) write('\n');
-    if (values.json) write(JSON.stringify({ sessionId: session.id, type: 'result', stopReason }) + '\n');
-    return stopReason === 'cancelled' ? 130 : 0;
+    // Nobody to ask: a question is answered as --permission-mode says, or left to the daemon's refusal.
+    client.onRequest('session/request_permission', (params) => {
+      const answer = headlessPermissionAnswer(permissionMode ?? 'ask', params, cwd);
+      if (!answer) throw new AgentdClientError(ErrorCodes.MethodNotFound, `agentd run --permission-mode ${permissionMode ?? 'ask'} answers no such question`);
+      return { outcome: { outcome: 'selected', optionId: answer } };
+    });
+    await client.initialize({ protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: 'agentd-run', version: packageVersion() }, _meta: { agentd: { events: true } } });
+    sessionId = await chooseSession(client, cwd, { ...(values.session ? { id: values.session } : {}), continue: values.continue === true });
+    // Attached only now: a loaded session's history is not this run's output.
+    client.onNotification('session/update', (params) => params.sessionId === sessionId && display.update(sessionId, params.update));
+    client.onNotification('agentd/event', (params) => params.sessionId === sessionId && display.event(sessionId, params.event));
+    if (values.agent) await client.setMode({ sessionId, modeId: values.agent });
+    if (values.model && connection.where === 'owner') await client.setConfigOption({ sessionId, configId: 'model', value: values.model });
+
+    const answer = await client.prompt({ sessionId, prompt: [{ type: 'text', text }] });
+    const budget = (answer._meta as { agentd?: { message?: unknown } } | undefined)?.agentd?.message;
+    display.finish(sessionId, answer.stopReason, typeof budget === 'string' ? budget : undefined);
+    if (typeof budget === 'string') {
+      if (!values.json) process.stderr.write(`agentd: ${budget}\n`);
+      return RUN_EXIT.budget;
+    }
+    return exitCodeFor(answer.stopReason);
   } catch (error) {
-    if (error instanceof ModelNotConfiguredError) {
+    if (!(error instanceof AgentdClientError)) throw error;
+    display.finish(sessionId, 'failed', error.message);
+    if (error.code === ErrorCodes.ProviderNotConfigured) {
       process.stderr.write(`agentd: ${error.message}\n${await describeLocalServers()}`);
-      return 3;
+      return RUN_EXIT.noProvider;
     }
-    if (error instanceof TurnFailedError) {
-      if (!endsWithNewline) write('\n');
-      process.stderr.write(`agentd: the model failed: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
+    process.stderr.write(`agentd: ${error.code === ErrorCodes.ProviderError ? 'the model failed: ' : ''}${error.message}\n`);
+    return error.code === ErrorCodes.InvalidParams && /config/.test(error.message) ? RUN_EXIT.config : RUN_EXIT.failed;
   } finally {
-    process.removeListener('SIGINT', onSignal);
-    await started.shutdown();
+    signals.stop();
+    await connection.close();
   }
 }
 
-/** The prompt runs in the daemon that owns the data directory, as one of its clients. */
-async function runThroughOwner(
-  dataDir: string,
-  owner: DataDirOwner | undefined,
-  run: { cwd: string; text: string; json: boolean; permissionMode: PermissionMode; model?: string },
-): Promise<number> {
-  if (!owner?.socketPath || !(await isSocketLive(owner.socketPath))) throw new DataDirBusyError(dataDir, owner);
-  process.stderr.write(`agentd: ${describeOwner(dataDir, owner)}; running the prompt there (its config applies)\n`);
-  const write = (s: string): boolean => process.stdout.write(s);
-  let endsWithNewline = true;
-  const cancel = new AbortController();
-  const onSignal = (): void => cancel.abort();
-  process.once('SIGINT', onSignal);
-  try {
-    const outcome = await promptThroughSocket({
-      socketPath: owner.socketPath,
-      cwd: run.cwd,
-      text: run.text,
-      permissionMode: run.permissionMode,
-      version: packageVersion(),
-      signal: cancel.signal,
-      ...(run.model ? { model: run.model } : {}),
-      onEvent(event) {
-        if (run.json) write(JSON.stringify(event) + '\n');
-        else if (event.type === 'text_delta' && typeof event.text === 'string') {
-          write(event.text);
-          endsWithNewline = event.text.endsWith('\n');
-        }
-      },
-    });
-    const sessionId = outcome.sessionId;
-    if (outcome.budgetExceeded) process.stderr.write(`agentd: ${outcome.budgetExceeded}\n`);
-    if (!run.json && !endsWithNewline) write('\n');
-    if (run.json) write(JSON.stringify({ sessionId, type: 'result', stopReason: outcome.stopReason }) + '\n');
-    return outcome.stopReason === 'cancelled' ? 130 : 0;
-  } catch (error) {
-    if (!(error instanceof AgentdClientError)) throw error;
-    if (!endsWithNewline) write('\n');
-    if (error.code === ErrorCodes.ProviderNotConfigured) {
-      process.stderr.write(`agentd: ${error.message}\n`);
-      return 3;
-    }
-    process.stderr.write(`agentd: ${error.code === ErrorCodes.ProviderError ? 'the model failed: ' : ''}${error.message}\n`);
-    return 1;
-  } finally {
-    process.removeListener('SIGINT', onSignal);
+/** `--session ID`, `--continue` (the newest session of this directory), or a new one. */
+async function chooseSession(client: AgentdClient, cwd: string, pick: { id?: string; continue: boolean }): Promise<string> {
+  let id = pick.id;
+  if (pick.continue) {
+    id = (await client.listSessions({ cwd })).sessions[0]?.sessionId;
+    if (!id) throw new Error(`agentd run --continue: no session in ${cwd} yet; leave out --continue to start one`);
   }
+  if (id) {
+    await client.loadSession({ sessionId: id, cwd, mcpServers: [] });
+    return id;
+  }
+  return (await client.newSession({ cwd, mcpServers: [] })).sessionId;
+}
+
+function exitCodeFor(stopReason: StopReason): number {
+  switch (stopReason) {
+    case 'end_turn':
+      return RUN_EXIT.done;
+    case 'cancelled':
+      return RUN_EXIT.cancelled;
+    case 'max_turn_requests':
+      return RUN_EXIT.maxTurns;
+    case 'refusal':
+      return RUN_EXIT.refusal;
+    case 'max_tokens':
+      return RUN_EXIT.maxTokens;
+    default:
+      return RUN_EXIT.done;
+  }
+}
+
+/** First Ctrl-C: stop the turn (the run then ends with what was said so far). Second: exit now. */
+function watchInterrupts(stopTurn: () => void): { stop(): void } {
+  let interrupted = false;
+  const onSignal = (): void => {
+    if (interrupted) process.exit(RUN_EXIT.cancelled);
+    interrupted = true;
+    process.stderr.write('\nagentd: stopping the turn (Ctrl-C again to quit at once)\n');
+    stopTurn();
+  };
+  process.on('SIGINT', onSignal);
+  return { stop: () => process.removeListener('SIGINT', onSignal) };
 }
 
 async function describeLocalServers(): Promise<string> {

@@ -1,0 +1,84 @@
+import { connect } from 'node:net';
+import { PassThrough } from 'node:stream';
+import { AgentdClient } from '../../../clients/typescript/src/index.js';
+import { resolveAgentdPaths } from '../../config/agentd-paths.js';
+import { createDaemonShell } from '../../server/create-daemon-shell.js';
+import { loadDaemonSettings } from '../../server/load-daemon-settings.js';
+import { serveConnection } from '../../server/serve-connection.js';
+import { isSocketLive } from '../../server/transports/unix-socket-transport.js';
+import { DataDirBusyError, describeOwner, tryLockDataDir } from '../../store/data-dir-lock.js';
+import type { PermissionMode } from '../../tools/permissions/permission-mode.js';
+
+export interface RunConnection {
+  client: AgentdClient;
+  /** Where the prompt runs, for the one line `agentd run` says about it. */
+  where: 'owner' | 'in-process';
+  close(): Promise<void>;
+}
+
+/**
+ * `agentd run` is a client of a daemon either way, so both ways show the same thing: the
+ * daemon that owns the data directory, through its socket (its config applies), or one
+ * started in this process for the run and served over an in-memory stream pair.
+ */
+export async function openRunConnection(options: {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  version: string;
+  configFile?: string;
+  model?: string;
+  permissionMode?: PermissionMode;
+  log: (line: string) => void;
+}): Promise<RunConnection> {
+  const dataDir = resolveAgentdPaths(options.env).dataDir;
+  const attempt = tryLockDataDir(dataDir);
+  if (attempt.kind === 'held') {
+    const socketPath = attempt.owner?.socketPath;
+    if (!socketPath || !(await isSocketLive(socketPath))) throw new DataDirBusyError(dataDir, attempt.owner);
+    options.log(`${describeOwner(dataDir, attempt.owner)}; running the prompt there (its config applies)`);
+    const socket = connect(socketPath);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('error', (error) => reject(new Error(`cannot connect to the daemon at ${socketPath}: ${error.message}`)));
+    });
+    const client = new AgentdClient(socket, socket);
+    return {
+      client,
+      where: 'owner',
+      async close() {
+        client.close();
+        socket.destroy();
+      },
+    };
+  }
+  let settings;
+  try {
+    settings = loadDaemonSettings({
+      lock: attempt.lock,
+      cwd: options.cwd,
+      env: options.env,
+      version: options.version,
+      write: options.log,
+      ...(options.configFile ? { configFile: options.configFile } : {}),
+      ...(options.model ? { model: options.model } : {}),
+      ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
+    });
+  } catch (error) {
+    attempt.lock.release();
+    throw error;
+  }
+  const shell = createDaemonShell(settings);
+  const toDaemon = new PassThrough();
+  const fromDaemon = new PassThrough();
+  const { closed } = serveConnection(shell, toDaemon, fromDaemon, { kind: 'run' });
+  const client = new AgentdClient(fromDaemon, toDaemon);
+  return {
+    client,
+    where: 'in-process',
+    async close() {
+      client.close();
+      await closed;
+      await shell.shutdown();
+    },
+  };
+}

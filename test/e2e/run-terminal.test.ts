@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chatCompletionSse } from '../support/chat-completion-sse.js';
+import { chatToolCallSse } from '../support/chat-tool-call-sse.js';
+import { daemonEnv, makeHome } from '../support/daemon-process.js';
+import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
+import { runCli } from '../support/run-cli.js';
+
+describe('agentd run shows what the agent does, and ends with a code per outcome', () => {
+  let replay: ReplayServer;
+  let home: ReturnType<typeof makeHome>;
+  let workspace: string;
+  let env: NodeJS.ProcessEnv;
+  const config = (extra: Record<string, unknown> = {}): void => {
+    home = makeHome({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } }, ...extra });
+    env = daemonEnv(home.home);
+  };
+
+  beforeEach(async () => {
+    replay = await startReplayServer();
+    workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
+    writeFileSync(join(workspace, 'notes.txt'), 'remember the milk\n');
+  });
+  afterEach(async () => {
+    await replay.close();
+    home.cleanup();
+    rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('stdout carries the answer alone; stderr the tool calls, a refusal with how to allow it, and how the turn ended', async () => {
+    config();
+    replay.enqueue({ body: chatToolCallSse([{ id: 'call_r', name: 'read', arguments: { path: 'notes.txt' } }, { id: 'call_w', name: 'write', arguments: { path: 'out.txt', content: 'x' } }]) });
+    replay.enqueue({ body: chatCompletionSse(['Milk.']) });
+    const result = await runCli(['run', '--cwd', workspace, 'what do my notes say?'], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Milk.\n');
+    const lines = result.stderr.split('\n');
+    expect(lines).toContainEqual(expect.stringMatching(/^agentd: → .*notes\.txt/));
+    expect(lines).toContainEqual(expect.stringMatching(/^agentd: ✓ .*notes\.txt/));
+    expect(lines).toContainEqual(expect.stringMatching(/^agentd: ✗ .*out\.txt: .*permission.*\(allow it with --permission-mode acceptEdits or bypass/i));
+    expect(lines).toContainEqual(expect.stringMatching(/^agentd: done · \$\d+\.\d{4}$/));
+  });
+
+  it('--continue and --session go on with a stored session; the model gets its history', async () => {
+    config();
+    replay.enqueue({ body: chatCompletionSse(['First.']) });
+    expect((await runCli(['run', '--cwd', workspace, 'remember 7'], env)).code).toBe(0);
+    replay.enqueue({ body: chatCompletionSse(['It was 7.']) });
+    const continued = await runCli(['run', '--cwd', workspace, '--continue', 'what number?'], env);
+    expect(continued.stdout).toBe('It was 7.\n');
+    expect(JSON.stringify(replay.requests[1]!.body)).toContain('remember 7');
+
+    const listed = await runCli(['sessions', '--json'], env);
+    const sessionId = JSON.parse(listed.stdout.trim()).id;
+    replay.enqueue({ body: chatCompletionSse(['Still 7.']) });
+    expect((await runCli(['run', '--cwd', workspace, '--session', sessionId, 'sure?'], env)).stdout).toBe('Still 7.\n');
+    expect(JSON.stringify(replay.requests[2]!.body)).toContain('what number?');
+
+    const nothing = await runCli(['run', '--cwd', join(workspace, '..'), '--continue', 'hi'], env);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toContain('no session in');
+    const both = await runCli(['run', '--continue', '--session', sessionId, 'hi'], env);
+    expect(both.stderr).toContain('--session and --continue both pick the session; give one');
+  });
+
+  it('exits 4 when the turn runs out of turns, and names an unknown --agent', async () => {
+    config({ maxTurns: 1 });
+    replay.enqueue({ body: chatToolCallSse([{ id: 'call_r', name: 'read', arguments: { path: 'notes.txt' } }]) });
+    const limited = await runCli(['run', '--cwd', workspace, 'read it'], env);
+    expect(limited.code).toBe(4);
+    expect(limited.stderr).toMatch(/agentd: stopped: out of turns/);
+
+    const unknown = await runCli(['run', '--cwd', workspace, '--agent', 'nosuch', 'hi'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/nosuch/);
+  });
+});

@@ -64,7 +64,7 @@ export type RegisterToolsRequest = z.infer<typeof RegisterToolsRequestSchema>;
 
 /** `tools/register` result. */
 export const RegisterToolsResponseSchema = z
-  .strictObject({ registered: z.array(z.string()).describe('Names now registered by this client.') })
+  .strictObject({ registered: z.array(z.string()).describe('Names this request registered (added or replaced).') })
   .describe('Result of `tools/register`.');
 export type RegisterToolsResponse = z.infer<typeof RegisterToolsResponseSchema>;
 

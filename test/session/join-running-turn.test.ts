@@ -52,8 +52,9 @@ describe('a client that joins a running turn', () => {
 
     const loaded = await watcher.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
     expect(loaded._meta.agentd.state).toBe('running');
+    // The first chunk the watcher got is the reply so far, joined (a live chunk may follow
+    // before the load's answer is read, under load).
     const atJoin = updatesOf(watcher, sessionId, 'agent_message_chunk').map((u) => u.content.text);
-    expect(atJoin.length).toBe(1);
     expect('Hello there, world of agents.'.startsWith(atJoin[0])).toBe(true);
     expect(atJoin[0].length).toBeGreaterThanOrEqual('Hello there'.length);
 

@@ -78,7 +78,8 @@ export function convertToOpenAIChatMessages(
 }
 
 function userContent(parts: ReadonlyArray<TextPart | ImagePart>): string | ChatContentPart[] {
-  if (parts.every((part) => part.type === 'text')) return parts.map((part) => (part as TextPart).text).join('');
+  // Blocks of one prompt (the text, an attached file) stay apart, as they do for the other protocols.
+  if (parts.every((part) => part.type === 'text')) return parts.map((part) => (part as TextPart).text).join('\n\n');
   return parts.map((part) => (part.type === 'text' ? { type: 'text' as const, text: part.text } : imagePart(part)));
 }
 

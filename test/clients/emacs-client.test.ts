@@ -171,7 +171,7 @@ describe.skipIf(!hasEmacs)('the Emacs package', () => {
       const uri = `${region.uri as string}#L2:3`;
       expect(uri).toBe(`file://${cd.workspace}/notes.txt#L2:3`);
       expect(textOf(messagesOf(requests[2]!.body).at(-1)!.content)).toBe(
-        `Explain these lines<resource uri="${uri}">\nline two\nline three\n\n</resource>`,
+        `Explain these lines\n\n<resource uri="${uri}">\nline two\nline three\n\n</resource>`,
       );
       expect(region.chat).toBe('> Explain these lines\n> [context: notes.txt#L2:3]\n\nThose are lines two and three.\n\n--- done\n');
 

@@ -77,3 +77,39 @@ describe('agentd run shows what the agent does, and ends with a code per outcome
     expect(unknown.stderr).toMatch(/nosuch/);
   });
 });
+
+describe('agentd run and Ctrl-C', () => {
+  it('the first Ctrl-C stops the turn with its partial answer stored (exit 130); the session shows it', async () => {
+    const { spawn } = await import('node:child_process');
+    const { CLI } = await import('../support/daemon-process.js');
+    const replay = await startReplayServer();
+    const home = makeHome({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
+    const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
+    try {
+      const env = daemonEnv(home.home);
+      const body = chatCompletionSse(['Partial answer', ' that never ends']);
+      replay.enqueue({ body, stallAfterBytes: body.indexOf('never') - 40 });
+      const child = spawn(process.execPath, [CLI, 'run', '--cwd', workspace, 'long one'], { env, stdio: 'pipe' });
+      let stdout = '';
+      let stderr = '';
+      child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      await new Promise<void>((resolve) =>
+        child.stdout.on('data', (b: Buffer) => {
+          stdout += b.toString();
+          if (stdout.includes('Partial answer')) resolve();
+        }),
+      );
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      expect(stdout).toBe('Partial answer\n');
+      expect(stderr).toContain('stopping the turn (Ctrl-C again to quit at once)');
+      const shown = await runCli(['sessions', 'show', JSON.parse((await runCli(['sessions', '--json'], env)).stdout.trim()).id], env);
+      expect(shown.stdout).toContain('## Assistant (local/tiny) (interrupted)\n\nPartial answer');
+    } finally {
+      await replay.close();
+      home.cleanup();
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+});

@@ -113,3 +113,39 @@ describe('agentd run and Ctrl-C', () => {
     }
   });
 });
+
+describe('agentd run on a terminal', () => {
+  it('asks a permission question there and does what the user answers', { timeout: 60_000 }, async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const { existsSync, readFileSync } = await import('node:fs');
+    const { fileURLToPath } = await import('node:url');
+    const { CLI } = await import('../support/daemon-process.js');
+    const replay = await startReplayServer();
+    const home = makeHome({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
+    const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
+    try {
+      const write = (id: string, path: string) => chatToolCallSse([{ id, name: 'write', arguments: { path, content: 'hi\n' } }]);
+      replay.enqueue({ body: write('call_1', 'yes.txt') });
+      replay.enqueue({ body: write('call_2', 'no.txt') });
+      // The answer comes slowly: meanwhile the terminal shows a spinner.
+      const answer = chatCompletionSse(['One written, one refused.']);
+      replay.enqueue({ body: answer, chunking: { splitAt: [answer.indexOf('One written')] }, delayMs: 400 });
+      const script = fileURLToPath(new URL('../support/run-in-pty.py', import.meta.url));
+      const command = [process.execPath, CLI, 'run', '--cwd', workspace, 'write two files'];
+      const answers = [['yes.txt needs permission', ''], ['? ', 'y\n'], ['no.txt needs permission', ''], ['? ', 'n\n']];
+      const { stdout } = await promisify(execFile)('python3', [script, JSON.stringify(command), JSON.stringify(answers)], { env: daemonEnv(home.home), encoding: 'utf8', timeout: 40_000 });
+      const ran = JSON.parse(stdout) as { output: string; code: number };
+      expect(ran.code).toBe(0);
+      expect(ran.output).toMatch(/\[y\] Allow once/);
+      expect(ran.output).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] working…/);
+      expect(ran.output).toContain('One written, one refused.');
+      expect(readFileSync(join(workspace, 'yes.txt'), 'utf8')).toBe('hi\n');
+      expect(existsSync(join(workspace, 'no.txt'))).toBe(false);
+    } finally {
+      await replay.close();
+      home.cleanup();
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+});

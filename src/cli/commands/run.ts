@@ -8,6 +8,7 @@ import { headlessPermissionAnswer } from '../headless-permission-answer.js';
 import { packageVersion } from '../package-version.js';
 import { readStdin } from '../read-stdin.js';
 import { openRunConnection } from '../run/open-run-connection.js';
+import { askOnTerminal } from '../run/ask-on-terminal.js';
 import { RunDisplay } from '../run/run-display.js';
 
 /** Exit codes of `agentd run`, by how the turn ended (also in `agentd run --help`). */
@@ -49,17 +50,21 @@ export async function runCommand(argv: string[]): Promise<number> {
   });
   if (positionals.length === 0) throw new Error('agentd run needs a prompt: agentd run "PROMPT", or agentd run - to read it from stdin');
   if (values.session && values.continue) throw new Error('agentd run: --session and --continue both pick the session; give one');
-  const text = positionals.length === 1 && positionals[0] === '-' ? await readStdin() : positionals.join(' ');
+  const readsStdin = positionals.length === 1 && positionals[0] === '-';
+  const text = readsStdin ? await readStdin() : positionals.join(' ');
   if (text.trim() === '') throw new Error('the prompt is empty');
   const cwd = resolve(values.cwd ?? process.cwd());
   const permissionMode: PermissionMode | undefined = values['permission-mode'] ? parsePermissionMode(values['permission-mode']) : undefined;
-  const display = new RunDisplay({ stdout: (s) => void process.stdout.write(s), stderr: (s) => void process.stderr.write(s) }, values.json === true);
+  const display = new RunDisplay(
+    { stdout: (s) => void process.stdout.write(s), stderr: (s) => void process.stderr.write(s), spinner: process.stderr.isTTY === true },
+    values.json === true,
+  );
 
   const connection = await openRunConnection({
     cwd,
     env: process.env,
     version: packageVersion(),
-    log: (line) => void process.stderr.write(`agentd: ${line}\n`),
+    log: (line) => void process.stderr.write(`${line}\n`),
     ...(values.config ? { configFile: values.config } : {}),
     ...(values.model ? { model: values.model } : {}),
     ...(permissionMode ? { permissionMode } : {}),
@@ -68,8 +73,15 @@ export async function runCommand(argv: string[]): Promise<number> {
   let sessionId = '';
   const signals = watchInterrupts(() => (sessionId ? client.cancel({ sessionId }) : undefined));
   try {
-    // Nobody to ask: a question is answered as --permission-mode says, or left to the daemon's refusal.
-    client.onRequest('session/request_permission', (params) => {
+    // On a terminal (the prompt not read from stdin), the user is asked. Headless, a question
+    // is answered as --permission-mode says, or left to the daemon's refusal.
+    const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true && !readsStdin;
+    client.onRequest('session/request_permission', async (params) => {
+      if (interactive && !headlessPermissionAnswer(permissionMode ?? 'ask', params, cwd)) {
+        display.pause();
+        const choice = await askOnTerminal(params, { input: process.stdin, output: process.stderr });
+        return choice === 'cancelled' ? { outcome: { outcome: 'cancelled' } } : { outcome: { outcome: 'selected', optionId: choice } };
+      }
       const answer = headlessPermissionAnswer(permissionMode ?? 'ask', params, cwd);
       if (!answer) throw new AgentdClientError(ErrorCodes.MethodNotFound, `agentd run --permission-mode ${permissionMode ?? 'ask'} answers no such question`);
       return { outcome: { outcome: 'selected', optionId: answer } };
@@ -82,6 +94,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (values.agent) await client.setMode({ sessionId, modeId: values.agent });
     if (values.model && connection.where === 'owner') await client.setConfigOption({ sessionId, configId: 'model', value: values.model });
 
+    display.waiting();
     const answer = await client.prompt({ sessionId, prompt: [{ type: 'text', text }] });
     const budget = (answer._meta as { agentd?: { message?: unknown } } | undefined)?.agentd?.message;
     display.finish(sessionId, answer.stopReason, typeof budget === 'string' ? budget : undefined);

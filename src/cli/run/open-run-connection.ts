@@ -28,6 +28,7 @@ export async function openRunConnection(options: {
   configFile?: string;
   model?: string;
   permissionMode?: PermissionMode;
+  /** Where the daemon's log lines go (they carry their own `agentd:` prefix). */
   log: (line: string) => void;
 }): Promise<RunConnection> {
   const dataDir = resolveAgentdPaths(options.env).dataDir;
@@ -35,7 +36,7 @@ export async function openRunConnection(options: {
   if (attempt.kind === 'held') {
     const socketPath = attempt.owner?.socketPath;
     if (!socketPath || !(await isSocketLive(socketPath))) throw new DataDirBusyError(dataDir, attempt.owner);
-    options.log(`${describeOwner(dataDir, attempt.owner)}; running the prompt there (its config applies)`);
+    options.log(`agentd: ${describeOwner(dataDir, attempt.owner)}; running the prompt there (its config applies)`);
     const socket = connect(socketPath);
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);

@@ -4,7 +4,11 @@ import type { AgentdEvent, SessionUpdate, StopReason } from '../../../protocol/i
 export interface RunOutput {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** stderr is a terminal: a spinner shows while nothing streams. */
+  spinner?: boolean;
 }
+
+const SPINNER_FRAMES = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏';
 
 /**
  * What `agentd run` shows of a turn. Text mode: the answer alone on stdout; on stderr,
@@ -17,13 +21,39 @@ export class RunDisplay {
   private endsWithNewline = true;
   private readonly titles = new Map<string, string>();
   private turnUsd: number | undefined;
+  private spinning: NodeJS.Timeout | undefined;
+  private frame = 0;
+  private finished = false;
 
   constructor(
     private readonly out: RunOutput,
     private readonly json: boolean,
   ) {}
 
+  /** Waiting for the model or a tool: on a terminal, a spinner on stderr until something shows. */
+  waiting(): void {
+    if (this.json || !this.out.spinner || this.spinning || this.finished) return;
+    this.spinning = setInterval(() => {
+      this.frame = (this.frame + 1) % SPINNER_FRAMES.length;
+      this.out.stderr(`\r${SPINNER_FRAMES[this.frame]} working…`);
+    }, 100);
+    this.spinning.unref();
+  }
+
+  /** Something else uses the terminal now (a permission question). */
+  pause(): void {
+    this.stopSpinner();
+  }
+
+  private stopSpinner(): void {
+    if (!this.spinning) return;
+    clearInterval(this.spinning);
+    this.spinning = undefined;
+    this.out.stderr('\r\x1b[K');
+  }
+
   update(sessionId: string, update: SessionUpdate): void {
+    this.stopSpinner();
     if (this.json) return this.out.stdout(`${JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId, update } })}\n`);
     switch (update.sessionUpdate) {
       case 'agent_message_chunk':
@@ -67,6 +97,8 @@ export class RunDisplay {
 
   /** The turn ended: the answer's last newline, the cost, and (JSON) the result line. */
   finish(sessionId: string, stopReason: StopReason | 'failed', detail?: string): void {
+    this.stopSpinner();
+    this.finished = true;
     if (this.json) {
       this.out.stdout(`${JSON.stringify({ result: { sessionId, stopReason, ...(detail ? { message: detail } : {}) } })}\n`);
       return;
@@ -87,7 +119,10 @@ export class RunDisplay {
    * (stdout itself is left as the model wrote it).
    */
   private status(line: string): void {
+    this.stopSpinner();
     this.out.stderr(`${this.endsWithNewline ? '' : '\n'}agentd: ${line}\n`);
+    // A tool runs, or the model is asked again: nothing streams for a while.
+    this.waiting();
   }
 }
 

@@ -8,7 +8,7 @@
 ;;; Commentary:
 
 ;; The connection to the daemon: a `jsonrpc-process-connection' on a spawned
-;; `agentd serve --stdio' (jsonrpc.el speaks Content-Length framing, which the
+;; `agentd-command' (jsonrpc.el speaks Content-Length framing, which the
 ;; daemon detects per connection), started and initialized in one call, and
 ;; closed by ending its standard input.  Its one addition to jsonrpc.el:
 ;; a request dispatcher may answer later (see `agentd-rpc-defer'), so that a

@@ -13,9 +13,9 @@
 ;; agentd is a long-running agent runtime that editors drive over JSON-RPC
 ;; (a superset of the Agent Client Protocol).  This package talks to it
 ;; through the built-in `jsonrpc' library, the way Eglot talks to a language
-;; server: it spawns `agentd serve --stdio' (`agentd-command'), which serves
-;; the session itself or, when a shared daemon owns the data directory and
-;; listens on its socket, passes the connection on to that daemon.
+;; server: it spawns `agentd acp' (`agentd-command'), which connects to the
+;; shared daemon of the data directory and starts it when none runs, so
+;; every editor shares the same sessions.
 ;;
 ;; Commands:
 ;;
@@ -51,10 +51,12 @@
   :group 'tools
   :prefix "agentd-")
 
-(defcustom agentd-command '("agentd" "serve" "--stdio")
-  "Command that starts agentd on stdio: the program and its arguments.
-When a shared daemon owns the data directory and serves its socket,
-`agentd serve --stdio' passes the connection on to it."
+(defcustom agentd-command '("agentd" "acp")
+  "Command that reaches agentd on stdio: the program and its arguments.
+`agentd acp' connects to the shared daemon of the data directory,
+starting it when none runs, so every editor shares its sessions.
+`(\"agentd\" \"serve\" \"--stdio\")' runs a daemon for this Emacs alone
+when no shared one runs."
   :type '(repeat string)
   :group 'agentd)
 

@@ -2,10 +2,10 @@
 local M = {}
 
 M.defaults = {
-  -- How to reach agentd. `agentd serve --stdio` serves this editor alone, or, when a
-  -- shared daemon already owns the data directory and listens on its socket, passes the
-  -- connection through to it; so one command covers "use the shared daemon" and "spawn one".
-  cmd = { 'agentd', 'serve', '--stdio' },
+  -- How to reach agentd. `agentd acp` connects to the shared daemon of the data directory,
+  -- starting it when none runs, so every editor shares its sessions; `agentd serve --stdio`
+  -- runs a daemon for this editor alone when no shared one runs.
+  cmd = { 'agentd', 'acp' },
   -- Extra environment for that process (nil: Neovim's own environment, unchanged).
   env = nil,
   -- Working directory of new sessions; nil: Neovim's current directory at the time.
@@ -36,7 +36,7 @@ function M.setup(opts)
     end
   end
   if opts.cmd and (#opts.cmd == 0 or type(opts.cmd[1]) ~= 'string') then
-    error("agentd.setup: cmd must be a list like { 'agentd', 'serve', '--stdio' }", 2)
+    error("agentd.setup: cmd must be a list like { 'agentd', 'acp' }", 2)
   end
   local merged = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts)
   -- Lists are not merged index by index: a shorter cmd must not keep the default's tail.

@@ -64,7 +64,7 @@ function M.check()
   else
     report.error(string.format('%s is not executable', cmd[1]), {
       'Put agentd on PATH (in an agentd checkout: npm install && npm link),',
-      'or name it in require("agentd").setup({ cmd = { "/path/to/agentd", "serve", "--stdio" } })',
+      'or name it in require("agentd").setup({ cmd = { "/path/to/agentd", "acp" } })',
     })
   end
 

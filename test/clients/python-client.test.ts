@@ -141,8 +141,8 @@ describe('Python client (clients/python) against a real daemon', () => {
     expect(summary.abort.seconds).toBeLessThan(5);
     expect(summary.followUpQueued).toBe(1);
     expect(summary.interruptQueued).toBe(1);
-    // The interrupted response's partial text is kept; each later response's text follows it as streamed.
-    expect(summary.steer).toEqual({ stopReason: 'end_turn', text: 'Counting: one Cats purr.Dogs bark.' });
+    // The interrupted response's partial text is kept; each later response follows it, a blank line apart.
+    expect(summary.steer).toEqual({ stopReason: 'end_turn', text: 'Counting: one \n\nCats purr.\n\nDogs bark.' });
 
     // A second client's session/load replays the history (the aborted turn's steer was dropped, never delivered).
     expect(summary.loaded).toEqual({

@@ -8,7 +8,7 @@ export type PromptInput = string | ContentBlock[];
 /** How a turn ended, and the answer it streamed. */
 export interface TurnResult {
   stopReason: StopReason;
-  /** The agent's message text streamed during the turn (agent_message_chunk), joined. */
+  /** The agent's message text streamed during the turn (agent_message_chunk): one message's chunks joined, messages a blank line apart. */
   text: string;
 }
 
@@ -37,8 +37,14 @@ export class AgentdSession {
   prompt(input: PromptInput): Turn {
     const stream = new UpdateStream<SessionUpdate>();
     let text = '';
+    let messageId: string | null | undefined;
     const stop = this.onUpdate((update) => {
-      if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') text += update.content.text;
+      if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') {
+        // A turn may hold several messages (after tool calls, a steer): keep them apart.
+        if (text !== '' && update.messageId !== messageId) text += '\n\n';
+        messageId = update.messageId;
+        text += update.content.text;
+      }
       stream.push(update);
     });
     const result = this.client.prompt({ sessionId: this.id, prompt: blocksOf(input) }).then(

@@ -14,7 +14,8 @@ class PromptResult:
 
     #: ``end_turn``, ``max_tokens``, ``max_turn_requests``, ``refusal`` or ``cancelled``.
     stop_reason: str
-    #: The agent's reply: the text of every ``agent_message_chunk`` of the turn, joined.
+    #: The agent's reply: the text of the turn's ``agent_message_chunk`` updates, one message's
+    #: chunks joined, messages (after tool calls, a steer) a blank line apart.
     text: str
     #: Every ``session/update`` params object of the session while the prompt was pending, in order.
     updates: List[Dict[str, Any]] = field(default_factory=list)
@@ -44,6 +45,22 @@ def message_text(params: Any) -> str:
     return ""
 
 
+def reply_text(updates: List[Dict[str, Any]]) -> str:
+    """The text of a turn's message chunks: a blank line where the ``messageId`` changes."""
+    text = ""
+    message_id: Any = None
+    for params in updates:
+        piece = message_text(params)
+        if update_kind(params) != "agent_message_chunk":
+            continue
+        chunk_id = params["update"].get("messageId")
+        if text and chunk_id != message_id:
+            text += "\n\n"
+        message_id = chunk_id
+        text += piece
+    return text
+
+
 class TurnCollector:
     """Gathers a session's updates from the moment a prompt is sent until its answer.
 
@@ -69,7 +86,7 @@ class TurnCollector:
         meta = answer.get("_meta")
         return PromptResult(
             stop_reason=str(answer.get("stopReason", "")),
-            text="".join(message_text(params) for params in self.updates),
+            text=reply_text(self.updates),
             updates=list(self.updates),
             meta=meta if isinstance(meta, dict) else None,
         )

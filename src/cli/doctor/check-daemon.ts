@@ -1,8 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { ResponseError, createMessageConnection, type MessageConnection } from 'vscode-jsonrpc/node.js';
-import { NdjsonMessageReader } from '../../../protocol/wire/ndjson-message-reader.js';
-import { NdjsonMessageWriter } from '../../../protocol/wire/ndjson-message-writer.js';
+import { AgentdClient, AgentdClientError } from '../../../clients/typescript/src/index.js';
 import { okCheck, warnCheck, type DoctorCheck } from './doctor-check.js';
 
 /** How long a live daemon gets to answer `initialize`. */
@@ -51,28 +49,27 @@ function socketKind(socketPath: string): 'missing' | 'socket' | 'other' {
 function probeSocket(socketPath: string, timeoutMs: number): Promise<Probe> {
   return new Promise((resolve) => {
     const socket = createConnection(socketPath);
-    let connection: MessageConnection | undefined;
+    let client: AgentdClient | undefined;
     let done = false;
     let connected = false;
     const finish = (probe: Probe): void => {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      connection?.dispose();
+      client?.close();
       socket.destroy();
       resolve(probe);
     };
     const timer = setTimeout(() => finish({ kind: 'silent' }), timeoutMs);
     socket.once('connect', () => {
       connected = true;
-      // The same peer as every client of agentd: vscode-jsonrpc over the NDJSON reader and writer.
-      const reader = new NdjsonMessageReader(socket);
-      reader.onError((error) => finish({ kind: 'garbled', reason: error.message.replace(/^received a line that is /, '') }));
-      connection = createMessageConnection(reader, new NdjsonMessageWriter(socket));
-      connection.listen();
-      connection.sendRequest('initialize', { protocolVersion: 1, clientCapabilities: {} }).then(
+      // The TypeScript client, as every other client of agentd in this repository.
+      client = new AgentdClient(socket, socket, {
+        onProtocolError: (error) => finish({ kind: 'garbled', reason: error.message.replace(/^agentd client: (received a line that is )?/, '') }),
+      });
+      client.initialize({ protocolVersion: 1, clientCapabilities: {} }).then(
         (result) => finish(readAnswer(result)),
-        (error: unknown) => finish({ kind: 'garbled', reason: error instanceof ResponseError ? `error: ${error.message}` : 'it closed the connection without an answer' }),
+        (error: unknown) => finish({ kind: 'garbled', reason: error instanceof AgentdClientError ? `error: ${error.message}` : 'it closed the connection without an answer' }),
       );
     });
     socket.once('error', (error: NodeJS.ErrnoException) => {

@@ -8,13 +8,7 @@ import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse } from '../support/chat-tool-call-sse.js';
 import { startClientDaemon, type ClientDaemon } from '../support/client-daemon.js';
 import { daemonEnv, makeHome } from '../support/daemon-process.js';
-
-/** Byte offsets of every SSE frame's end, to send a body one frame per write. */
-function frameEnds(body: string): number[] {
-  const ends: number[] = [];
-  for (let at = body.indexOf('\n\n'); at >= 0; at = body.indexOf('\n\n', at + 2)) ends.push(Buffer.byteLength(body.slice(0, at + 2)));
-  return ends;
-}
+import { sseFrameEnds } from '../support/sse-frame-ends.js';
 
 describe('the TypeScript SDK against a real daemon', () => {
   let d: ClientDaemon;
@@ -67,7 +61,7 @@ describe('the TypeScript SDK against a real daemon', () => {
     const agentd = await connect();
     const session = await agentd.newSession({ cwd: d.workspace });
     const body = chatCompletionSse(['Thinking about it', ' for a long time']);
-    d.replay.enqueue({ body, stallAfterBytes: frameEnds(body)[1]! });
+    d.replay.enqueue({ body, stallAfterBytes: sseFrameEnds(body)[1]! });
     const turn = session.prompt('take your time');
     for await (const update of turn) if (update.sessionUpdate === 'agent_message_chunk') break;
     expect(await session.steer('actually, be quick')).toBe(1);
@@ -79,7 +73,7 @@ describe('the TypeScript SDK against a real daemon', () => {
     const editor = await connect();
     const session = await editor.newSession({ cwd: d.workspace });
     const body = chatCompletionSse(['Hello', ' there', ', world', ' of', ' agents.']);
-    d.replay.enqueue({ body, chunking: { splitAt: frameEnds(body) }, delayMs: 500 });
+    d.replay.enqueue({ body, chunking: { splitAt: sseFrameEnds(body) }, delayMs: 500 });
     const turn = session.prompt('hi');
     for await (const update of turn) if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text' && update.content.text === ' there') break;
 

@@ -6,15 +6,9 @@ import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse } from '../support/chat-tool-call-sse.js';
 import { daemonEnv, makeHome } from '../support/daemon-process.js';
 import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
+import { sseFrameEnds } from '../support/sse-frame-ends.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 import type { RpcPeer } from '../support/rpc-peer.js';
-
-/** Byte offsets of every SSE frame's end, to send a body one frame per write. */
-function frameEnds(body: string): number[] {
-  const ends: number[] = [];
-  for (let at = body.indexOf('\n\n'); at >= 0; at = body.indexOf('\n\n', at + 2)) ends.push(Buffer.byteLength(body.slice(0, at + 2)));
-  return ends;
-}
 
 const updatesOf = (peer: RpcPeer, sessionId: string, kind: string): any[] => peer.updates(sessionId).filter((u) => u.sessionUpdate === kind);
 
@@ -46,7 +40,7 @@ describe('a client that joins a running turn', () => {
   it('gets the reply streamed so far in one chunk, then the live rest: the whole reply, nothing twice', async () => {
     const { editor, watcher, sessionId, workspace } = await start();
     const body = chatCompletionSse(['Hello', ' there', ', ', 'world', ' of', ' agents', '.']);
-    replay.enqueue({ body, chunking: { splitAt: frameEnds(body) }, delayMs: 120 });
+    replay.enqueue({ body, chunking: { splitAt: sseFrameEnds(body) }, delayMs: 120 });
     const turn = editor.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
     await editor.waitFor((m) => m.method === 'session/update' && m.params.update.content?.text === ' there');
 

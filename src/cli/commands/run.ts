@@ -77,14 +77,14 @@ export async function runCommand(argv: string[]): Promise<number> {
     // is answered as --permission-mode says, or left to the daemon's refusal.
     const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true && !readsStdin;
     client.onRequest('session/request_permission', async (params) => {
-      if (interactive && !headlessPermissionAnswer(permissionMode ?? 'ask', params, cwd)) {
+      const answer = headlessPermissionAnswer(permissionMode ?? 'ask', params, cwd);
+      if (answer) return { outcome: { outcome: 'selected', optionId: answer } };
+      if (interactive) {
         display.pause();
         const choice = await askOnTerminal(params, { input: process.stdin, output: process.stderr });
         return choice === 'cancelled' ? { outcome: { outcome: 'cancelled' } } : { outcome: { outcome: 'selected', optionId: choice } };
       }
-      const answer = headlessPermissionAnswer(permissionMode ?? 'ask', params, cwd);
-      if (!answer) throw new AgentdClientError(ErrorCodes.MethodNotFound, `agentd run --permission-mode ${permissionMode ?? 'ask'} answers no such question`);
-      return { outcome: { outcome: 'selected', optionId: answer } };
+      throw new AgentdClientError(ErrorCodes.MethodNotFound, `agentd run --permission-mode ${permissionMode ?? 'ask'} answers no such question`);
     });
     await client.initialize({ protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: 'agentd-run', version: packageVersion() }, _meta: { agentd: { events: true } } });
     sessionId = await chooseSession(client, cwd, { ...(values.session ? { id: values.session } : {}), continue: values.continue === true });

@@ -22,18 +22,16 @@ export class InFlightEvents {
         return;
       case 'text_delta':
       case 'thinking_delta': {
+        // Every delta of a streaming reply passes here: extend the kept copy in place.
         const last = this.events.at(-1);
-        if (last?.type === event.type && last.messageId === event.messageId) {
-          this.events[this.events.length - 1] = { ...last, text: last.text + event.text };
-        } else {
-          this.events.push(event);
-        }
+        if (last?.type === event.type && last.messageId === event.messageId) last.text += event.text;
+        else this.events.push({ ...event });
         return;
       }
       case 'tool_call_update': {
         const index = this.events.findIndex((e) => e.type === 'tool_call_update' && e.toolCallId === event.toolCallId);
         if (index < 0) {
-          this.events.push(event);
+          this.events.push({ ...event });
           return;
         }
         const earlier = this.events[index] as Extract<InFlightEvent, { type: 'tool_call_update' }>;
@@ -53,6 +51,7 @@ export class InFlightEvents {
 
   /** The events to send a client that joins now, after the stored history. */
   snapshot(): readonly SessionEvent[] {
-    return [...this.events];
+    // Copies: the kept ones go on growing with the reply.
+    return this.events.map((event) => ({ ...event }));
   }
 }

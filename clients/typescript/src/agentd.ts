@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type {
   ContentBlock,
   InitializeResponse,
@@ -10,6 +10,7 @@ import type {
 import { AgentdClient } from './agentd-client.js';
 import { AgentdClientError } from './agentd-client-error.js';
 import { AgentdSession } from './agentd-session.js';
+import { openSocket } from './connect-socket.js';
 import { ErrorCodes } from '../../../protocol/index.js';
 
 export interface SpawnOptions {
@@ -151,14 +152,6 @@ function asToolResult(output: ToolOutput): { content: ContentBlock[]; isError?: 
   if (typeof output === 'string') return { content: [{ type: 'text', text: output }] };
   if (Array.isArray(output)) return { content: output };
   return output;
-}
-
-function openSocket(path: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(path);
-    socket.once('connect', () => resolve(socket));
-    socket.once('error', reject);
-  });
 }
 
 /** Starts a daemon detached (it outlives this process, to serve other clients) and connects once it listens. */

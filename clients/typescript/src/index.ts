@@ -4,3 +4,4 @@ export * from './agentd-client-error.js';
 export * from './protocol-methods.js';
 export * from './agentd.js';
 export * from './agentd-session.js';
+export * from './connect-socket.js';

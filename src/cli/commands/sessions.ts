@@ -1,8 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AgentdClient } from '../../../clients/typescript/src/index.js';
+import { connectAgentdClient } from '../../../clients/typescript/src/index.js';
 import { resolveAgentdPaths, type AgentdPaths } from '../../config/agentd-paths.js';
 import { describeOwner, tryLockDataDir, type DataDirOwner } from '../../store/data-dir-lock.js';
 import { openStore } from '../../store/open-store.js';
@@ -104,18 +103,12 @@ async function deleteThroughOwner(paths: AgentdPaths, owner: DataDirOwner | unde
   }
   const known = withStore(paths, (store) => store.getSession(id) !== undefined, { missing: () => false });
   if (!known) throw new Error(`agentd sessions delete: no session ${id}; agentd sessions lists them`);
-  const socket = connect(owner.socketPath);
-  await new Promise<void>((resolveConnect, reject) => {
-    socket.once('connect', resolveConnect);
-    socket.once('error', (error) => reject(new Error(`agentd sessions delete: cannot reach the daemon at ${owner.socketPath}: ${error.message}`)));
-  });
-  const client = new AgentdClient(socket, socket);
+  const client = await connectAgentdClient(owner.socketPath);
   try {
     await client.initialize({ protocolVersion: 1, clientInfo: { name: 'agentd-sessions', version: '1' } });
     await client.deleteSession({ sessionId: id });
   } finally {
     client.close();
-    socket.destroy();
   }
   process.stderr.write(`agentd: deleted session ${id} (through the running daemon, pid ${owner.pid})\n`);
   return 0;

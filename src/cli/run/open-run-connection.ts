@@ -1,6 +1,5 @@
-import { connect } from 'node:net';
 import { PassThrough } from 'node:stream';
-import { AgentdClient } from '../../../clients/typescript/src/index.js';
+import { AgentdClient, connectAgentdClient } from '../../../clients/typescript/src/index.js';
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
 import { createDaemonShell } from '../../server/create-daemon-shell.js';
 import { loadDaemonSettings } from '../../server/load-daemon-settings.js';
@@ -37,18 +36,12 @@ export async function openRunConnection(options: {
     const socketPath = attempt.owner?.socketPath;
     if (!socketPath || !(await isSocketLive(socketPath))) throw new DataDirBusyError(dataDir, attempt.owner);
     options.log(`agentd: ${describeOwner(dataDir, attempt.owner)}; running the prompt there (its config applies)`);
-    const socket = connect(socketPath);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', resolve);
-      socket.once('error', (error) => reject(new Error(`cannot connect to the daemon at ${socketPath}: ${error.message}`)));
-    });
-    const client = new AgentdClient(socket, socket);
+    const client = await connectAgentdClient(socketPath);
     return {
       client,
       where: 'owner',
       async close() {
         client.close();
-        socket.destroy();
       },
     };
   }

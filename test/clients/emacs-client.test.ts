@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runProcess } from '../support/run-process.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.js';
 import { startClientDaemon, type ClientDaemon } from '../support/client-daemon.js';
@@ -24,18 +25,9 @@ interface EmacsRun {
 }
 
 /** Runs `emacs --batch -Q` with the package on the load path and ARGS; resolves when it exits. */
-function runEmacs(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 90_000): Promise<EmacsRun> {
-  return new Promise((resolve) => {
-    const child = spawn('emacs', ['--batch', '-Q', '-L', EMACS_DIR, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (output += text));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (output += text));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
+async function runEmacs(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 90_000): Promise<EmacsRun> {
+  const run = await runProcess('emacs', ['--batch', '-Q', '-L', EMACS_DIR, ...args], { env, timeoutMs });
+  return { code: run.code, output: run.stdout + run.stderr };
 }
 
 /** ERT on the e2e file, running the tests whose names match SELECTOR. */
@@ -79,7 +71,12 @@ function heldStream(pieces: string[], holdAt: string): { body: string; stallAfte
   return { body, stallAfterBytes: Buffer.byteLength(body.slice(0, frameStart)) };
 }
 
-describe.skipIf(!hasEmacs)('the Emacs package', () => {
+// Not skipped when missing: a client left untested must show as a failure, with the fix.
+it('has Emacs to test the package in', () => {
+  expect(hasEmacs, 'emacs is not installed: apt-get install emacs-nox (.ci/run installs it)').toBe(true);
+});
+
+describe('the Emacs package', () => {
   it('byte-compiles without a warning and passes checkdoc', async () => {
     // Compiled in a copy, so no .elc is left beside the sources.
     const dir = mkdtempSync(join(tmpdir(), 'agentd-elc-'));

@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runProcess, type ProcessResult } from '../support/run-process.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.js';
 import { startClientDaemon, type ClientDaemon } from '../support/client-daemon.js';
@@ -25,30 +26,11 @@ const SCENARIOS = join(ROOT, 'clients/neovim/tests');
 const TEST_TIMEOUT_MS = 60_000;
 const hasNvim = spawnSync('nvim', ['--version'], { stdio: 'ignore' }).status === 0;
 
-interface NvimRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type NvimRun = ProcessResult;
 
 /** Runs `nvim --headless -u NONE` on a scenario script; resolves when Neovim exits. */
 function runNvim(script: string, env: NodeJS.ProcessEnv, timeoutMs = 45_000): Promise<NvimRun> {
-  const child = spawn('nvim', ['--headless', '-u', 'NONE', '-i', 'NONE', '-n', '-c', `luafile ${join(SCENARIOS, script)}`], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  return new Promise((resolve) =>
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    }),
-  );
+  return runProcess('nvim', ['--headless', '-u', 'NONE', '-i', 'NONE', '-n', '-c', `luafile ${join(SCENARIOS, script)}`], { cwd: ROOT, env, timeoutMs });
 }
 
 /** The environment a scenario runs with: the harness daemon's, plus where things are. */
@@ -86,7 +68,12 @@ function userTexts(body: unknown): string[] {
     .map((m) => (typeof m.content === 'string' ? m.content : (m.content as Array<{ text?: string }>).map((p) => p.text ?? '').join('')));
 }
 
-describe.skipIf(!hasNvim)('Neovim client (clients/neovim) against a real daemon', () => {
+// Not skipped when missing: a client left untested must show as a failure, with the fix.
+it('has Neovim to test the plugin in', () => {
+  expect(hasNvim, 'nvim is not installed: apt-get install neovim (.ci/run installs it)').toBe(true);
+});
+
+describe('Neovim client (clients/neovim) against a real daemon', () => {
   let cd: ClientDaemon;
   let scratch: string;
 

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runProcess, type ProcessResult } from '../support/run-process.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.js';
 import { startClientDaemon, type ClientDaemon } from '../support/client-daemon.js';
@@ -12,31 +12,11 @@ const PYTHON_CLIENT = fileURLToPath(new URL('../../clients/python', import.meta.
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PYTHON = 'python3';
 
-interface PythonRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type PythonRun = ProcessResult;
 
 /** Runs `python3 ARGS` in `cwd` with the client on PYTHONPATH; never writes bytecode into the tree. */
 function runPython(args: string[], env: NodeJS.ProcessEnv, cwd = PYTHON_CLIENT, timeoutMs = 60_000): Promise<PythonRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, args, {
-      cwd,
-      env: { ...env, PYTHONPATH: join(PYTHON_CLIENT, 'src'), PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runProcess(PYTHON, args, { cwd, timeoutMs, env: { ...env, PYTHONPATH: join(PYTHON_CLIENT, 'src'), PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1' } });
 }
 
 /** Runs a scenario script and parses the JSON summary it prints last; fails with its stderr otherwise. */

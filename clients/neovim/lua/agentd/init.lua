@@ -116,30 +116,31 @@ function M.prompt(text, opts)
   end)
 end
 
---- Delivers a message into the running turn at its next safe point (or starts a turn).
---- opts: interrupt (end the model response in flight at once), range, context, on_done(err, result).
-function M.steer(text, opts)
+-- Steer and follow-up alike: the session, the text (asked for when absent), the context.
+local function deliver(what, text, opts, send)
   opts = opts or {}
-  local s = require_session('steer')
+  local s = require_session(what)
   if not s then
     return
   end
   local context = context_of(opts)
-  with_text(text, 'agentd steer: ', function(input)
-    s:steer(message(input, context), { interrupt = opts.interrupt }, opts.on_done)
+  with_text(text, 'agentd ' .. what:gsub(' ', '-') .. ': ', function(input)
+    send(s, message(input, context), opts)
+  end)
+end
+
+--- Delivers a message into the running turn at its next safe point (or starts a turn).
+--- opts: interrupt (end the model response in flight at once), range, context, on_done(err, result).
+function M.steer(text, opts)
+  deliver('steer', text, opts, function(s, msg, o)
+    s:steer(msg, { interrupt = o.interrupt }, o.on_done)
   end)
 end
 
 --- Queues a message for when the agent would otherwise stop (or starts a turn).
 function M.follow_up(text, opts)
-  opts = opts or {}
-  local s = require_session('follow up')
-  if not s then
-    return
-  end
-  local context = context_of(opts)
-  with_text(text, 'agentd follow-up: ', function(input)
-    s:follow_up(message(input, context), opts.on_done)
+  deliver('follow up', text, opts, function(s, msg, o)
+    s:follow_up(msg, o.on_done)
   end)
 end
 

@@ -16,14 +16,13 @@ export async function askOnTerminal(request: RequestPermissionRequest, io: { inp
   const rl = createInterface({ input: io.input, output: io.output, terminal: false });
   try {
     io.output.write(`\nagentd: ${request.toolCall.title ?? 'a tool call'} needs permission${typeof reason === 'string' ? ` (${reason})` : ''}\n`);
+    // Lines are buffered by the iterator: several typed (or pasted) at once are all read.
+    const lines = rl[Symbol.asyncIterator]();
     for (;;) {
       io.output.write(`  ${menu}? `);
-      const line = await new Promise<string | undefined>((resolve) => {
-        rl.once('line', resolve);
-        rl.once('close', () => resolve(undefined));
-      });
-      if (line === undefined) return 'cancelled';
-      const chosen = choices.find(({ key }) => key === line.trim());
+      const next = await lines.next();
+      if (next.done) return 'cancelled';
+      const chosen = choices.find(({ key }) => key === next.value.trim());
       if (chosen) return chosen.option.optionId;
     }
   } finally {

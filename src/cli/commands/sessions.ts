@@ -1,7 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { connectAgentdClient } from '../../../clients/typescript/src/index.js';
 import { resolveAgentdPaths, type AgentdPaths } from '../../config/agentd-paths.js';
 import { describeOwner, tryLockDataDir, type DataDirOwner } from '../../store/data-dir-lock.js';
 import { openStore } from '../../store/open-store.js';
@@ -103,6 +102,8 @@ async function deleteThroughOwner(paths: AgentdPaths, owner: DataDirOwner | unde
   }
   const known = withStore(paths, (store) => store.getSession(id) !== undefined, { missing: () => false });
   if (!known) throw new Error(`agentd sessions delete: no session ${id}; agentd sessions lists them`);
+  // Loaded only here: listing and showing never need the client.
+  const { connectAgentdClient } = await import('../../../clients/typescript/src/index.js');
   const client = await connectAgentdClient(owner.socketPath);
   try {
     await client.initialize({ protocolVersion: 1, clientInfo: { name: 'agentd-sessions', version: '1' } });

@@ -19,6 +19,7 @@ export * from './permission.js';
 export * from './tools.js';
 export * from './hooks.js';
 export * from './events.js';
+export * from './daemon-events.js';
 export * from './cancel-request.js';
 export * from './methods.js';
 export * from './to-json-schema.js';

@@ -80,7 +80,7 @@ export const AgentdInitializeRequestMetaSchema = z
       .string()
       .optional()
       .describe('TCP auth token (the token file\'s contents). Required on TCP; ignored on stdio and unix sockets.'),
-    events: z.boolean().optional().describe('true to receive rich `agentd/event` notifications.'),
+    events: z.boolean().optional().describe('true to receive rich `agentd/event` and `agentd/daemonEvent` notifications.'),
   })
   .describe('agentd options a client sends in `initialize` `_meta.agentd`.');
 export type AgentdInitializeRequestMeta = z.infer<typeof AgentdInitializeRequestMetaSchema>;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { cancelRequestMethod, lspCancelRequestMethod } from './cancel-request.js';
+import { daemonEventMethod } from './daemon-events.js';
 import { agentdEventMethod } from './events.js';
 import { afterToolCallMethod, beforeToolCallMethod, registerHooksMethod } from './hooks.js';
 import { initializeMethod } from './initialize.js';
@@ -49,6 +50,7 @@ export const methodTable = [
   beforeToolCallMethod,
   afterToolCallMethod,
   agentdEventMethod,
+  daemonEventMethod,
   cancelRequestMethod,
   lspCancelRequestMethod,
 ] as const;

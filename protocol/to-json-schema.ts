@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as cancelRequest from './cancel-request.js';
 import * as content from './content.js';
+import * as daemonEvents from './daemon-events.js';
 import * as events from './events.js';
 import * as hooks from './hooks.js';
 import * as initialize from './initialize.js';
@@ -44,6 +45,7 @@ const featureModules: ReadonlyArray<Record<string, unknown>> = [
   tools,
   hooks,
   events,
+  daemonEvents,
   cancelRequest,
 ];
 

@@ -36,6 +36,7 @@ const REQUIRED: Record<string, 'client-to-daemon' | 'daemon-to-client' | 'both'>
   'hooks/beforeToolCall': 'daemon-to-client',
   'hooks/afterToolCall': 'daemon-to-client',
   'agentd/event': 'daemon-to-client',
+  'agentd/daemonEvent': 'daemon-to-client',
   '$/cancel_request': 'both',
   '$/cancelRequest': 'both',
 };

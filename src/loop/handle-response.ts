@@ -87,6 +87,6 @@ async function recoverMaxTokens(
 
 async function runCalls(ctx: LoopContext, calls: ToolCallPart[]): Promise<void> {
   const { signal } = ctx.turn;
-  const results = await dispatchToolCalls(calls, { ...ctx.tools, refusal: ctx.turn.refusal }, signal);
+  const results = await dispatchToolCalls(calls, { ...ctx.tools(), refusal: ctx.turn.refusal }, signal);
   commitTools(ctx, results, signal.aborted ? 'interrupted' : 'complete');
 }

@@ -34,6 +34,11 @@ export interface TurnPort {
   emit(event: LoopEvent): void;
   /** Takes the messages waiting in a queue (steering: before the next request; followUp: when the model would stop). */
   take(queue: 'steering' | 'followUp'): UserMessage[];
+  /**
+   * The settings for the next model request of the running turn: `current` while the
+   * session's configuration is unchanged, rebuilt from the new one after a reload.
+   */
+  settingsForNextRequest(current: TurnSettings): Promise<TurnSettings>;
 }
 
 /** What a session gives its loop once: they live as long as the session. */
@@ -42,8 +47,11 @@ export interface LoopParts {
   conversation: Conversation;
   cost: CostTracker;
   compaction: CompactionTracker;
-  /** Tool dispatch for this session (registry, permissions, hooks, file state); the loop calls it directly. */
-  tools: Omit<ToolDispatchContext, 'refusal'>;
+  /**
+   * The session's tool dispatch as it is now (registry, permissions, hooks, file state);
+   * the loop calls it directly. A reloaded configuration brings a new one between requests.
+   */
+  tools(): Omit<ToolDispatchContext, 'refusal'>;
 }
 
 /** The model a request goes to, with what the loop needs to know about it. */

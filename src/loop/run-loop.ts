@@ -9,14 +9,17 @@ import { requestWithFallback } from './request-with-fallback.js';
 import { checkStopConditions } from './stop-conditions.js';
 
 /**
- * The query loop for one prompt: before each model request check cancellation, the
- * budget and the request limit, deliver steering, compact if needed and trim old tool
- * results; then stream, commit, run tools, and go again until the model stops.
+ * The query loop for one prompt: before each model request take up a reloaded
+ * configuration, check cancellation, the budget and the request limit, deliver
+ * steering, compact if needed and trim old tool results; then stream, commit, run
+ * tools, and go again until the model stops.
  * The caller has already committed the user's message to the conversation.
  */
 export async function runLoop(ctx: LoopContext): Promise<LoopResult> {
   const state = newLoopState();
   for (;;) {
+    // A configuration reloaded since the last request applies from this one.
+    if (state.requests > 0) ctx.turn = await ctx.port.settingsForNextRequest(ctx.turn);
     const stop = checkStopConditions({
       signal: ctx.turn.signal,
       requestsMade: state.requests,

@@ -38,7 +38,7 @@ export class SessionManager {
       mode: services.defaultMode,
       meta: input.meta ?? {},
     });
-    const session = new Session(record, [], this.store, services);
+    const session = new Session(record, [], this.store, services, () => this.servicesFor(input.cwd));
     this.live.set(record.id, session);
     return session;
   }
@@ -58,7 +58,7 @@ export class SessionManager {
     if (!record) throw new SessionNotFoundError(id);
     const services = this.servicesFor(record.cwd);
     const history = repairTranscript(historyFromRecords(this.store.listMessages(id)));
-    const session = new Session(record, history, this.store, services);
+    const session = new Session(record, history, this.store, services, () => this.servicesFor(record.cwd));
     this.live.set(id, session);
     return session;
   }

@@ -16,6 +16,8 @@ import { compactionMarker, historyFromRecords } from './compaction-marker.js';
 import { convertPrompt } from './convert-prompt.js';
 import { PromptQueues, type QueueMode, type QueueName } from './prompt-queues.js';
 import { InFlightEvents } from './in-flight-events.js';
+import { LiveServices } from './live-services.js';
+import type { ToolHost } from './create-tool-dispatch.js';
 import type { SessionEvent } from './session-event.js';
 import type { ResolvedModel, SessionServices } from './session-services.js';
 import { turnSettings } from './turn-settings.js';
@@ -63,19 +65,38 @@ export class Session {
   private readonly cost: CostTracker;
   private readonly writer: SessionWriter;
   /** The session's loop, built when its first turn (or compaction) needs it. */
-  private runner: Promise<TurnRunner> | undefined;
+  private runner: TurnRunner | undefined;
+  /** What tool dispatch needs of this session. */
+  private readonly toolHost: ToolHost;
   /** Set while session/compact runs outside a turn. */
   private compacting: AbortController | undefined;
   /** abort({ keepQueues: true }) asked to keep the queued messages for the next turn. */
   private keepQueues = false;
   private turn: { id: string; origin: string | undefined; controller: AbortController; request: AbortController; done: Promise<PromptOutcome> } | undefined;
+  /** The project's services as the configuration is now, taken up at each turn and model request. */
+  private readonly live: LiveServices;
+  /** The services the running turn's settings were built from. */
+  private turnServices: SessionServices | undefined;
 
+  /**
+   * `services` are the session directory's now; `currentServices` gives them again after
+   * the daemon reloaded the directory's configuration (the same object while unchanged).
+   */
   constructor(
     record: SessionRecord,
     history: ModelMessage[],
     private readonly store: Store,
-    readonly services: SessionServices,
+    services: SessionServices,
+    currentServices: () => SessionServices,
   ) {
+    this.live = new LiveServices(services, currentServices);
+    this.toolHost = {
+      id: record.id,
+      record: () => this.record,
+      fileState: this.fileState,
+      emit: (event) => this.publish(event),
+      steeringPending: () => this.queues.has('steering'),
+    };
     this.writer = new SessionWriter(record, store, (event) => this.emit(event));
     this.conversation = new Conversation(history);
     this.cost = new CostTracker(services.costTotals, record.totalCostUsd);
@@ -88,6 +109,11 @@ export class Session {
 
   get id(): string {
     return this.writer.record.id;
+  }
+
+  /** The project's shared toolbox (models, agents, settings) as this session last took it up. */
+  get services(): SessionServices {
+    return this.live.services;
   }
 
   /** The stored record, with the session's cost as its one owner counts it. */
@@ -217,10 +243,11 @@ export class Session {
     const controller = new AbortController();
     this.compacting = controller;
     try {
-      const agent = this.services.agent(this.record);
-      const model = this.services.resolveModel(agent.model ?? this.record.model);
-      const runner = await this.turnRunner();
-      return await runner.compactNow(await this.turnSettings(agent, model, { signal: controller.signal, requestSignal: () => controller.signal }));
+      const services = this.live.refresh();
+      const agent = services.agent(this.record);
+      const model = services.resolveModel(agent.model ?? this.record.model);
+      const runner = await this.turnRunner(services);
+      return await runner.compactNow(await turnSettings(services, this.record, agent, model, { signal: controller.signal, requestSignal: () => controller.signal }));
     } finally {
       this.compacting = undefined;
     }
@@ -240,9 +267,10 @@ export class Session {
   }
 
   private startTurn(message: UserMessage, blocks: ContentBlock[], origin: string | undefined): Promise<PromptOutcome> {
-    const agent = this.services.agent(this.record);
+    const services = this.live.refresh();
+    const agent = services.agent(this.record);
     // Resolve the model before anything is stored, so a misconfiguration loses nothing.
-    const model = this.services.resolveModel(agent.model ?? this.record.model);
+    const model = services.resolveModel(agent.model ?? this.record.model);
     const id = randomUUID();
     const controller = new AbortController();
     const turn = { id, origin, controller, request: new AbortController(), done: undefined as unknown as Promise<PromptOutcome> };
@@ -264,8 +292,9 @@ export class Session {
       let outcome: PromptOutcome = { stopReason: 'end_turn' };
       let failure: Error | undefined;
       try {
-        const runner = await this.turnRunner();
-        const settings = await this.turnSettings(agent, model, {
+        const runner = await this.turnRunner(services);
+        this.turnServices = services;
+        const settings = await turnSettings(services, this.record, agent, model, {
           signal: controller.signal,
           requestSignal: () => {
             if (turn.request.signal.aborted) turn.request = new AbortController();
@@ -321,42 +350,63 @@ export class Session {
     }
   }
 
-  private turnSettings(agent: AgentDefinition, model: ResolvedModel, signals: { signal: AbortSignal; requestSignal(): AbortSignal }): Promise<TurnSettings> {
-    return turnSettings(this.services, this.record, agent, model, signals);
+  /**
+   * The settings for the running turn's next model request: the same while the services
+   * are, rebuilt (agent, model, prompt, tools, limits and tool dispatch) after a reload.
+   * Settings the new configuration cannot give (a model no longer configured) leave the
+   * turn on its current ones, with a notice.
+   */
+  private async settingsForNextRequest(current: TurnSettings): Promise<TurnSettings> {
+    const services = this.live.refresh();
+    if (services === this.turnServices) return current;
+    this.turnServices = services;
+    try {
+      const agent = services.agent(this.record);
+      const model = services.resolveModel(agent.model ?? this.record.model);
+      await this.live.useToolsOf(services, this.toolHost);
+      return await turnSettings(services, this.record, agent, model, { signal: current.signal, requestSignal: current.requestSignal });
+    } catch (error) {
+      const message = `the reloaded configuration cannot be used for this turn (${(error as Error).message}); it continues with the previous one`;
+      this.publish({ type: 'notice', level: 'warning', message });
+      return current;
+    }
   }
 
-  /** The loop, built once: the port through which it reaches this session, and the parts it owns with it. */
-  private turnRunner(): Promise<TurnRunner> {
-    this.runner ??= (async () => {
-      const publish = (event: SessionEvent): void => this.publish(event);
-      const tools = await this.services.toolDispatch({
-        id: this.id,
-        record: () => this.record,
-        fileState: this.fileState,
-        emit: publish,
-        steeringPending: () => this.queues.has('steering'),
-      });
-      const port: TurnPort = {
-        commit: (message, meta) => {
-          this.writer.commit(message, meta);
-          this.conversation.append(message);
-        },
-        compacted: (result, priced) => {
-          // The store keeps every message; the marker tells a later load where to resume from.
-          const [summary] = result.newHistory;
-          if (summary?.role === 'user') {
-            this.writer.commit(summary, { status: 'complete', ...priced, meta: compactionMarker(result, this.conversation.messages) });
-          }
-          this.conversation.replace(result.newHistory);
-        },
-        emit: publish,
-        take: (queue) => this.queues.take(queue).map((item) => item.message),
-      };
-      return new TurnRunner({ port, conversation: this.conversation, cost: this.cost, compaction: new CompactionTracker(), tools });
-    })();
-    // A failure to build (the sandbox probe) is retried by the next turn.
-    this.runner.catch(() => (this.runner = undefined));
+  /**
+   * The loop, built once (the port through which it reaches this session, and the parts
+   * it owns with it), with the tool dispatch of `services` in use. A failure to build the
+   * dispatch (the sandbox probe) is retried by the next turn.
+   */
+  private async turnRunner(services: SessionServices): Promise<TurnRunner> {
+    await this.live.useToolsOf(services, this.toolHost);
+    this.runner ??= new TurnRunner({
+      port: this.turnPort(),
+      conversation: this.conversation,
+      cost: this.cost,
+      compaction: new CompactionTracker(),
+      tools: () => this.live.tools(),
+    });
     return this.runner;
+  }
+
+  private turnPort(): TurnPort {
+    return {
+      commit: (message, meta) => {
+        this.writer.commit(message, meta);
+        this.conversation.append(message);
+      },
+      compacted: (result, priced) => {
+        // The store keeps every message; the marker tells a later load where to resume from.
+        const [summary] = result.newHistory;
+        if (summary?.role === 'user') {
+          this.writer.commit(summary, { status: 'complete', ...priced, meta: compactionMarker(result, this.conversation.messages) });
+        }
+        this.conversation.replace(result.newHistory);
+      },
+      emit: (event) => this.publish(event),
+      take: (queue) => this.queues.take(queue).map((item) => item.message),
+      settingsForNextRequest: (current) => this.settingsForNextRequest(current),
+    };
   }
 
   private emit(event: SessionEvent): void {

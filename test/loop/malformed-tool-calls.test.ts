@@ -58,11 +58,12 @@ function loopContext(model: LanguageModel, registry: ToolRegistry, history: Mode
       compacted: (result) => conversation.replace(result.newHistory),
       emit,
       take: () => [],
+      settingsForNextRequest: async (current) => current,
     },
     conversation,
     cost: new CostTracker(new DaemonCostTotals()),
     compaction: new CompactionTracker(),
-    tools: {
+    tools: () => ({
       registry,
       sessionId: 's1',
       cwd: '/tmp',
@@ -81,7 +82,7 @@ function loopContext(model: LanguageModel, registry: ToolRegistry, history: Mode
       }),
       emit,
       steeringPending: () => false,
-    },
+    }),
     turn: {
       model: { ref: `${model.provider}/${model.modelId}`, model, contextWindow: 200_000, maxOutputTokens: 8_192, price: () => 0 },
       system: [{ text: 'You are terse.' }],

@@ -31,8 +31,8 @@ function reachableFields(): string[] {
 }
 
 describe('Session keeps its state to itself', () => {
-  it('has no public fields but its shared services; callers use its methods', () => {
-    // `services` is the project's shared toolbox (models, agents, settings), not session state.
-    expect(reachableFields()).toEqual(['services (readonly) (constructor)']);
+  it('has no public fields; callers use its methods and getters', () => {
+    // `services` (the project's shared toolbox as last taken up) is a getter now.
+    expect(reachableFields()).toEqual([]);
   });
 });

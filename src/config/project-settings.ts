@@ -23,6 +23,7 @@ export interface ProjectSettings {
 }
 
 export interface ProjectSettingsResolverOptions {
+  /** The user's layer as read at start; setUser replaces it when the file changes. */
   user: UserConfigLayer;
   /** Where warnings go, each once per project and text. */
   log(line: string): void;
@@ -30,21 +31,48 @@ export interface ProjectSettingsResolverOptions {
   onLoaded?(config: AgentdConfig): void;
 }
 
+/** A forced re-read: the settings in force, and why the file's new content was refused. */
+export interface ReloadedSettings {
+  settings: ProjectSettings;
+  /** Set when the file is invalid: `settings` are then the last good ones. */
+  error?: ConfigError;
+}
+
 /**
- * Resolves the settings of a session's directory: the user layer (read once, at start)
- * and `<dir>/.agentd/config.json`. Results are cached per real directory and re-read when
+ * Resolves the settings of a session's directory: the user layer and
+ * `<dir>/.agentd/config.json`. Results are cached per real directory and re-read when
  * the project file's mtime, size or inode changes, checked with one stat per call; the
- * daemon calls it whenever a session goes live, so a config edited between two sessions
- * applies to the second. An invalid project file keeps the last good settings of that
- * directory (and says why, once); without one, resolve throws the ConfigError.
+ * daemon calls it whenever a session takes up its settings (going live, each model
+ * request), so an edit applies without a restart even where no watcher sees it. An
+ * invalid project file keeps the last good settings of that directory (and says why,
+ * once); without one, resolve throws the ConfigError.
  */
 export class ProjectSettingsResolver {
   private readonly cache = new Map<string, { stamp: string; settings: ProjectSettings }>();
   private readonly logged = new Set<string>();
-  private readonly user: AgentdConfig;
+  private userLayer: UserConfigLayer;
+  private user: AgentdConfig;
 
   constructor(private readonly options: ProjectSettingsResolverOptions) {
+    this.userLayer = options.user;
     this.user = loadProjectConfig(options.user, undefined).config;
+  }
+
+  /** The user's own settings now. */
+  get userConfig(): AgentdConfig {
+    return this.user;
+  }
+
+  /**
+   * Replaces the user layer (its file changed and is valid: see readUserConfig). Every
+   * project is re-read on its next resolve; each keeps its settings until then.
+   */
+  setUser(layer: UserConfigLayer): void {
+    const config = loadProjectConfig(layer, undefined).config;
+    this.userLayer = layer;
+    this.user = config;
+    this.options.onLoaded?.(config);
+    for (const entry of this.cache.values()) entry.stamp = '';
   }
 
   /** The settings of `dir`; throws ConfigError for an invalid project file seen for the first time. */
@@ -53,14 +81,34 @@ export class ProjectSettingsResolver {
     const stamp = fileStamp(projectConfigFile(root));
     const cached = this.cache.get(root);
     if (cached && cached.stamp === stamp) return cached.settings;
-    let loaded;
     try {
-      loaded = loadProjectConfig(this.options.user, root);
+      return this.load(root, stamp);
     } catch (error) {
       if (!(error instanceof ConfigError) || !cached) throw error;
-      this.logOnce(root, `${error.message}\nkeeping the last valid settings of ${root} until the file is fixed`);
+      this.logOnce(root, keepingLastGood(root, error));
       return cached.settings;
     }
+  }
+
+  /**
+   * Re-reads `root`'s file now (a watcher saw it change), whatever its stamp: the new
+   * settings, or the last good ones with the error. Throws only when there are none.
+   */
+  reload(root: string): ReloadedSettings {
+    const stamp = fileStamp(projectConfigFile(root));
+    try {
+      return { settings: this.load(root, stamp) };
+    } catch (error) {
+      const cached = this.cache.get(root);
+      if (!(error instanceof ConfigError) || !cached) throw error;
+      // The caller says it now (with a notice to the sessions): not again on the next resolve.
+      this.logged.add(`${root}\u0000${keepingLastGood(root, error)}`);
+      return { settings: cached.settings, error };
+    }
+  }
+
+  private load(root: string, stamp: string): ProjectSettings {
+    const loaded = loadProjectConfig(this.userLayer, root);
     const settings: ProjectSettings = {
       root,
       config: loaded.config,
@@ -87,6 +135,10 @@ export class ProjectSettingsResolver {
 /** The project's own MCP servers (a trusted project's; an untrusted one's are stripped). */
 export function projectMcpServers(settings: ProjectSettings): Record<string, McpServerConfig> {
   return settings.project.mcpServers ?? {};
+}
+
+function keepingLastGood(root: string, error: ConfigError): string {
+  return `${error.message}\nkeeping the last valid settings of ${root} until the file is fixed`;
 }
 
 function fileStamp(file: string): string {

@@ -1,12 +1,13 @@
 import type { AgentdPaths } from '../config/agentd-paths.js';
 import type { AgentdConfig } from '../config/config-schema.js';
-import type { ProjectSettings, ProjectSettingsResolver } from '../config/project-settings.js';
+import { ConfigWatcher } from '../config/config-watcher.js';
+import { readUserConfig } from '../config/load-config.js';
+import type { ProjectSettingsResolver } from '../config/project-settings.js';
 import { createModelCatalog } from '../providers/catalog/model-catalog.js';
 import { createProviderRegistry } from '../providers/registry/create-provider-registry.js';
 import { createAgentTool } from '../session/agent-tool.js';
 import { DaemonCostTotals } from '../loop/track-cost.js';
 import { SessionManager } from '../session/session-manager.js';
-import type { SessionServices } from '../session/session-services.js';
 import type { Store } from '../store/store.js';
 import type { PermissionAsker } from '../session/permission-asker.js';
 import { HookRunner } from '../tools/hooks/hook-runner.js';
@@ -18,8 +19,10 @@ import { buildSandboxPolicy } from '../tools/sandbox/sandbox-policy.js';
 import { createBuiltinTools, ToolRegistry } from '../tools/tool-registry.js';
 import { createClientAsker } from './ask-client-permission.js';
 import type { ClientConnection } from './client-connection.js';
-import { createProjectServices } from './create-project-services.js';
+import { ConfigReloader } from './config-reloader.js';
+import type { SharedServiceParts } from './create-project-services.js';
 import type { DaemonContext } from './daemon-context.js';
+import { ProjectServicesCache } from './project-services-cache.js';
 
 export interface DaemonOptions {
   /** The user's own config (user config.json or `--config`): the daemon-wide settings. */
@@ -84,7 +87,7 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
     log,
     env,
   });
-  const shared = {
+  const shared: SharedServiceParts = {
     userConfig: config,
     registry,
     catalog,
@@ -101,14 +104,19 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
     ...(options.model ? { model: options.model } : {}),
     ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
   };
-  const built = new WeakMap<ProjectSettings, SessionServices>();
-  const servicesFor = (cwd: string): SessionServices => {
-    const settings = options.projects.resolve(cwd);
-    let services = built.get(settings);
-    if (!services) built.set(settings, (services = createProjectServices(settings, shared)));
-    return services;
-  };
-  sessions = new SessionManager(options.store, servicesFor);
+  const services = new ProjectServicesCache(options.projects, shared);
+  sessions = new SessionManager(options.store, (cwd) => services.servicesFor(cwd));
+  const userConfigFile = options.configFile ?? options.paths.configFile;
+  const reloader = new ConfigReloader({
+    watcher: new ConfigWatcher({ userConfigFile, userConfigDir: options.paths.configDir, onChange: (change) => reloader.apply(change), log }),
+    projects: options.projects,
+    services,
+    sessions,
+    clients,
+    userConfigFile,
+    readUserLayer: () => readUserConfig({ cwd: options.paths.configDir, paths: options.paths, ...(options.configFile !== undefined ? { configFile: options.configFile } : {}) }),
+    log,
+  });
   return {
     sessions,
     sandbox: options.sandbox,
@@ -117,7 +125,11 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
     mcp,
     hooks,
     clients,
-    config,
+    reloader,
+    // The user's config in force: it follows edits of the file.
+    get config() {
+      return services.userConfig;
+    },
     version: options.version,
     log,
   };

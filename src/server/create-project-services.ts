@@ -124,6 +124,11 @@ export function createProjectServices(settings: ProjectSettings, shared: SharedS
   });
 }
 
+/** The sandbox probe the user's config asks for: none when `sandbox.enabled` is false (bash then asks every time). */
+export function userSandbox(config: AgentdConfig): Promise<SandboxInfo> {
+  return config.sandbox?.enabled === false ? Promise.resolve<SandboxInfo>({ mode: 'none', reason: 'turned off by sandbox.enabled in config' }) : detectSandbox();
+}
+
 /** The daemon's probe, unless a trusted project turns the sandbox on or off differently. */
 function sandboxFor(config: AgentdConfig, shared: SharedServiceParts): Promise<SandboxInfo> {
   const enabled = config.sandbox?.enabled !== false;

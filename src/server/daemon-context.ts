@@ -6,6 +6,7 @@ import type { McpManager } from '../tools/mcp/mcp-manager.js';
 import type { ClientTools } from '../tools/remote/client-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ClientConnection } from './client-connection.js';
+import type { ConfigReloader } from './config-reloader.js';
 
 /** The daemon-wide state every handler can reach. */
 export interface DaemonContext {
@@ -22,8 +23,10 @@ export interface DaemonContext {
   hooks: HookRunner;
   /** Every connected client, for asking permission and routing client tools. */
   clients: Set<ClientConnection>;
-  /** The user's own config (daemon-wide); a session's effective config is `session.services.settings.config`. */
-  config: AgentdConfig;
+  /** Watches the configuration files and applies their edits to the running daemon. */
+  reloader: ConfigReloader;
+  /** The user's own config (daemon-wide) as in force now; a session's effective config is `session.services.settings.config`. */
+  readonly config: AgentdConfig;
   /** agentd's package version. */
   version: string;
   log(line: string): void;

@@ -4,9 +4,10 @@ import type { AgentdConfig } from '../config/config-schema.js';
 import { lockDataDir } from '../store/data-dir-lock.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
-import { describeSandbox, detectSandbox, type SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
+import { describeSandbox } from '../tools/sandbox/detect-sandbox.js';
 import type { ClientConnection } from './client-connection.js';
 import { createDaemonContext } from './create-daemon-context.js';
+import { userSandbox } from './create-project-services.js';
 import type { DaemonContext } from './daemon-context.js';
 import { loadDaemonSettings, type DaemonSettings, type StartOptions } from './load-daemon-settings.js';
 
@@ -49,7 +50,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   if (schedules > 0) log(`config has ${schedules} schedule(s); this version of agentd does not run schedules yet, so they are ignored`);
   // Probed in the background so the first client is not kept waiting; bash awaits it.
   // `sandbox.enabled: false` turns bubblewrap off on purpose: bash then asks every time.
-  const sandbox = config.sandbox?.enabled === false ? Promise.resolve<SandboxInfo>({ mode: 'none', reason: 'turned off by sandbox.enabled in config' }) : detectSandbox();
+  const sandbox = userSandbox(config);
   void sandbox.then((info) => {
     if (info.mode === 'none') log(`bash runs without a sandbox (${describeSandbox(info)}); each command asks permission`);
   });
@@ -71,12 +72,16 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   });
   // In the background, like the sandbox probe; session handlers wait for it (mcp.configuredStarted).
   void daemon.mcp.startConfigured(config.mcpServers);
+  // Edits of config.json, AGENTS.md, skills and agents apply without a restart.
+  const watching = daemon.reloader.start().catch((error: Error) => log(`configuration files are not watched: ${error.message}`));
   return {
     daemon,
     paths,
     config,
     store,
     async shutdown() {
+      await watching;
+      await daemon.reloader.close();
       await daemon.sessions.shutdown();
       await daemon.mcp.stopAll();
       store.close();

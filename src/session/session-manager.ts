@@ -12,6 +12,12 @@ export class SessionNotFoundError extends Error {
   }
 }
 
+/** Told when a session goes live and when it is unloaded (a watch per project follows them). */
+export interface SessionLifecycle {
+  opened(session: Session): void;
+  closed(session: Session): void;
+}
+
 /**
  * Owns the live sessions of the daemon. A session stays live (shared by every
  * connection that opened it) until it is closed or deleted; a closed session is
@@ -19,6 +25,7 @@ export class SessionNotFoundError extends Error {
  */
 export class SessionManager {
   private readonly live = new Map<string, Session>();
+  private readonly observers: SessionLifecycle[] = [];
 
   constructor(
     readonly store: Store,
@@ -39,7 +46,7 @@ export class SessionManager {
       meta: input.meta ?? {},
     });
     const session = new Session(record, [], this.store, services, () => this.servicesFor(input.cwd));
-    this.live.set(record.id, session);
+    this.goLive(session);
     return session;
   }
 
@@ -59,8 +66,18 @@ export class SessionManager {
     const services = this.servicesFor(record.cwd);
     const history = repairTranscript(historyFromRecords(this.store.listMessages(id)));
     const session = new Session(record, history, this.store, services, () => this.servicesFor(record.cwd));
-    this.live.set(id, session);
+    this.goLive(session);
     return session;
+  }
+
+  /** Follows sessions going live and being unloaded. */
+  observe(observer: SessionLifecycle): void {
+    this.observers.push(observer);
+  }
+
+  /** Every live session. */
+  liveSessions(): Session[] {
+    return [...this.live.values()];
   }
 
   get(id: string): Session | undefined {
@@ -96,14 +113,14 @@ export class SessionManager {
     this.record(id);
     const session = this.live.get(id);
     if (!session) return;
-    this.live.delete(id);
+    this.unload(session);
     await session.abort();
   }
 
   async delete(id: string): Promise<void> {
     this.record(id);
     const session = this.live.get(id);
-    this.live.delete(id);
+    if (session) this.unload(session);
     if (session) await session.abort();
     this.store.deleteSession(id);
   }
@@ -121,7 +138,18 @@ export class SessionManager {
 
   /** Stops every running turn (daemon shutdown). */
   async shutdown(): Promise<void> {
-    await Promise.all([...this.live.values()].map((s) => s.abort()));
-    this.live.clear();
+    const sessions = [...this.live.values()];
+    for (const session of sessions) this.unload(session);
+    await Promise.all(sessions.map((s) => s.abort()));
+  }
+
+  private goLive(session: Session): void {
+    this.live.set(session.id, session);
+    for (const observer of this.observers) observer.opened(session);
+  }
+
+  private unload(session: Session): void {
+    this.live.delete(session.id);
+    for (const observer of this.observers) observer.closed(session);
   }
 }

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { createDaemonShell } from '../../src/server/create-daemon-shell.js';
+import type { DaemonContext } from '../../src/server/daemon-context.js';
 import { loadDaemonSettings } from '../../src/server/load-daemon-settings.js';
 import { serveConnection } from '../../src/server/serve-connection.js';
 import type { PermissionMode } from '../../src/tools/permissions/permission-mode.js';
@@ -13,6 +14,8 @@ export interface InProcessDaemon {
   /** What the daemon logged, one line per entry (a child's stderr). */
   logs: string[];
   stderr(): string;
+  /** The daemon's shared state (built on first need, as the served one is). */
+  context(): Promise<DaemonContext>;
   /** Hangs up the client and shuts the daemon down (store closed, lock released). */
   close(): Promise<void>;
 }
@@ -47,6 +50,7 @@ export function startInProcessDaemon(env: NodeJS.ProcessEnv, cwd: string, option
     connect: () => connect().peer,
     logs,
     stderr: () => logs.join('\n'),
+    context: () => shell.context(),
     close() {
       closing ??= (async () => {
         await first.hangUp();

@@ -1,0 +1,204 @@
+import fs from 'node:fs';
+import { ConfigError, formatConfigProblem } from '../config/config-error.js';
+import type { AgentdConfig } from '../config/config-schema.js';
+import type { ConfigChange, ConfigWatcher } from '../config/config-watcher.js';
+import { projectConfigFile, type UserConfigLayer } from '../config/load-config.js';
+import type { ProjectSettings, ProjectSettingsResolver } from '../config/project-settings.js';
+import type { Session } from '../session/session.js';
+import type { SessionManager } from '../session/session-manager.js';
+import { broadcastDaemonEvent } from './broadcast-daemon-event.js';
+import type { ClientConnection } from './client-connection.js';
+import type { ProjectServicesCache } from './project-services-cache.js';
+
+export interface ConfigReloaderOptions {
+  watcher: ConfigWatcher;
+  projects: ProjectSettingsResolver;
+  services: ProjectServicesCache;
+  sessions: SessionManager;
+  clients: Set<ClientConnection>;
+  /** The user's config file as it is read (`--config FILE` or the default). */
+  userConfigFile: string;
+  /** Re-reads the user's file; throws ConfigError when it is invalid. */
+  readUserLayer(): UserConfigLayer;
+  log(line: string): void;
+}
+
+/** Told after the user's config changed and was applied. */
+export type UserConfigListener = (config: AgentdConfig, previous: AgentdConfig) => void;
+/** Told after a project's config changed and was applied, with its live sessions. */
+export type ProjectConfigListener = (settings: ProjectSettings, sessions: Session[]) => void;
+
+/** Sections read once at start-up: a change to them is logged, not applied. */
+const RESTART_ONLY: Array<keyof AgentdConfig> = ['server'];
+
+/**
+ * Applies configuration edits to a running daemon. Sessions take up their project's
+ * services at each model request (see LiveServices); this makes sure those services are
+ * new when any file they come from changed, re-reads the user's file (which the daemon
+ * otherwise reads once), tells listeners (MCP servers, schedules), and reports the
+ * outcome: `config_reloaded`, or for an invalid edit `config_rejected` plus a notice to
+ * every client of each affected session naming the file, the JSON path and the problem,
+ * while the last good configuration stays in force. It also keeps one watch per project
+ * that has a live session.
+ */
+export class ConfigReloader {
+  private readonly roots = new Map<string, string>();
+  private readonly acquiring = new Set<Promise<void>>();
+  private readonly userListeners: UserConfigListener[] = [];
+  private readonly projectListeners: ProjectConfigListener[] = [];
+  private watching = false;
+  private started: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: ConfigReloaderOptions) {
+    options.sessions.observe({
+      opened: (session) => this.opened(session),
+      closed: (session) => this.closed(session),
+    });
+  }
+
+  /** Starts watching the user's files, and from now on each live session's project. */
+  async start(): Promise<void> {
+    this.watching = true;
+    for (const session of this.options.sessions.liveSessions()) this.opened(session);
+    this.started = this.options.watcher.start();
+    await this.started;
+  }
+
+  onUserConfig(listener: UserConfigListener): void {
+    this.userListeners.push(listener);
+  }
+
+  onProjectConfig(listener: ProjectConfigListener): void {
+    this.projectListeners.push(listener);
+  }
+
+  /** Resolves once the user's watch and every project watch asked for so far are in place. */
+  async settled(): Promise<void> {
+    await this.started;
+    while (this.acquiring.size > 0) await Promise.all([...this.acquiring]);
+  }
+
+  /** The projects watched now. */
+  watchedProjects(): string[] {
+    return this.options.watcher.watchedProjects();
+  }
+
+  /** Applies one settled burst of changes (the watcher's callback). */
+  apply(change: ConfigChange): void {
+    if (change.scope === 'user') this.applyUser(change.files);
+    else this.applyProject(change.root, change.files);
+  }
+
+  close(): Promise<void> {
+    this.watching = false;
+    return this.options.watcher.close();
+  }
+
+  private opened(session: Session): void {
+    if (!this.watching || this.roots.has(session.id)) return;
+    const root = session.services.settings.root;
+    this.roots.set(session.id, root);
+    const acquired = this.options.watcher.acquire(root).catch((error: Error) => this.options.log(`cannot watch the configuration of ${root}: ${error.message}`));
+    this.acquiring.add(acquired);
+    void acquired.finally(() => this.acquiring.delete(acquired));
+  }
+
+  private closed(session: Session): void {
+    const root = this.roots.get(session.id);
+    if (root === undefined) return;
+    this.roots.delete(session.id);
+    void this.options.watcher.release(root).catch((error: Error) => this.options.log(`cannot stop watching ${root}: ${error.message}`));
+  }
+
+  private applyUser(files: string[]): void {
+    const sessions = this.options.sessions.liveSessions();
+    if (files.includes(this.options.userConfigFile)) {
+      let layer: UserConfigLayer;
+      try {
+        layer = this.options.readUserLayer();
+        const previous = this.options.projects.userConfig;
+        this.options.projects.setUser(layer);
+        const config = this.options.projects.userConfig;
+        this.options.services.replaceUserConfig(config);
+        this.logRestartOnly(previous, config);
+        for (const listener of this.userListeners) this.tell(() => listener(config, previous));
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        this.reject(this.options.userConfigFile, error, sessions);
+        return;
+      }
+    }
+    // AGENTS.md, skills or agents of the user apply to every project.
+    this.options.services.renew(undefined);
+    this.reloaded(files, sessions);
+  }
+
+  private applyProject(root: string, files: string[]): void {
+    const sessions = this.options.sessions.liveSessions().filter((session) => this.roots.get(session.id) === root);
+    let settings: ProjectSettings | undefined;
+    try {
+      const reloaded = this.options.projects.reload(root);
+      if (reloaded.error) {
+        this.reject(projectConfigFile(root), reloaded.error, sessions);
+        return;
+      }
+      settings = reloaded.settings;
+    } catch (error) {
+      // No good settings to keep (the file was broken when the project was first seen).
+      if (!(error instanceof ConfigError)) throw error;
+      this.reject(projectConfigFile(root), error, sessions);
+      return;
+    }
+    this.options.services.renew(root);
+    for (const listener of this.projectListeners) this.tell(() => listener(settings, sessions));
+    this.reloaded(files, sessions);
+  }
+
+  private reloaded(files: string[], sessions: Session[]): void {
+    const sessionIds = sessions.map((session) => session.id);
+    for (const file of files.filter(isNotDirectory)) {
+      this.options.log(`applied the change to ${file}${sessionIds.length > 0 ? ` (${sessionIds.length} live session(s) take it up at their next model request)` : ''}`);
+      broadcastDaemonEvent(this.options.clients, { type: 'config_reloaded', file, sessionIds });
+    }
+  }
+
+  private reject(file: string, error: ConfigError, sessions: Session[]): void {
+    const sessionIds = sessions.map((session) => session.id);
+    const problems = error.problems.length > 0 ? error.problems : [{ file, message: error.message }];
+    const summary = `${problems.map(formatConfigProblem).join('\n')}\nkeeping the last good configuration until the file is fixed`;
+    this.options.log(summary);
+    for (const problem of problems) {
+      broadcastDaemonEvent(this.options.clients, {
+        type: 'config_rejected',
+        file: problem.file,
+        ...(problem.path !== undefined ? { path: problem.path } : {}),
+        problem: problem.line === undefined ? problem.message : `line ${problem.line}, column ${problem.column ?? 1}: ${problem.message}`,
+        sessionIds,
+      });
+    }
+    for (const session of sessions) session.publish({ type: 'notice', level: 'warning', message: `configuration not applied: ${summary}` });
+  }
+
+  private logRestartOnly(previous: AgentdConfig, config: AgentdConfig): void {
+    const changed = RESTART_ONLY.filter((key) => JSON.stringify(previous[key]) !== JSON.stringify(config[key]));
+    if (changed.length > 0) this.options.log(`${changed.join(', ')} in ${this.options.userConfigFile} changed: this applies when the daemon next starts`);
+  }
+
+  /** A listener's failure is logged; the others still run. */
+  private tell(call: () => void): void {
+    try {
+      call();
+    } catch (error) {
+      this.options.log(`applying the configuration change failed: ${(error as Error).stack ?? String(error)}`);
+    }
+  }
+}
+
+function isNotDirectory(file: string): boolean {
+  try {
+    return !fs.statSync(file).isDirectory();
+  } catch {
+    // Deleted: a removed file is a change too.
+    return true;
+  }
+}

@@ -1,5 +1,8 @@
+import type { TurnSettings } from '../loop/loop-context.js';
+import type { SessionRecord } from '../store/store.js';
 import type { SessionToolDispatch, ToolHost } from './create-tool-dispatch.js';
 import type { SessionServices } from './session-services.js';
+import { turnSettings } from './turn-settings.js';
 
 /**
  * A session's services as its directory's configuration is now. The daemon re-reads a
@@ -11,6 +14,8 @@ import type { SessionServices } from './session-services.js';
 export class LiveServices {
   private current: SessionServices;
   private dispatch: { services: SessionServices; tools: SessionToolDispatch } | undefined;
+  /** The services the running turn's settings were built from. */
+  private turnServices: SessionServices | undefined;
 
   constructor(
     initial: SessionServices,
@@ -32,6 +37,32 @@ export class LiveServices {
       this.current.log(`keeping the last good configuration of ${this.current.settings.root}: ${(error as Error).message}`);
     }
     return this.current;
+  }
+
+  /** Notes the services a turn's settings were built from. */
+  turnStarted(services: SessionServices): void {
+    this.turnServices = services;
+  }
+
+  /**
+   * The settings for the running turn's next model request: the same while the services
+   * are, rebuilt (agent, model, prompt, tools, limits and tool dispatch) after a reload.
+   * Settings the new configuration cannot give (a model no longer configured) leave the
+   * turn on its current ones, and `notice` says why.
+   */
+  async settingsForNextRequest(record: SessionRecord, current: TurnSettings, host: ToolHost, notice: (message: string) => void): Promise<TurnSettings> {
+    const services = this.refresh();
+    if (services === this.turnServices) return current;
+    this.turnServices = services;
+    try {
+      const agent = services.agent(record);
+      const model = services.resolveModel(agent.model ?? record.model);
+      await this.useToolsOf(services, host);
+      return await turnSettings(services, record, agent, model, { signal: current.signal, requestSignal: current.requestSignal });
+    } catch (error) {
+      notice(`the reloaded configuration cannot be used for this turn (${(error as Error).message}); it continues with the previous one`);
+      return current;
+    }
   }
 
   /** Makes the tool dispatch of `services` the one in use, building it on first use. */

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock } from '../../protocol/index.js';
-import type { AgentDefinition } from '../config/agent-definition.js';
 import { CompactionTracker } from '../loop/compaction-tracker.js';
 import { Conversation } from '../loop/conversation.js';
 import type { TurnPort, TurnSettings } from '../loop/loop-context.js';
@@ -19,7 +18,7 @@ import { InFlightEvents } from './in-flight-events.js';
 import { LiveServices } from './live-services.js';
 import type { ToolHost } from './create-tool-dispatch.js';
 import type { SessionEvent } from './session-event.js';
-import type { ResolvedModel, SessionServices } from './session-services.js';
+import type { SessionServices } from './session-services.js';
 import { turnSettings } from './turn-settings.js';
 import { SessionWriter } from './session-writer.js';
 import { StoreWriteError } from './store-write-error.js';
@@ -75,8 +74,6 @@ export class Session {
   private turn: { id: string; origin: string | undefined; controller: AbortController; request: AbortController; done: Promise<PromptOutcome> } | undefined;
   /** The project's services as the configuration is now, taken up at each turn and model request. */
   private readonly live: LiveServices;
-  /** The services the running turn's settings were built from. */
-  private turnServices: SessionServices | undefined;
 
   /**
    * `services` are the session directory's now; `currentServices` gives them again after
@@ -293,7 +290,7 @@ export class Session {
       let failure: Error | undefined;
       try {
         const runner = await this.turnRunner(services);
-        this.turnServices = services;
+        this.live.turnStarted(services);
         const settings = await turnSettings(services, this.record, agent, model, {
           signal: controller.signal,
           requestSignal: () => {
@@ -351,28 +348,6 @@ export class Session {
   }
 
   /**
-   * The settings for the running turn's next model request: the same while the services
-   * are, rebuilt (agent, model, prompt, tools, limits and tool dispatch) after a reload.
-   * Settings the new configuration cannot give (a model no longer configured) leave the
-   * turn on its current ones, with a notice.
-   */
-  private async settingsForNextRequest(current: TurnSettings): Promise<TurnSettings> {
-    const services = this.live.refresh();
-    if (services === this.turnServices) return current;
-    this.turnServices = services;
-    try {
-      const agent = services.agent(this.record);
-      const model = services.resolveModel(agent.model ?? this.record.model);
-      await this.live.useToolsOf(services, this.toolHost);
-      return await turnSettings(services, this.record, agent, model, { signal: current.signal, requestSignal: current.requestSignal });
-    } catch (error) {
-      const message = `the reloaded configuration cannot be used for this turn (${(error as Error).message}); it continues with the previous one`;
-      this.publish({ type: 'notice', level: 'warning', message });
-      return current;
-    }
-  }
-
-  /**
    * The loop, built once (the port through which it reaches this session, and the parts
    * it owns with it), with the tool dispatch of `services` in use. A failure to build the
    * dispatch (the sandbox probe) is retried by the next turn.
@@ -405,7 +380,7 @@ export class Session {
       },
       emit: (event) => this.publish(event),
       take: (queue) => this.queues.take(queue).map((item) => item.message),
-      settingsForNextRequest: (current) => this.settingsForNextRequest(current),
+      settingsForNextRequest: (current) => this.live.settingsForNextRequest(this.record, current, this.toolHost, (message) => this.publish({ type: 'notice', level: 'warning', message })),
     };
   }
 

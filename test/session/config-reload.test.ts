@@ -102,6 +102,29 @@ describe('live configuration', () => {
     expect(toolResultText(third!.body, 'call_ls')).toMatch(/Permission denied by the configured rules/);
   });
 
+  it('a reload whose model cannot be resolved leaves the running turn on its settings, with a notice', async () => {
+    writeProject({ permissions: { allow: ['edit_config'] } });
+    const sessionId = await newSession();
+    await daemon.peer.call('tools/register', {
+      tools: [{ name: 'edit_config', description: 'edits the project config', inputSchema: { type: 'object', properties: {} } }],
+    });
+    const configFile = join(project, '.agentd', 'config.json');
+    daemon.peer.onRequest('tools/call', async () => {
+      const applied = reloadedFile(configFile);
+      writeProject({ model: 'nowhere/model-x', permissions: { allow: ['edit_config'] } });
+      await applied;
+      return { content: [{ type: 'text', text: 'edited' }] };
+    });
+    const notice = daemon.peer.waitFor((m) => m.method === 'agentd/event' && (m.params as { event: { type: string } }).event.type === 'notice', 10_000, 'notice');
+    replay.enqueue({ body: chatToolCallSse([{ id: 'call_edit', name: 'edit_config', arguments: {} }]) });
+    replay.enqueue({ body: chatCompletionSse(['done']) });
+    await prompt(sessionId, 'go');
+    expect(replay.requests.map((r) => (r.body as Body).model)).toEqual(['model-a', 'model-a']);
+    expect(((await notice).params as { event: { message: string } }).event.message).toMatch(
+      /^the reloaded configuration cannot be used for this turn \(.*nowhere.*\); it continues with the previous one$/s,
+    );
+  });
+
   it('an invalid edit keeps the last good settings and names the file, JSON path and problem to the log, events and the session', async () => {
     writeProject({ model: 'local/model-a' });
     const sessionId = await newSession();

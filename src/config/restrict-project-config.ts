@@ -30,9 +30,18 @@ export function restrictProjectConfig(
   /** The user's own settings, the ceiling for the limits a project may only lower. */
   user: Record<string, unknown> = {},
 ): { json: Record<string, unknown>; warnings: string[] } {
-  if (isTrustedProject(projectRoot, trustedProjects)) return { json, warnings: [] };
-  const copy = structuredClone(json);
   const warnings: string[] = [];
+  if ('schedules' in json) {
+    // The daemon runs schedules of the user's config only: a project's would be accepted and never run.
+    json = { ...json };
+    delete json.schedules;
+    warnings.push(
+      `ignored schedules in ${projectRoot}/.agentd/config.json: schedules are read from your user config.json only; ` +
+        `move them there and give each a "cwd" of "${projectRoot}"`,
+    );
+  }
+  if (isTrustedProject(projectRoot, trustedProjects)) return { json, warnings };
+  const copy = structuredClone(json);
   for (const { path, why } of UNTRUSTED_KEYS) {
     const parent = path.slice(0, -1).reduce<Record<string, unknown> | undefined>(
       (node, key) => (node && typeof node[key] === 'object' && node[key] !== null ? (node[key] as Record<string, unknown>) : undefined),

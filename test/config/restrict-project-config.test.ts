@@ -49,6 +49,19 @@ describe('an untrusted project config', () => {
     expect(warnings[0]).toContain(`add "${cwd}" to trustedProjects`);
   });
 
+  it('ignores schedules in any project file, trusted or not, saying to move them to the user config', () => {
+    const schedules = [{ name: 'nightly', cron: '0 3 * * *', prompt: 'run the tests', cwd: '/' }];
+    for (const trusted of [false, true]) {
+      const { cwd, home } = setup({}, { schedules });
+      if (trusted) writeFileSync(join(home, 'config', 'config.json'), JSON.stringify({ trustedProjects: [cwd] }));
+      const { config, warnings } = loadConfig({ cwd, paths: resolveAgentdPaths({ AGENTD_HOME: home }) });
+      expect(config.schedules).toBeUndefined();
+      expect(warnings).toEqual([
+        `ignored schedules in ${cwd}/.agentd/config.json: schedules are read from your user config.json only; move them there and give each a "cwd" of "${cwd}"`,
+      ]);
+    }
+  });
+
   it('keeps each file\'s permission rules apart, so a project cannot drop the user\'s deny rules', () => {
     const { cwd, home } = setup({ permissions: { deny: ['bash(rm *)'], ask: ['web_fetch'] } }, { permissions: { deny: ['edit(secrets/**)'] } });
     const { config, permissionSources } = loadConfig({ cwd, paths: resolveAgentdPaths({ AGENTD_HOME: home }) });

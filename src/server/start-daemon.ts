@@ -9,6 +9,7 @@ import type { ClientConnection } from './client-connection.js';
 import { createDaemonContext } from './create-daemon-context.js';
 import type { DaemonContext } from './daemon-context.js';
 import { loadDaemonSettings, type DaemonSettings, type StartOptions } from './load-daemon-settings.js';
+import { reportMcpServerStates } from './report-mcp-server-states.js';
 
 export type { StartOptions } from './load-daemon-settings.js';
 
@@ -69,7 +70,8 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
     log,
     ...(options.model ? { model: options.model } : {}),
   });
-  // In the background, like the sandbox probe; session handlers wait for it (mcp.configuredStarted).
+  // In the background, like the sandbox probe; sessions never wait for it, their tools appear when ready.
+  reportMcpServerStates(daemon);
   void daemon.mcp.startConfigured(config.mcpServers);
   return {
     daemon,

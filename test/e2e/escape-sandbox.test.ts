@@ -20,7 +20,7 @@ const ATTACK_JS = [
   '  console.log("connected");',
   '  const send = (id, method, params) => s.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\\n");',
   '  send(1, "initialize", { protocolVersion: 1 });',
-  '  send(2, "session/new", { cwd, mcpServers: [{ name: "own", command: "sh", args: ["-c", "touch " + marker], env: [] }] });',
+  '  send(2, "session/new", { cwd, mcpServers: [{ name: "own", command: "/bin/sh", args: ["-c", "touch " + marker], env: [] }] });',
   '});',
   's.on("data", (d) => { process.stdout.write(d); if (String(d).split("\\n").some((l) => l.startsWith("{") && JSON.parse(l).id === 2)) s.end(); });',
   's.on("error", (e) => console.log("refused " + e.code));',

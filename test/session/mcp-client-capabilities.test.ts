@@ -88,13 +88,14 @@ describe('MCP client capabilities with server-everything', () => {
   });
 
   it('shows the server\'s progress notifications as tool_call_update content', async () => {
-    const result = await callTool('call_long', 'everything__trigger-long-running-operation', { duration: 1, steps: 2 }, [['Done.']]);
+    const result = await callTool('call_long', 'everything__trigger-long-running-operation', { duration: 1, steps: 3 }, [['Done.']]);
     expect(result).toContain('Long running operation completed');
     const progress = daemon.peer
       .updates(sessionId)
       .filter((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === 'call_long' && u.status === 'in_progress' && u.content)
       .map((u) => u.content[0].content.text);
-    expect(progress).toEqual(['Progress: 1/2\n', 'Progress: 1/2\nProgress: 2/2\n']);
+    // The last step's notification races the result (the SDK drops progress once the call answered).
+    expect(progress.slice(0, 2)).toEqual(['Progress: 1/3\n', 'Progress: 1/3\nProgress: 2/3\n']);
   });
 
   it('lists the session\'s directory as its root', async () => {

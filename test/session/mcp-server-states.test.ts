@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { processAlive } from '../../src/tools/kill-process-group.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { daemonEnv, makeHome, until } from '../support/daemon-process.js';
 import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
@@ -86,6 +87,19 @@ describe('MCP server states', () => {
 
     const loaded = await peer.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
     expect(loaded._meta.agentd.mcpServers).toContainEqual({ name: 'broken', state: 'failed', tools: [], error: expect.stringContaining('ENOENT') });
+  });
+
+  it('stops a session\'s server still inside initialize, and its child, when the session closes', async () => {
+    const { peer } = daemon;
+    const pidFile = join(workspace, 'own.pids');
+    const own = { name: 'stuck', command: process.execPath, args: [HANGS], env: [{ name: 'MCP_PID_FILE', value: pidFile }] };
+    const { sessionId } = await peer.call('session/new', { cwd: workspace, mcpServers: [own] });
+    await until(() => existsSync(pidFile), 10_000, 'the server and its child to run');
+    const pids = readFileSync(pidFile, 'utf8').trim().split(' ').map(Number);
+    expect(pids.every(processAlive)).toBe(true);
+    await peer.call('session/close', { sessionId });
+    await until(() => !pids.some(processAlive), 10_000, 'the server and its child to be gone');
+    expect(daemonEvents('stuck').map((e) => e.state)).toEqual(['starting', 'stopped']);
   });
 
   it('refuses a client stdio server with a relative command, naming it and asking for an absolute path', async () => {

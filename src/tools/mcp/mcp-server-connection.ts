@@ -43,6 +43,8 @@ export class McpServerConnection {
   lastError: string | undefined;
   /** Its calls running now, latest last: sampling and roots answer for their session. */
   private readonly activeCalls: ToolContext[] = [];
+  /** The session of the last call: a config server's roots are that session's. */
+  private lastCallSession: string | undefined;
   private client: Client | undefined;
   private tools: Tool[] = [];
   private crashes = 0;
@@ -173,6 +175,12 @@ export class McpServerConnection {
     this.activeCalls.push(ctx);
     let progressText = '';
     try {
+      // A config server serves every session; its roots follow the session calling it
+      // (it started with none), so it is told when that session changes.
+      if (this.options.sessionId === undefined && this.lastCallSession !== ctx.sessionId) {
+        this.lastCallSession = ctx.sessionId;
+        await client.sendRootsListChanged().catch(() => undefined);
+      }
       const result = await client.callTool({ name, arguments: args }, undefined, {
         signal,
         timeout: this.options.callTimeoutMs,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { DAEMON_SECRETS, startEscapeDaemon, type EscapeDaemon } from '../support/escape-daemon.js';
+import { until } from '../support/daemon-process.js';
 
 /**
  * What a prompt-injected model gets when it runs bash through the real daemon: a child
@@ -61,7 +62,8 @@ describe('escape through the daemon as a process: bash in bypass mode', () => {
       expect(output).toMatch(/^connected$/m);
       expect(output).toMatch(/"id":2,"result":\{"sessionId":"/);
       expect(await d.sessionCount()).toBe(before + 1);
-      expect(existsSync(marker)).toBe(true); // the daemon started the session's "MCP server" with the user's rights
+      // The daemon starts the session's "MCP server" with the user's rights, in the background.
+      await until(() => existsSync(marker), 10_000, 'the control MCP server to run');
       const tcp = execFileSync('bash', ['-c', attack(d.tcpPort, d.workspace, marker)], { cwd: d.workspace, encoding: 'utf8' });
       expect(tcp).toMatch(/^connected$/m);
 

@@ -76,7 +76,7 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
   const asker = options.asker ?? createClientAsker(clients, (id) => sessions?.get(id)?.promptOrigin, (id) => sessions?.rootOf(id) ?? id);
   tools.register(createAgentTool({ sessions: () => sessions! }), { origin: 'builtin' });
   const clientTools = new ClientTools(tools, { ...(config.server?.requestTimeoutMs ? { defaultTimeoutMs: config.server.requestTimeoutMs } : {}) });
-  const mcp = new McpManager({ registry: tools, log, clientVersion: options.version, ports: createMcpClientPorts(() => sessions!) });
+  const mcp = new McpManager({ registry: tools, log, clientVersion: options.version, ports: createMcpClientPorts(() => sessions!, clients) });
   const hooks = new HookRunner({
     config: config.hooks,
     // A trusted project's hooks replace the user's for its sessions (an untrusted one's are stripped).

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { validateDaemonWire } from '../support/acp-wire-validator.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.js';
 import { daemonEnv, makeHome, until } from '../support/daemon-process.js';
@@ -36,7 +37,8 @@ describe('MCP client capabilities with server-everything', () => {
     home = makeHome({ model: 'local/e2e-model', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
     // The default mode: MCP tools ask, and so does a server's sampling request.
     daemon = startInProcessDaemon(daemonEnv(home.home), process.cwd());
-    await daemon.peer.call('initialize', { protocolVersion: 1 });
+    // A client that shows forms (ACP elicitation/create).
+    await daemon.peer.call('initialize', { protocolVersion: 1, clientCapabilities: { elicitation: { form: {} } } });
     questions = [];
     samplingAnswer = 'allow_once';
     daemon.peer.onRequest('session/request_permission', (params: Question) => {
@@ -96,6 +98,43 @@ describe('MCP client capabilities with server-everything', () => {
       .map((u) => u.content[0].content.text);
     // The last step's notification races the result (the SDK drops progress once the call answered).
     expect(progress.slice(0, 2)).toEqual(['Progress: 1/3\n', 'Progress: 1/3\nProgress: 2/3\n']);
+  });
+
+  it('puts a server\'s form to the user through ACP elicitation/create and hands back the answer', async () => {
+    const forms: Array<Record<string, unknown>> = [];
+    daemon.peer.onRequest('elicitation/create', (params) => {
+      forms.push(params);
+      return { action: 'accept', content: { name: 'Ada Lovelace' } };
+    });
+    const result = await callTool('call_form', 'everything__trigger-elicitation-request', {}, [['Done.']]);
+    expect(result).toContain('User provided the requested information');
+    expect(result).toContain('Ada Lovelace');
+    expect(forms).toEqual([
+      {
+        mode: 'form',
+        sessionId,
+        toolCallId: 'call_form',
+        message: 'MCP server "everything" asks: Please provide inputs for the following fields:',
+        requestedSchema: expect.objectContaining({ type: 'object', required: ['name'] }),
+      },
+    ]);
+    // What the daemon sent, the form and the permission questions included, is valid ACP.
+    expect(validateDaemonWire(daemon.peer.sentLines, daemon.peer.rawLines)).toEqual([]);
+  });
+
+  it('tells the server no form could be shown when no client of the session declared elicitation', async () => {
+    const plain = daemon.connect();
+    await plain.call('initialize', { protocolVersion: 1 });
+    plain.onRequest('session/request_permission', () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }));
+    const everything = { name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'], env: [] };
+    const own = (await plain.call('session/new', { cwd: workspace, mcpServers: [everything] })).sessionId as string;
+    const ready = async (): Promise<boolean> => (await plain.call('tools/list', { sessionId: own })).tools.some((t: { name: string }) => t.name === 'everything__echo');
+    await until(ready, 20_000, 'server-everything\'s tools');
+    replay.enqueue({ body: chatToolCallSse([{ id: 'call_form', name: 'everything__trigger-elicitation-request', arguments: {} }]) });
+    replay.enqueue({ body: chatCompletionSse(['Done.']) });
+    await plain.call('session/prompt', { sessionId: own, prompt: [{ type: 'text', text: 'ask me' }] });
+    expect(toolResultText(replay.requests.at(-1)!.body, 'call_form')).toContain('no client of this session can show a form');
+    expect(daemon.peer.received.some((m) => m.method === 'elicitation/create')).toBe(false);
   });
 
   it('lists the session\'s directory as its root', async () => {

@@ -56,7 +56,6 @@ export class McpManager {
   private readonly pending = new Map<string, McpServerStatus>();
   /** Sessions stopped since their servers were asked for, so a start still loading the SDK is dropped. */
   private readonly stoppedSessions = new Set<string>();
-  private configured: Promise<void> = Promise.resolve();
   private closed = false;
 
   constructor(private readonly options: McpManagerOptions) {}
@@ -69,13 +68,7 @@ export class McpManager {
 
   /** Starts the config servers; resolves when each is running or has failed (never rejects). */
   startConfigured(servers: Record<string, McpServerConfig> | undefined): Promise<void> {
-    this.configured = this.setConfigured(servers);
-    return this.configured;
-  }
-
-  /** Resolves once the config servers' first start is over (running or failed). */
-  configuredStarted(): Promise<void> {
-    return this.configured;
+    return this.setConfigured(servers);
   }
 
   /**

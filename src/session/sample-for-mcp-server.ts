@@ -1,6 +1,6 @@
 import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
-import type { UserContentPart } from '../providers/message.js';
-import type { ModelMessage } from '../providers/message.js';
+import type { ModelMessage, UserContentPart } from '../providers/message.js';
+import type { Usage } from '../providers/usage.js';
 import type { Session } from './session.js';
 
 type SamplingParams = CreateMessageRequest['params'];
@@ -10,8 +10,8 @@ type SamplingParams = CreateMessageRequest['params'];
  * (https://modelcontextprotocol.io/specification/2025-06-18/client/sampling): the
  * server's messages and system prompt only — never the session's history, tools or
  * system prompt — and the text of the answer. Model preferences are hints the spec lets
- * a client ignore; the user picked the session's model. The cost is not yet added to the
- * session's.
+ * a client ignore; the user picked the session's model. Its cost counts in the daemon's
+ * totals, not yet in the session's own (nor against its budget).
  */
 export async function sampleForMcpServer(session: Session, params: SamplingParams, signal: AbortSignal): Promise<CreateMessageResult> {
   const model = session.services.resolveModel(session.record.model);
@@ -24,16 +24,19 @@ export async function sampleForMcpServer(session: Session, params: SamplingParam
       maxTokens: params.maxTokens,
       ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
       ...(params.stopSequences ? { stopSequences: params.stopSequences } : {}),
-    } as Parameters<typeof model.model.stream>[0],
+    },
     signal,
   );
   let text = '';
   let stopReason: string = 'endTurn';
+  let usage: Usage | undefined;
   for await (const event of stream) {
     if (event.type === 'text-delta') text += event.text;
+    else if (event.type === 'usage') usage = event.usage;
     else if (event.type === 'error') throw new Error(`the model failed: ${event.error.message}`);
     else if (event.type === 'stop') stopReason = event.reason.unified === 'max_tokens' ? 'maxTokens' : 'endTurn';
   }
+  if (usage) session.services.costTotals.add(model.price(usage), usage);
   return { role: 'assistant', content: { type: 'text', text }, model: model.ref, stopReason };
 }
 

@@ -11,7 +11,7 @@ const HANGS = fileURLToPath(new URL('../fixtures/mcp/hangs-in-initialize.mjs', i
 /**
  * Every MCP server process the daemon started goes with it — a config server and a
  * session's own, both stuck in `initialize`, ignoring SIGTERM, each with a child that
- * ignores it too — whether the daemon gets SIGTERM or the end of its stdin.
+ * ignores it too — whether the daemon gets SIGTERM, SIGINT or the end of its stdin.
  */
 describe('MCP servers leave no orphans', () => {
   let home: ReturnType<typeof makeHome>;
@@ -58,9 +58,9 @@ describe('MCP servers leave no orphans', () => {
     expect(pids.every(processAlive)).toBe(true);
   }
 
-  it('stops every server process, children included, on SIGTERM', async () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('stops every server process, children included, on %s', async (signal) => {
     await startHungServers();
-    daemon.child.kill('SIGTERM');
+    daemon.child.kill(signal);
     expect(await daemon.exited).toEqual({ code: 0, signal: null });
     await until(() => !pids.some(processAlive), 10_000, 'the servers and their children to be gone');
   });

@@ -16,6 +16,7 @@ export * from './session-config.js';
 export * from './prompt.js';
 export * from './session-update.js';
 export * from './permission.js';
+export * from './elicitation.js';
 export * from './tools.js';
 export * from './hooks.js';
 export * from './events.js';

@@ -55,7 +55,7 @@ export type McpServerSse = z.infer<typeof McpServerSseSchema>;
 export const McpServerStdioSchema = z
   .looseObject({
     name: z.string().describe('Server name; prefixes its tool names.'),
-    command: z.string().describe('Absolute path of the executable.'),
+    command: z.string().describe('Absolute path of the executable; a relative one is refused (-32602, naming the server).'),
     args: z.array(z.string()).describe('Command-line arguments (may be empty).'),
     env: z.array(EnvVariableSchema).describe('Extra environment variables (may be empty).'),
     _meta: MetaSchema,

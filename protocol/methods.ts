@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { cancelRequestMethod, lspCancelRequestMethod } from './cancel-request.js';
 import { daemonEventMethod } from './daemon-events.js';
+import { createElicitationMethod } from './elicitation.js';
 import { agentdEventMethod } from './events.js';
 import { afterToolCallMethod, beforeToolCallMethod, registerHooksMethod } from './hooks.js';
 import { initializeMethod } from './initialize.js';
@@ -38,6 +39,7 @@ export const methodTable = [
   cancelMethod,
   sessionUpdateMethod,
   requestPermissionMethod,
+  createElicitationMethod,
   abortMethod,
   steerMethod,
   followUpMethod,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import * as cancelRequest from './cancel-request.js';
 import * as content from './content.js';
 import * as daemonEvents from './daemon-events.js';
+import * as elicitation from './elicitation.js';
 import * as events from './events.js';
 import * as hooks from './hooks.js';
 import * as initialize from './initialize.js';
@@ -42,6 +43,7 @@ const featureModules: ReadonlyArray<Record<string, unknown>> = [
   prompt,
   sessionUpdate,
   permission,
+  elicitation,
   tools,
   hooks,
   events,

@@ -61,7 +61,11 @@ export const PermissionsConfigSchema = z.strictObject({
 
 /** An MCP server agentd starts as a child process (stdio transport). */
 export const StdioMcpServerSchema = z.strictObject({
-  /** Executable to run. */
+  /**
+   * Executable to run: a name (`npx`, `uvx`) is looked up on PATH, as a shell would,
+   * because that is what users write; a relative path with a slash is taken from `cwd`.
+   * (An ACP client's servers must give an absolute path instead.)
+   */
   command: nonEmpty,
   args: z.array(z.string()).optional(),
   /** Extra environment variables for the server. */

@@ -20,6 +20,7 @@ import { createBuiltinTools, ToolRegistry } from '../tools/tool-registry.js';
 import { createClientAsker } from './ask-client-permission.js';
 import type { ClientConnection } from './client-connection.js';
 import { ConfigReloader } from './config-reloader.js';
+import { createMcpClientPorts } from './create-mcp-client-ports.js';
 import type { SharedServiceParts } from './create-project-services.js';
 import type { DaemonContext } from './daemon-context.js';
 import { ProjectServicesCache } from './project-services-cache.js';
@@ -78,7 +79,7 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
   const asker = options.asker ?? createClientAsker(clients, (id) => sessions?.get(id)?.promptOrigin, (id) => sessions?.rootOf(id) ?? id);
   tools.register(createAgentTool({ sessions: () => sessions! }), { origin: 'builtin' });
   const clientTools = new ClientTools(tools, { ...(config.server?.requestTimeoutMs ? { defaultTimeoutMs: config.server.requestTimeoutMs } : {}) });
-  const mcp = new McpManager({ registry: tools, log, clientVersion: options.version });
+  const mcp = new McpManager({ registry: tools, log, clientVersion: options.version, ports: createMcpClientPorts(() => sessions!, clients) });
   const hooks = new HookRunner({
     config: config.hooks,
     // A trusted project's hooks replace the user's for its sessions (an untrusted one's are stripped).

@@ -13,6 +13,7 @@ import type { StartedDaemon } from './start-daemon.js';
 export function createDaemonShell(settings: DaemonSettings): DaemonShell & { shutdown(): Promise<void> } {
   const clients = new Set<ClientConnection>();
   let building: Promise<StartedDaemon> | undefined;
+  let stopping: Promise<void> | undefined;
   const build = (): Promise<StartedDaemon> => {
     building ??= import('./start-daemon.js')
       .then(({ buildDaemon }) => buildDaemon(settings, clients))
@@ -28,11 +29,15 @@ export function createDaemonShell(settings: DaemonSettings): DaemonShell & { shu
     clients,
     log: settings.log,
     context: async (): Promise<DaemonContext> => (await build()).daemon,
-    async shutdown() {
-      // Connected clients are told by their connection closing, before the store goes.
-      for (const client of clients) client.rpc.close();
-      if (building) await (await building).shutdown();
-      else settings.options.lock?.release();
+    shutdown() {
+      // Once: a signal and the end of stdin may both ask.
+      stopping ??= (async () => {
+        // Connected clients are told by their connection closing, before the store goes.
+        for (const client of clients) client.rpc.close();
+        if (building) await (await building).shutdown();
+        else settings.options.lock?.release();
+      })();
+      return stopping;
     },
   };
 }

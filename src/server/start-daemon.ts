@@ -10,6 +10,7 @@ import { createDaemonContext } from './create-daemon-context.js';
 import { userSandbox } from './create-project-services.js';
 import type { DaemonContext } from './daemon-context.js';
 import { loadDaemonSettings, type DaemonSettings, type StartOptions } from './load-daemon-settings.js';
+import { reportMcpServerStates } from './report-mcp-server-states.js';
 
 export type { StartOptions } from './load-daemon-settings.js';
 
@@ -70,7 +71,8 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
     log,
     ...(options.model ? { model: options.model } : {}),
   });
-  // In the background, like the sandbox probe; session handlers wait for it (mcp.configuredStarted).
+  // In the background, like the sandbox probe; sessions never wait for it, their tools appear when ready.
+  reportMcpServerStates(daemon);
   void daemon.mcp.startConfigured(config.mcpServers);
   // Edits of config.json, AGENTS.md, skills and agents apply without a restart.
   const watching = daemon.reloader.start().catch((error: Error) => log(`configuration files are not watched: ${error.message}`));

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { DAEMON_SECRETS, startEscapeDaemon, type EscapeDaemon } from '../support/escape-daemon.js';
+import { until } from '../support/daemon-process.js';
 
 /**
  * What a prompt-injected model gets when it runs bash through the real daemon: a child
@@ -20,7 +21,7 @@ const ATTACK_JS = [
   '  console.log("connected");',
   '  const send = (id, method, params) => s.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\\n");',
   '  send(1, "initialize", { protocolVersion: 1 });',
-  '  send(2, "session/new", { cwd, mcpServers: [{ name: "own", command: "sh", args: ["-c", "touch " + marker], env: [] }] });',
+  '  send(2, "session/new", { cwd, mcpServers: [{ name: "own", command: "/bin/sh", args: ["-c", "touch " + marker], env: [] }] });',
   '});',
   's.on("data", (d) => { process.stdout.write(d); if (String(d).split("\\n").some((l) => l.startsWith("{") && JSON.parse(l).id === 2)) s.end(); });',
   's.on("error", (e) => console.log("refused " + e.code));',
@@ -61,7 +62,8 @@ describe('escape through the daemon as a process: bash in bypass mode', () => {
       expect(output).toMatch(/^connected$/m);
       expect(output).toMatch(/"id":2,"result":\{"sessionId":"/);
       expect(await d.sessionCount()).toBe(before + 1);
-      expect(existsSync(marker)).toBe(true); // the daemon started the session's "MCP server" with the user's rights
+      // The daemon starts the session's "MCP server" with the user's rights, in the background.
+      await until(() => existsSync(marker), 10_000, 'the control MCP server to run');
       const tcp = execFileSync('bash', ['-c', attack(d.tcpPort, d.workspace, marker)], { cwd: d.workspace, encoding: 'utf8' });
       expect(tcp).toMatch(/^connected$/m);
 

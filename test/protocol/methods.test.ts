@@ -32,6 +32,7 @@ const REQUIRED: Record<string, 'client-to-daemon' | 'daemon-to-client' | 'both'>
   'hooks/register': 'client-to-daemon',
   'session/update': 'daemon-to-client',
   'session/request_permission': 'daemon-to-client',
+  'elicitation/create': 'daemon-to-client',
   'tools/call': 'daemon-to-client',
   'hooks/beforeToolCall': 'daemon-to-client',
   'hooks/afterToolCall': 'daemon-to-client',

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.js';
-import { daemonEnv, makeHome } from '../support/daemon-process.js';
+import { daemonEnv, makeHome, until } from '../support/daemon-process.js';
 import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 
@@ -62,7 +62,12 @@ describe('trusted project settings per session', () => {
   });
 
   async function run(cwd: string): Promise<{ path: string; tools: string[]; echo: string; ls: string }> {
-    const { sessionId } = await daemon.peer.call('session/new', { cwd, mcpServers: [] });
+    const { sessionId, _meta } = await daemon.peer.call('session/new', { cwd, mcpServers: [] });
+    // Servers start in the background; the answer names those that will start.
+    for (const server of _meta.agentd.mcpServers as Array<{ name: string }>) {
+      const listed = async (): Promise<boolean> => (await daemon.peer.call('tools/list', { sessionId })).tools.some((t: { name: string }) => t.name.startsWith(`${server.name}__`));
+      await until(listed, 10_000, `the tools of ${server.name}`);
+    }
     const before = replay.requests.length;
     replay.enqueue({
       body: chatToolCallSse([

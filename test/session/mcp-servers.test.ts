@@ -42,7 +42,12 @@ describe('MCP servers', () => {
   it('calls a config stdio server\'s tools, passes results through, and recovers after the server crashes', async () => {
     const { peer } = daemon;
     const { sessionId } = await peer.call('session/new', { cwd: workspace, mcpServers: [] });
-    const tools = (await peer.call('tools/list', { sessionId })).tools as Array<Record<string, unknown>>;
+    // Servers start in the background: their tools appear when they are running.
+    let tools: Array<Record<string, unknown>> = [];
+    await until(async () => {
+      tools = (await peer.call('tools/list', { sessionId })).tools;
+      return tools.some((t) => t.name === 'crashy__echo');
+    }, 10_000, 'crashy\'s tools');
     expect(tools.find((t) => t.name === 'crashy__echo')).toEqual({
       name: 'crashy__echo',
       description: 'Echo the text back.',
@@ -96,6 +101,7 @@ describe('MCP servers', () => {
     const { sessionId } = await peer.call('session/new', { cwd: workspace, mcpServers: [own] });
     const other = (await peer.call('session/new', { cwd: workspace, mcpServers: [] })).sessionId;
     const names = async (id: string): Promise<string[]> => (await peer.call('tools/list', { sessionId: id })).tools.map((t: { name: string }) => t.name);
+    await until(async () => (await names(sessionId)).includes('own__echo') && (await names(sessionId)).includes('crashy__echo'), 10_000, 'both servers\' tools');
     expect(await names(sessionId)).toEqual(expect.arrayContaining(['own__echo', 'crashy__echo']));
     expect(await names(other)).not.toContain('own__echo');
 

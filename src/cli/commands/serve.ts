@@ -66,6 +66,13 @@ export async function serveCommand(argv: string[]): Promise<number> {
   }
   // A shared daemon builds at once: clients will come. On stdio, after the first answer.
   if (servers.length > 0) void shell.context();
+  if (servers.length === 0) {
+    // A signal to a stdio daemon shuts it down as the end of its input does: running
+    // turns stopped, MCP servers (and what they started) stopped, the store closed.
+    const stop = (): void => void shell.shutdown().finally(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  }
   if (servers.length === 0 || values.stdio) {
     await serveStdio(shell);
     if (servers.length === 0) {

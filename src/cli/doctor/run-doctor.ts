@@ -5,12 +5,14 @@ import { checkDaemon } from './check-daemon.js';
 import { checkDataDirOwner } from './check-data-dir-owner.js';
 import { checkDefaultModel } from './check-default-model.js';
 import { checkDirectories } from './check-directories.js';
+import { checkMcpServers } from './check-mcp-servers.js';
 import { checkNodeVersion } from './check-node-version.js';
 import { checkProviders } from './check-providers.js';
 import { checkRipgrep } from './check-ripgrep.js';
 import { buildSandboxPolicy } from '../../tools/sandbox/sandbox-policy.js';
 import { checkSandbox } from './check-sandbox.js';
 import { checkStore } from './check-store.js';
+import { packageVersion } from '../package-version.js';
 import { warnCheck, type DoctorCheck, type DoctorReport } from './doctor-check.js';
 
 /** What `agentd doctor` examines. */
@@ -27,12 +29,14 @@ export interface DoctorOptions {
   nodeVersion?: string;
   /** How long a daemon on the socket gets to answer `initialize`. */
   daemonTimeoutMs?: number;
+  /** How long each MCP server of the config gets to start; the daemon's 10 s by default. */
+  mcpStartupTimeoutMs?: number;
 }
 
 /**
  * Runs every check and collects them in display order. Checks never throw: each problem
- * becomes a `fail` or `warn` with its fix. The slow ones (sandbox probe, rg, socket) run
- * side by side. Nothing is created or changed on disk.
+ * becomes a `fail` or `warn` with its fix. The slow ones (sandbox probe, rg, socket, MCP
+ * servers started and stopped again) run side by side. Nothing is created or changed on disk.
  */
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const paths = resolveAgentdPaths(options.env);
@@ -47,7 +51,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     env: options.env,
     ...(options.configFile !== undefined ? { configFile: path.resolve(options.cwd, options.configFile) } : {}),
   });
-  const [sandbox, ripgrep, daemon] = await Promise.all([
+  const [sandbox, ripgrep, daemon, mcpServers] = await Promise.all([
     checkSandbox({
       ...(options.bwrapPath !== undefined ? { bwrapPath: options.bwrapPath } : {}),
       allowNetwork: config?.sandbox?.network ?? false,
@@ -57,6 +61,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     }),
     checkRipgrep(options.env),
     checkDaemon(paths.socketPath, options.daemonTimeoutMs),
+    config ? checkMcpServers(config, packageVersion(), options.mcpStartupTimeoutMs) : Promise.resolve([]),
   ]);
   const modelChecks: DoctorCheck[] =
     config === undefined
@@ -70,6 +75,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     sandbox,
     ripgrep,
     ...modelChecks,
+    ...mcpServers,
     daemon,
     checkDataDirOwner(paths.dataDir),
   ];

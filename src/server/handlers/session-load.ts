@@ -14,7 +14,7 @@ import { describeToolCall } from '../../tools/describe-tool-call.js';
 export const sessionLoad: RequestHandler<'session/load'> = async (params, { client, daemon }) => {
   const mcpServers = sessionMcpSpecs('session/load', params.mcpServers, params.cwd);
   const session = openWithDirectories('session/load', daemon, params.sessionId, params.additionalDirectories ?? undefined);
-  await startSessionMcp(daemon, session, mcpServers);
+  const mcp = startSessionMcp(daemon, session, mcpServers);
   const turns = daemon.sessions.turns(session.id);
   // Calls stored before what clients were shown was kept with them: described by today's tools.
   const describe = (name: string, args: Record<string, unknown>) => describeToolCall(daemon.tools.get(name, session.id), name, args, session.record.cwd);
@@ -31,6 +31,7 @@ export const sessionLoad: RequestHandler<'session/load'> = async (params, { clie
         state: session.state,
         ...(session.currentTurnId ? { runningTurnId: session.currentTurnId } : {}),
         interruptedTurns: interrupted,
+        mcpServers: mcp,
       },
     },
   };

@@ -4,14 +4,14 @@ import { sessionMcpSpecs, startSessionMcp } from './session-mcp.js';
 import { sessionConfigOptions, sessionModes } from '../session-choices.js';
 import { requireDirectory } from './require-directory.js';
 
-/** Creates a session rooted at an existing absolute cwd, starts its MCP servers and follows it. */
+/** Creates a session rooted at an existing absolute cwd, starts its MCP servers (without waiting) and follows it. */
 export const sessionNew: RequestHandler<'session/new'> = async (params, { client, daemon }) => {
   requireDirectory('session/new', 'cwd', params.cwd);
   const additional = params.additionalDirectories ?? [];
   additional.forEach((dir, i) => requireDirectory('session/new', `additionalDirectories[${i}]`, dir));
   const mcpServers = sessionMcpSpecs('session/new', params.mcpServers, params.cwd);
   const session = daemon.sessions.create({ cwd: params.cwd, additionalDirectories: additional });
-  await startSessionMcp(daemon, session, mcpServers);
+  const mcp = startSessionMcp(daemon, session, mcpServers);
   attachSession(client, session);
   const sandbox = await session.services.sandbox;
   return {
@@ -19,6 +19,7 @@ export const sessionNew: RequestHandler<'session/new'> = async (params, { client
     modes: sessionModes(session),
     configOptions: sessionConfigOptions(session),
     // Which mode bash runs in: bubblewrap, or none (then each command asks permission).
-    _meta: { agentd: { sandbox: { mode: sandbox.mode, ...(sandbox.reason ? { reason: sandbox.reason } : {}) } } },
+    // MCP servers as they stand now: they start in the background.
+    _meta: { agentd: { sandbox: { mode: sandbox.mode, ...(sandbox.reason ? { reason: sandbox.reason } : {}) }, mcpServers: mcp } },
   };
 };

@@ -8,11 +8,11 @@ import { sessionConfigOptions, sessionModes } from '../session-choices.js';
 export const sessionResume: RequestHandler<'session/resume'> = async (params, { client, daemon }) => {
   const mcpServers = sessionMcpSpecs('session/resume', params.mcpServers, params.cwd);
   const session = openWithDirectories('session/resume', daemon, params.sessionId, params.additionalDirectories ?? undefined);
-  await startSessionMcp(daemon, session, mcpServers);
+  const mcp = startSessionMcp(daemon, session, mcpServers);
   attachSession(client, session);
   return {
     modes: sessionModes(session),
     configOptions: sessionConfigOptions(session),
-    _meta: { agentd: { state: session.state } },
+    _meta: { agentd: { state: session.state, mcpServers: mcp } },
   };
 };

@@ -1,6 +1,6 @@
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { Tool, ToolResult } from '../tool.js';
+import type { Tool, ToolContext, ToolResult } from '../tool.js';
 import { mcpToolName } from './mcp-tool-name.js';
 
 /** Any object; the real check is ajv against the server's JSON Schema (`jsonSchema`). */
@@ -18,7 +18,7 @@ const anyArguments = z.record(z.string(), z.unknown());
 export function createMcpTool(
   server: string,
   info: McpToolInfo,
-  call: (name: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<ToolResult>,
+  call: (name: string, args: Record<string, unknown>, ctx: ToolContext) => Promise<ToolResult>,
   trusted = false,
 ): Tool {
   const readOnly = trusted && info.annotations?.readOnlyHint === true;
@@ -32,6 +32,6 @@ export function createMcpTool(
     access: readOnly ? 'read' : 'execute',
     ...(readOnly ? { accessFromHint: true } : {}),
     title: () => `${server}: ${title}`,
-    execute: (args, ctx) => call(info.name, args, ctx.signal),
+    execute: (args, ctx) => call(info.name, args, ctx),
   };
 }

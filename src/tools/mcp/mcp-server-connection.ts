@@ -1,12 +1,14 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
-import type { Tool, ToolResult } from '../tool.js';
+import type { Tool, ToolContext, ToolResult } from '../tool.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import { createMcpTool } from './create-mcp-tool.js';
+import type { McpClientPorts } from './mcp-client-ports.js';
 import { mcpResultToToolResult } from './mcp-result-to-tool-result.js';
 import type { McpServerSpec } from './mcp-server-spec.js';
 import { openMcpTransport } from './open-mcp-transport.js';
 import { restartDelay, type Backoff } from './restart-delay.js';
+import { MCP_CLIENT_CAPABILITIES, serveMcpClientRequests } from './serve-mcp-client-requests.js';
 
 /** Where a server is in its life. */
 export type McpServerState = 'starting' | 'running' | 'restarting' | 'failed' | 'stopped';
@@ -23,6 +25,10 @@ export interface McpConnectionOptions {
   startupTimeoutMs: number;
   /** One tools/call must finish within this. */
   callTimeoutMs: number;
+  /** What roots and sampling are served from. */
+  ports: McpClientPorts;
+  /** Told after every change of state (and of the tools while running). */
+  onChange(connection: McpServerConnection): void;
 }
 
 /**
@@ -32,9 +38,13 @@ export interface McpConnectionOptions {
  * stay listed and their calls fail with a message telling the model to try again.
  */
 export class McpServerConnection {
-  state: McpServerState = 'starting';
+  private current: McpServerState = 'starting';
   /** Why the server last failed to start, for status and error messages. */
   lastError: string | undefined;
+  /** Its calls running now, latest last: sampling and roots answer for their session. */
+  private readonly activeCalls: ToolContext[] = [];
+  /** The session of the last call: a config server's roots are that session's. */
+  private lastCallSession: string | undefined;
   private client: Client | undefined;
   private tools: Tool[] = [];
   private crashes = 0;
@@ -51,6 +61,21 @@ export class McpServerConnection {
     return this.spec.name;
   }
 
+  /** The session it serves alone; undefined for a server of the user's config. */
+  get sessionId(): string | undefined {
+    return this.options.sessionId;
+  }
+
+  get state(): McpServerState {
+    return this.current;
+  }
+
+  private set state(state: McpServerState) {
+    if (state === this.current) return;
+    this.current = state;
+    this.options.onChange(this);
+  }
+
   /** The tools it currently offers, as registered. */
   get registeredTools(): readonly Tool[] {
     return this.tools;
@@ -58,6 +83,7 @@ export class McpServerConnection {
 
   /** Connects and registers the tools; resolves once running or failed (never rejects). */
   async start(): Promise<void> {
+    this.options.onChange(this);
     try {
       await this.connect();
       if (this.state === 'stopped') return;
@@ -66,8 +92,8 @@ export class McpServerConnection {
       this.options.log(`MCP server ${this.name} started with ${this.tools.length} tool(s)`);
     } catch (error) {
       if (this.state === 'stopped') return;
-      this.state = 'failed';
       this.lastError = (error as Error).message;
+      this.state = 'failed';
       this.options.log(`MCP server ${this.name} failed to start: ${this.lastError}`);
     }
   }
@@ -75,17 +101,23 @@ export class McpServerConnection {
   /** Stops the server for good and removes its tools. */
   async stop(): Promise<void> {
     if (this.state === 'stopped') return;
-    this.state = 'stopped';
     clearTimeout(this.restartTimer);
     this.unregisterTools();
+    this.state = 'stopped';
     const client = this.client;
     this.client = undefined;
     await client?.close().catch(() => undefined);
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ name: 'agentd', version: this.options.clientVersion }, { capabilities: {} });
+    const client = new Client({ name: 'agentd', version: this.options.clientVersion }, { capabilities: MCP_CLIENT_CAPABILITIES });
     this.client = client;
+    serveMcpClientRequests(client, {
+      server: this.name,
+      sessionId: this.options.sessionId,
+      ports: this.options.ports,
+      activeCall: () => this.activeCalls.at(-1),
+    });
     client.onclose = () => {
       if (client === this.client && this.state === 'running') this.onCrash();
     };
@@ -120,7 +152,7 @@ export class McpServerConnection {
     if (client !== this.client || this.state === 'stopped') return;
     this.unregisterTools();
     for (const info of infos) {
-      const tool = createMcpTool(this.name, info, (name, args, signal) => this.call(name, args, signal), this.spec.trusted);
+      const tool = createMcpTool(this.name, info, (name, args, ctx) => this.call(name, args, ctx), this.spec.trusted);
       try {
         this.options.registry.register(tool, { origin: 'mcp', ...(this.options.sessionId ? { sessionId: this.options.sessionId } : {}) });
         this.tools.push(tool);
@@ -128,17 +160,38 @@ export class McpServerConnection {
         this.options.log(`MCP server ${this.name}: tool "${info.name}" is not offered: ${(error as Error).message}`);
       }
     }
+    // A new tool list while running is news too (the count in the daemon event changes).
+    if (this.state === 'running') this.options.onChange(this);
   }
 
-  private async call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+  private async call(name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+    const { signal } = ctx;
     const fail = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
     if (this.state === 'restarting') return fail(`MCP server "${this.name}" is restarting after a crash; try again shortly.`);
     const client = this.client;
     if (this.state !== 'running' || !client) {
       return fail(`MCP server "${this.name}" is not running (${this.state}${this.lastError ? `: ${this.lastError}` : ''}).`);
     }
+    this.activeCalls.push(ctx);
+    let progressText = '';
     try {
-      const result = await client.callTool({ name, arguments: args }, undefined, { signal, timeout: this.options.callTimeoutMs });
+      // A config server serves every session; its roots follow the session calling it
+      // (it started with none), so it is told when that session changes.
+      if (this.options.sessionId === undefined && this.lastCallSession !== ctx.sessionId) {
+        this.lastCallSession = ctx.sessionId;
+        await client.sendRootsListChanged().catch(() => undefined);
+      }
+      const result = await client.callTool({ name, arguments: args }, undefined, {
+        signal,
+        timeout: this.options.callTimeoutMs,
+        // Progress keeps a slow call alive and is shown to the user as it comes.
+        resetTimeoutOnProgress: true,
+        onprogress: (progress) => {
+          const line = describeProgress(progress);
+          progressText += `${line}\n`;
+          ctx.onProgress({ delta: `${line}\n`, output: progressText });
+        },
+      });
       return mcpResultToToolResult(result);
     } catch (error) {
       if (signal.aborted) return fail(`The call to "${name}" was cancelled.`);
@@ -149,12 +202,15 @@ export class McpServerConnection {
       }
       if (code === ErrorCode.RequestTimeout) return fail(`MCP server "${this.name}" did not answer "${name}" within ${this.options.callTimeoutMs} ms.`);
       return fail(`MCP server "${this.name}" answered "${name}" with an error: ${(error as Error).message}`);
+    } finally {
+      this.activeCalls.splice(this.activeCalls.indexOf(ctx), 1);
     }
   }
 
   private onCrash(): void {
     // A server that stayed up a good while starts its backoff over.
     if (Date.now() - this.runningSince >= this.options.backoff.maxMs) this.crashes = 0;
+    this.lastError = 'exited unexpectedly';
     this.state = 'restarting';
     this.scheduleRestart('exited unexpectedly');
   }
@@ -173,13 +229,14 @@ export class McpServerConnection {
     try {
       await this.connect();
       if (this.state !== 'restarting') return;
-      this.state = 'running';
-      this.runningSince = Date.now();
       this.lastError = undefined;
+      this.runningSince = Date.now();
+      this.state = 'running';
       this.options.log(`MCP server ${this.name} restarted with ${this.tools.length} tool(s)`);
     } catch (error) {
       if (this.state !== 'restarting') return;
       this.lastError = (error as Error).message;
+      this.options.onChange(this);
       this.scheduleRestart(`could not be restarted (${this.lastError})`);
     }
   }
@@ -191,4 +248,10 @@ export class McpServerConnection {
     }
     this.tools = [];
   }
+}
+
+/** One MCP progress notification as a line: its message, and `3/10` or `3` when it counts. */
+function describeProgress(progress: { progress: number; total?: number; message?: string }): string {
+  const count = progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`;
+  return progress.message ? `${progress.message} (${count})` : `Progress: ${count}`;
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { McpServer, McpServerHttp, McpServerStdio } from '../../../protocol/index.js';
 import type { McpServerConfig } from '../../config/config-schema.js';
 
@@ -47,7 +48,9 @@ export function specFromConfig(name: string, config: McpServerConfig): McpServer
  * A server from ACP `session/new` `mcpServers` (never trusted: the client's list carries
  * no trust flag, and only the user's config may make annotations count) —
  * https://agentclientprotocol.com/protocol/session-setup#mcp-servers; stdio servers run in the session's cwd. Throws for the legacy SSE transport, which
- * agentd does not offer (`mcpCapabilities.sse` is false).
+ * agentd does not offer (`mcpCapabilities.sse` is false), and for a relative stdio
+ * `command`: ACP requires an absolute path, and a name looked up on the daemon's PATH
+ * could start a different program than the one the client meant.
  */
 export function specFromAcp(server: McpServer, cwd: string): McpServerSpec {
   // ACP's stdio variant has no `type`, so the union is told apart by `type` where present.
@@ -60,6 +63,9 @@ export function specFromAcp(server: McpServer, cwd: string): McpServerSpec {
     return { transport: 'http', name: http.name, url: http.url, headers: pairs(http.headers), trusted: false };
   }
   const stdio = server as McpServerStdio;
+  if (!path.isAbsolute(stdio.command)) {
+    throw new Error(`MCP server "${stdio.name}": command "${stdio.command}" is not an absolute path; give the absolute path of the executable (e.g. "/usr/bin/npx"), as ACP requires`);
+  }
   return { transport: 'stdio', name: stdio.name, command: stdio.command, args: stdio.args, env: pairs(stdio.env), cwd, trusted: false };
 }
 

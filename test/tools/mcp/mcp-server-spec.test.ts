@@ -33,4 +33,13 @@ describe('MCP server specs', () => {
       'mcpServers[0]: MCP server "old" uses the legacy SSE transport, which agentd does not support; use {"type": "http"} (streamable HTTP) or stdio',
     );
   });
+
+  it('refuses a relative command from an ACP client, naming the entry, while config.json may name one on PATH', () => {
+    for (const command of ['npx', './server', 'bin/server']) {
+      expect(() => specsFromAcp([{ name: 'fs', command: '/usr/bin/mcp-fs', args: [], env: [] }, { name: 'rel', command, args: [], env: [] }], '/work')).toThrow(
+        `mcpServers[1]: MCP server "rel": command "${command}" is not an absolute path; give the absolute path of the executable (e.g. "/usr/bin/npx"), as ACP requires`,
+      );
+    }
+    expect(specFromConfig('gh', { command: 'npx', args: ['-y', 'gh-mcp'] })).toMatchObject({ transport: 'stdio', command: 'npx' });
+  });
 });

@@ -1,0 +1,54 @@
+import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ModelMessage, UserContentPart } from '../providers/message.js';
+import type { Usage } from '../providers/usage.js';
+import type { Session } from './session.js';
+
+type SamplingParams = CreateMessageRequest['params'];
+
+/**
+ * Answers an MCP server's `sampling/createMessage` with the session's current model
+ * (https://modelcontextprotocol.io/specification/2025-06-18/client/sampling): the
+ * server's messages and system prompt only — never the session's history, tools or
+ * system prompt — and the text of the answer. Model preferences are hints the spec lets
+ * a client ignore; the user picked the session's model. Its cost counts in the daemon's
+ * totals, not yet in the session's own (nor against its budget).
+ */
+export async function sampleForMcpServer(session: Session, params: SamplingParams, signal: AbortSignal): Promise<CreateMessageResult> {
+  const model = session.services.resolveModel(session.record.model);
+  const stream = model.model.stream(
+    {
+      model: model.model.modelId,
+      system: params.systemPrompt ? [{ text: params.systemPrompt }] : [],
+      messages: params.messages.map(toModelMessage),
+      tools: [],
+      maxTokens: params.maxTokens,
+      ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
+      ...(params.stopSequences ? { stopSequences: params.stopSequences } : {}),
+    },
+    signal,
+  );
+  let text = '';
+  let stopReason: string = 'endTurn';
+  let usage: Usage | undefined;
+  for await (const event of stream) {
+    if (event.type === 'text-delta') text += event.text;
+    else if (event.type === 'usage') usage = event.usage;
+    else if (event.type === 'error') throw new Error(`the model failed: ${event.error.message}`);
+    else if (event.type === 'stop') stopReason = event.reason.unified === 'max_tokens' ? 'maxTokens' : 'endTurn';
+  }
+  if (usage) session.services.costTotals.add(model.price(usage), usage);
+  return { role: 'assistant', content: { type: 'text', text }, model: model.ref, stopReason };
+}
+
+function toModelMessage(message: SamplingParams['messages'][number]): ModelMessage {
+  const blocks = Array.isArray(message.content) ? message.content : [message.content];
+  const parts: UserContentPart[] = blocks.map((block) => {
+    if (block.type === 'text') return { type: 'text', text: block.text };
+    if (block.type === 'image') return { type: 'image', data: block.data, mimeType: block.mimeType };
+    return { type: 'text', text: `[${block.type} content is not passed to the model]` };
+  });
+  if (message.role === 'assistant') {
+    return { role: 'assistant', content: parts.map((p) => (p.type === 'text' ? p : { type: 'text', text: '[image]' })) };
+  }
+  return { role: 'user', content: parts };
+}

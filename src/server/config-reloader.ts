@@ -25,8 +25,8 @@ export interface ConfigReloaderOptions {
 
 /** Told after the user's config changed and was applied. */
 export type UserConfigListener = (config: AgentdConfig, previous: AgentdConfig) => void;
-/** Told after a project's config changed and was applied, with its live sessions. */
-export type ProjectConfigListener = (settings: ProjectSettings, sessions: Session[]) => void;
+/** Told after a change was applied, with each live session it concerns and that session's new settings. */
+export type SessionsConfigListener = (affected: Array<{ session: Session; settings: ProjectSettings }>) => void;
 
 /** Sections read once at start-up: a change to them is logged, not applied. */
 const RESTART_ONLY: Array<keyof AgentdConfig> = ['server'];
@@ -45,7 +45,7 @@ export class ConfigReloader {
   private readonly roots = new Map<string, string>();
   private readonly acquiring = new Set<Promise<void>>();
   private readonly userListeners: UserConfigListener[] = [];
-  private readonly projectListeners: ProjectConfigListener[] = [];
+  private readonly sessionListeners: SessionsConfigListener[] = [];
   private watching = false;
   private started: Promise<void> = Promise.resolve();
 
@@ -68,8 +68,8 @@ export class ConfigReloader {
     this.userListeners.push(listener);
   }
 
-  onProjectConfig(listener: ProjectConfigListener): void {
-    this.projectListeners.push(listener);
+  onSessionsConfig(listener: SessionsConfigListener): void {
+    this.sessionListeners.push(listener);
   }
 
   /** Resolves once the user's watch and every project watch asked for so far are in place. */
@@ -130,6 +130,15 @@ export class ConfigReloader {
     }
     // AGENTS.md, skills or agents of the user apply to every project.
     this.options.services.renew(undefined);
+    const affected = sessions.flatMap((session) => {
+      try {
+        return [{ session, settings: this.options.projects.resolve(session.record.cwd) }];
+      } catch {
+        // Its project's file is broken: the session keeps its settings (resolve said why).
+        return [];
+      }
+    });
+    for (const listener of this.sessionListeners) this.tell(() => listener(affected));
     this.reloaded(files, sessions);
   }
 
@@ -150,7 +159,8 @@ export class ConfigReloader {
       return;
     }
     this.options.services.renew(root);
-    for (const listener of this.projectListeners) this.tell(() => listener(settings, sessions));
+    const affected = sessions.map((session) => ({ session, settings: settings! }));
+    for (const listener of this.sessionListeners) this.tell(() => listener(affected));
     this.reloaded(files, sessions);
   }
 

@@ -7,6 +7,7 @@ import type { Store } from '../store/store.js';
 import { describeSandbox } from '../tools/sandbox/detect-sandbox.js';
 import type { ClientConnection } from './client-connection.js';
 import { createDaemonContext } from './create-daemon-context.js';
+import { followConfigChanges } from './follow-config-changes.js';
 import { userSandbox } from './create-project-services.js';
 import type { DaemonContext } from './daemon-context.js';
 import { loadDaemonSettings, type DaemonSettings, type StartOptions } from './load-daemon-settings.js';
@@ -75,6 +76,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   reportMcpServerStates(daemon);
   void daemon.mcp.startConfigured(config.mcpServers);
   // Edits of config.json, AGENTS.md, skills and agents apply without a restart.
+  followConfigChanges(daemon);
   const watching = daemon.reloader.start().catch((error: Error) => log(`configuration files are not watched: ${error.message}`));
   return {
     daemon,

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.js';
@@ -8,6 +9,8 @@ import { daemonEnv, makeHome } from '../support/daemon-process.js';
 import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 import type { WireMessage } from '../support/rpc-peer.js';
+
+const MCP_FIXTURE = fileURLToPath(new URL('../fixtures/mcp/crashy-server.mjs', import.meta.url));
 
 type Body = { model: string; messages: Array<{ role: string; content: unknown }>; tools?: Array<{ function: { name: string } }> };
 
@@ -213,6 +216,33 @@ describe('live configuration', () => {
     replay.enqueue({ body: chatCompletionSse(['three']) });
     await prompt(sessionId, 'third');
     expect(systemText(replay.requests.at(-1)!.body)).toContain('You review diffs.');
+  });
+
+  it("MCP servers added to the user's or the project's config start, and removed ones stop, for the next model request", async () => {
+    const sessionId = await newSession();
+    const toolsOfNextRequest = async (): Promise<string[]> => {
+      replay.enqueue({ body: chatCompletionSse(['ok']) });
+      await prompt(sessionId, 'which tools?');
+      return ((replay.requests.at(-1)!.body as Body).tools ?? []).map((t) => t.function.name);
+    };
+    const serverState = (name: string, state: string): Promise<WireMessage> => daemonEvent((e) => e.type === 'mcp_server' && e.name === name && e.state === state);
+    const server = { command: process.execPath, args: [MCP_FIXTURE] };
+
+    let running = serverState('shared', 'running');
+    writeUser(userConfig({ mcpServers: { shared: server } }));
+    expect(((await running).params as { event: { sessionId?: string } }).event.sessionId).toBeUndefined();
+    running = serverState('own', 'running');
+    writeProject({ mcpServers: { own: server } });
+    expect(((await running).params as { event: { sessionId?: string } }).event.sessionId).toBe(sessionId);
+    expect(await toolsOfNextRequest()).toEqual(expect.arrayContaining(['shared__echo', 'own__echo']));
+
+    const stopped = Promise.all([serverState('shared', 'stopped'), serverState('own', 'stopped')]);
+    writeUser(userConfig());
+    writeProject({});
+    await stopped;
+    const tools = await toolsOfNextRequest();
+    expect(tools.filter((name) => name.includes('__'))).toEqual([]);
+    expect(tools).toContain('ls');
   });
 
   it("a project's watch lasts while any of its sessions is live and comes back when one is loaded", async () => {

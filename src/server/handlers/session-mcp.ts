@@ -1,7 +1,7 @@
-import { projectMcpServers } from '../../config/project-settings.js';
 import type { Session } from '../../session/session.js';
-import { specFromConfig, specsFromAcp, type McpServerSpec } from '../../tools/mcp/mcp-server-spec.js';
+import { specsFromAcp, type McpServerSpec } from '../../tools/mcp/mcp-server-spec.js';
 import type { DaemonContext } from '../daemon-context.js';
+import { projectMcpSpecs } from '../project-mcp-specs.js';
 import { RpcError } from '../rpc-error.js';
 
 /** The ACP `mcpServers` of session/new, load or resume, checked before anything starts. */
@@ -22,7 +22,8 @@ export function sessionMcpSpecs(method: string, servers: Parameters<typeof specs
  */
 export function startSessionMcp(daemon: DaemonContext, session: Session, specs: McpServerSpec[]): McpServerReport[] {
   // Both never reject: a server that fails is reported, not thrown.
-  void daemon.mcp.setSessionServers(session.id, projectMcpSpecs(daemon, session));
+  const project = projectMcpSpecs(session.services.settings, session.record.cwd, daemon.config.mcpServers ?? {}, daemon.log);
+  void daemon.mcp.setSessionServers(session.id, project);
   // A client server named like a project one is refused by startSession with a log line naming it.
   void daemon.mcp.startSession(session.id, specs);
   return daemon.mcp.status(session.id).map(({ name, state, tools, error }) => ({ name, state, tools, ...(error ? { error } : {}) }));
@@ -34,20 +35,4 @@ export interface McpServerReport {
   state: string;
   tools: string[];
   error?: string;
-}
-
-/** A trusted project's servers for a session, minus those the user's config also names. */
-export function projectMcpSpecs(daemon: DaemonContext, session: Session): McpServerSpec[] {
-  const userServers = daemon.config.mcpServers ?? {};
-  const project: McpServerSpec[] = [];
-  for (const [name, config] of Object.entries(projectMcpServers(session.services.settings))) {
-    // The user's server of that name already serves every session; two would clash on tool names.
-    if (name in userServers) {
-      daemon.log(`MCP server "${name}" of ${session.services.settings.root}/.agentd/config.json is not started: your config.json defines a server of that name; rename one of them`);
-      continue;
-    }
-    const spec = specFromConfig(name, config);
-    project.push(spec.transport === 'stdio' && spec.cwd === undefined ? { ...spec, cwd: session.record.cwd } : spec);
-  }
-  return project;
 }

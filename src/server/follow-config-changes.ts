@@ -1,0 +1,18 @@
+import type { DaemonContext } from './daemon-context.js';
+import { projectMcpSpecs } from './project-mcp-specs.js';
+
+/**
+ * What a configuration change starts and stops beyond the sessions' own services: the
+ * user's MCP servers follow its `mcpServers`, and each live session's project servers
+ * its trusted project's (trust itself may have changed with the user's file).
+ */
+export function followConfigChanges(daemon: DaemonContext): void {
+  daemon.reloader.onUserConfig((config) => {
+    void daemon.mcp.setConfigured(config.mcpServers);
+  });
+  daemon.reloader.onSessionsConfig((affected) => {
+    for (const { session, settings } of affected) {
+      void daemon.mcp.setSessionServers(session.id, projectMcpSpecs(settings, session.record.cwd, daemon.config.mcpServers ?? {}, daemon.log));
+    }
+  });
+}

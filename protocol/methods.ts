@@ -6,6 +6,14 @@ import { afterToolCallMethod, beforeToolCallMethod, registerHooksMethod } from '
 import { initializeMethod } from './initialize.js';
 import type { MethodDescriptor, MethodDirection } from './method-descriptor.js';
 import { requestPermissionMethod } from './permission.js';
+import {
+  addScheduleMethod,
+  listSchedulesMethod,
+  removeScheduleMethod,
+  runScheduleMethod,
+  scheduleHistoryMethod,
+  updateScheduleMethod,
+} from './schedules.js';
 import { abortMethod, cancelMethod, compactMethod, followUpMethod, promptMethod, steerMethod } from './prompt.js';
 import {
   closeSessionMethod,
@@ -49,6 +57,12 @@ export const methodTable = [
   registerHooksMethod,
   beforeToolCallMethod,
   afterToolCallMethod,
+  addScheduleMethod,
+  listSchedulesMethod,
+  updateScheduleMethod,
+  removeScheduleMethod,
+  runScheduleMethod,
+  scheduleHistoryMethod,
   agentdEventMethod,
   daemonEventMethod,
   cancelRequestMethod,

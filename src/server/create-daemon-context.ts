@@ -16,6 +16,9 @@ import { ClientTools } from '../tools/remote/client-tools.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import { buildSandboxPolicy } from '../tools/sandbox/sandbox-policy.js';
 import { createBuiltinTools, ToolRegistry } from '../tools/tool-registry.js';
+import { Scheduler } from '../scheduler/scheduler.js';
+import { broadcastDaemonEvent } from './broadcast-daemon-event.js';
+import { createRunPrompt } from './create-run-prompt.js';
 import { createClientAsker } from './ask-client-permission.js';
 import type { ClientConnection } from './client-connection.js';
 import { createProjectServices } from './create-project-services.js';
@@ -109,8 +112,15 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
     return services;
   };
   sessions = new SessionManager(options.store, servicesFor);
+  const scheduler = new Scheduler({
+    store: options.store.schedules,
+    runPrompt: createRunPrompt(sessions, clients),
+    emit: (event) => broadcastDaemonEvent(clients, event),
+    log,
+  });
   return {
     sessions,
+    scheduler,
     sandbox: options.sandbox,
     tools,
     clientTools,

@@ -45,8 +45,6 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   // Under the lock, every turn still 'running' belongs to an owner that is gone.
   const recovered = store.recoverInterruptedTurns();
   if (recovered.length > 0) log(`marked ${recovered.length} turn(s) interrupted by an earlier stop`);
-  const schedules = config.schedules?.length ?? 0;
-  if (schedules > 0) log(`config has ${schedules} schedule(s); this version of agentd does not run schedules yet, so they are ignored`);
   // Probed in the background so the first client is not kept waiting; bash awaits it.
   // `sandbox.enabled: false` turns bubblewrap off on purpose: bash then asks every time.
   const sandbox = config.sandbox?.enabled === false ? Promise.resolve<SandboxInfo>({ mode: 'none', reason: 'turned off by sandbox.enabled in config' }) : detectSandbox();
@@ -71,12 +69,16 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   });
   // In the background, like the sandbox probe; session handlers wait for it (mcp.configuredStarted).
   void daemon.mcp.startConfigured(config.mcpServers);
+  // Only the user's own config schedules run (a project file's are ignored); runs a killed daemon left are marked failed.
+  daemon.scheduler.start(config.schedules ?? []);
   return {
     daemon,
     paths,
     config,
     store,
     async shutdown() {
+      // First, so a run's history row records the shutdown before its session is aborted.
+      await daemon.scheduler.stop();
       await daemon.sessions.shutdown();
       await daemon.mcp.stopAll();
       store.close();

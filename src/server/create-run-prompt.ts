@@ -1,0 +1,50 @@
+import type { RunPrompt } from '../scheduler/run-prompt-port.js';
+import { describeCwdProblem } from '../scheduler/check-schedule.js';
+import type { SessionManager } from '../session/session-manager.js';
+import type { ClientConnection } from './client-connection.js';
+
+/**
+ * The scheduler's port into the sessions: a new session in the schedule's cwd, its agent,
+ * model, budget and permission mode set, prompted with no client behind it. Aborting the
+ * signal stops the turn like `session/abort`. When the turn is over the session is unloaded
+ * unless a client has it open; it stays in the store, loadable like any other.
+ */
+export function createRunPrompt(sessions: SessionManager, clients: ReadonlySet<ClientConnection>): RunPrompt {
+  return async (request) => {
+    const cwdProblem = describeCwdProblem(request.cwd);
+    if (cwdProblem) throw new Error(`cwd: ${cwdProblem}`);
+    const session = sessions.create({
+      cwd: request.cwd,
+      meta: {
+        schedule: { id: request.scheduleId, name: request.title, runId: request.runId },
+        // Read by the session's tool dispatch (runs are headless) and turn settings.
+        permissionMode: request.permissionMode,
+        ...(request.budgetUsd !== undefined ? { budgetUsd: request.budgetUsd } : {}),
+      },
+    });
+    try {
+      if (request.agent !== undefined) session.setMode(request.agent);
+      if (request.model !== undefined) session.setModel(request.model);
+    } catch (error) {
+      // Nothing ran: the empty session would only clutter the list.
+      await sessions.delete(session.id);
+      throw error;
+    }
+    const stop = (): void => void session.abort();
+    const done = session.prompt([{ type: 'text', text: request.prompt }]).then(
+      (outcome) => ({ stopReason: outcome.stopReason, costUsd: session.record.totalCostUsd }),
+      (error: Error) => ({ stopReason: null, costUsd: session.record.totalCostUsd, error: error.message }),
+    );
+    // After the prompt has started its turn, so an abort that came first still stops it.
+    if (request.signal.aborted) stop();
+    else request.signal.addEventListener('abort', stop, { once: true });
+    return {
+      sessionId: session.id,
+      done: done.then(async (result) => {
+        request.signal.removeEventListener('abort', stop);
+        if (![...clients].some((client) => client.attached.has(session.id))) await sessions.close(session.id).catch(() => undefined);
+        return result;
+      }),
+    };
+  };
+}

@@ -299,7 +299,7 @@ export const scheduleHistoryMethod = defineMethod({
           error: null,
         },
       ],
-      nextCursor: 'WyIyMDI2LTExLTI2VDA4OjAwOjAwLjAxMloiLCJydW5fMDFKQTMiXQ',
+      nextCursor: 'WyIyMDI2LTExLTI2VDA4OjAwOjAwLjAxMloiLDQyXQ',
     },
   },
 });

@@ -97,8 +97,8 @@ export const migrations: readonly Migration[] = [
         cost_usd REAL NOT NULL DEFAULT 0,
         error TEXT
       );
-      -- History pages by (started_at, id) descending per schedule.
-      CREATE INDEX schedule_runs_by_schedule ON schedule_runs (schedule_id, started_at DESC, id DESC);
+      -- History pages by (started_at, rowid) descending per schedule.
+      CREATE INDEX schedule_runs_by_schedule ON schedule_runs (schedule_id, started_at DESC);
       -- Start-up recovery scans only the (normally empty) set of unfinished runs.
       CREATE INDEX schedule_runs_unfinished ON schedule_runs (ended_at) WHERE ended_at IS NULL;
     `,

@@ -13,6 +13,8 @@ interface ScheduleRow {
 }
 
 interface RunRow {
+  /** SQLite's insertion order: breaks ties between runs started in the same millisecond. */
+  rowid: number;
   id: string;
   schedule_id: string;
   session_id: string | null;
@@ -83,7 +85,7 @@ export class SqliteScheduleStore implements ScheduleStore {
 
   lastRun(scheduleId: string): ScheduleRunRecord | undefined {
     const row = this.db
-      .prepare('SELECT * FROM schedule_runs WHERE schedule_id = ? ORDER BY started_at DESC, id DESC LIMIT 1')
+      .prepare('SELECT rowid, * FROM schedule_runs WHERE schedule_id = ? ORDER BY started_at DESC, rowid DESC LIMIT 1')
       .get(scheduleId) as RunRow | undefined;
     return row ? toRun(row) : undefined;
   }
@@ -96,15 +98,15 @@ export class SqliteScheduleStore implements ScheduleStore {
       after
         ? this.db
             .prepare(
-              `SELECT * FROM schedule_runs WHERE schedule_id = ? AND (started_at < ? OR (started_at = ? AND id < ?))
-               ORDER BY started_at DESC, id DESC LIMIT ?`,
+              `SELECT rowid, * FROM schedule_runs WHERE schedule_id = ? AND (started_at < ? OR (started_at = ? AND rowid < ?))
+               ORDER BY started_at DESC, rowid DESC LIMIT ?`,
             )
-            .all(scheduleId, after.startedAt, after.startedAt, after.id, limit + 1)
-        : this.db.prepare('SELECT * FROM schedule_runs WHERE schedule_id = ? ORDER BY started_at DESC, id DESC LIMIT ?').all(scheduleId, limit + 1)
+            .all(scheduleId, after.startedAt, after.startedAt, after.rowid, limit + 1)
+        : this.db.prepare('SELECT rowid, * FROM schedule_runs WHERE schedule_id = ? ORDER BY started_at DESC, rowid DESC LIMIT ?').all(scheduleId, limit + 1)
     ) as RunRow[];
-    const runs = rows.slice(0, limit).map(toRun);
-    const last = runs.at(-1);
-    return { runs, nextCursor: rows.length > limit && last ? encodeRunCursor(last) : null };
+    const shown = rows.slice(0, limit);
+    const last = shown.at(-1);
+    return { runs: shown.map(toRun), nextCursor: rows.length > limit && last ? encodeRunCursor(last) : null };
   }
 
   recoverUnfinishedRuns(): ScheduleRunRecord[] {
@@ -140,23 +142,23 @@ function toRun(row: RunRow): ScheduleRunRecord {
   };
 }
 
-/** base64url of `[startedAt, id]`, like the session list's cursor. */
-function encodeRunCursor(run: ScheduleRunRecord): string {
-  return Buffer.from(JSON.stringify([run.startedAt, run.id]), 'utf8').toString('base64url');
+/** base64url of `[startedAt, rowid]` of the page's last run, like the session list's cursor. */
+function encodeRunCursor(row: RunRow): string {
+  return Buffer.from(JSON.stringify([row.started_at, row.rowid]), 'utf8').toString('base64url');
 }
 
-function decodeRunCursor(cursor: string): { startedAt: string; id: string } {
+function decodeRunCursor(cursor: string): { startedAt: string; rowid: number } {
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     decoded = undefined;
   }
-  if (!Array.isArray(decoded) || decoded.length !== 2 || typeof decoded[0] !== 'string' || typeof decoded[1] !== 'string') {
+  if (!Array.isArray(decoded) || decoded.length !== 2 || typeof decoded[0] !== 'string' || !Number.isInteger(decoded[1])) {
     throw new StoreError(
       'invalid_argument',
       `invalid schedule history cursor ${JSON.stringify(cursor)}: pass the nextCursor of a previous history result unchanged, or omit it to start from the newest run`,
     );
   }
-  return { startedAt: decoded[0], id: decoded[1] };
+  return { startedAt: decoded[0], rowid: decoded[1] as number };
 }

@@ -70,8 +70,13 @@ export class ScheduleJob {
   /** ISO 8601 time of the next cron run; null when disabled or there is none. */
   nextRunAt(): string | null {
     if (!this.spec.enabled) return null;
-    const next = this.timer?.nextRun() ?? new Cron(this.spec.cron, { timezone: this.spec.timezone, paused: true }).nextRun();
-    return next ? next.toISOString() : null;
+    try {
+      const next = this.timer?.nextRun() ?? new Cron(this.spec.cron, { timezone: this.spec.timezone, paused: true }).nextRun();
+      return next ? next.toISOString() : null;
+    } catch {
+      // A stored cron this croner refuses (see Scheduler.startJob): listed, never run.
+      return null;
+    }
   }
 
   /**

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse } from '../support/chat-tool-call-sse.js';
-import { runFinished, startScheduleTestBed, type ScheduleTestBed } from './schedule-test-daemon.js';
+import { runFinished, startScheduleTestBed, type ScheduleTestBed } from '../support/schedule-test-bed.js';
 
 /** The text of the tool result the model got back in its second request. */
 function toolResultOf(body: unknown): string {

@@ -3,7 +3,7 @@ import { resolveAgentdPaths } from '../../src/config/agentd-paths.js';
 import { openStore } from '../../src/store/open-store.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { until } from '../support/daemon-process.js';
-import { historyRow, runFinished, startScheduleTestBed, type ScheduleTestBed } from './schedule-test-daemon.js';
+import { historyRow, runFinished, startScheduleTestBed, type ScheduleTestBed } from '../support/schedule-test-bed.js';
 
 const YEARLY = '0 0 1 1 *';
 

@@ -1,7 +1,7 @@
 import { mkdirSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startScheduleTestBed, type ScheduleTestBed } from './schedule-test-daemon.js';
+import { startScheduleTestBed, type ScheduleTestBed } from '../support/schedule-test-bed.js';
 
 describe('schedules/* checks and errors', () => {
   let bed: ScheduleTestBed;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { until } from '../support/daemon-process.js';
-import { historyRow, runFinished, startScheduleTestBed, type ScheduleTestBed } from './schedule-test-daemon.js';
+import { historyRow, runFinished, startScheduleTestBed, type ScheduleTestBed } from '../support/schedule-test-bed.js';
 
 /** A schedule that never comes due during a test: runs start by `schedules/run`. */
 const YEARLY = '0 0 1 1 *';

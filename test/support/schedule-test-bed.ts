@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { daemonEnv, makeHome, until } from '../support/daemon-process.js';
-import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
-import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
-import type { RpcPeer } from '../support/rpc-peer.js';
+import { daemonEnv, makeHome, until } from './daemon-process.js';
+import { startInProcessDaemon, type InProcessDaemon } from './in-process-daemon.js';
+import { startReplayServer, type ReplayServer } from './replay-server.js';
+import type { RpcPeer } from './rpc-peer.js';
 
 /** A daemon (real store file, loopback vendor) with a workspace, for the scheduler's tests. */
 export interface ScheduleTestBed {

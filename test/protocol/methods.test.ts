@@ -95,7 +95,7 @@ describe('method table', () => {
   });
 
   it('derives the extension features from the non-ACP methods', () => {
-    expect(extensionFeatures()).toEqual(['steering', 'tools', 'hooks', 'events', 'cancellation']);
+    expect(extensionFeatures()).toEqual(['steering', 'tools', 'hooks', 'schedules', 'events', 'cancellation']);
     const initialize = methodsByName.get('initialize');
     const example = initialize?.example.result as { _meta: { agentd: { features: string[] } } };
     expect(example._meta.agentd.features).toEqual(extensionFeatures());

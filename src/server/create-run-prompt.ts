@@ -16,8 +16,9 @@ export function createRunPrompt(sessions: SessionManager, clients: ReadonlySet<C
     const session = sessions.create({
       cwd: request.cwd,
       meta: {
-        schedule: { id: request.scheduleId, name: request.title, runId: request.runId },
-        // Read by the session's tool dispatch (runs are headless) and turn settings.
+        schedule: { id: request.scheduleId, name: request.title, runId: request.runId, permissionMode: request.permissionMode },
+        // Read by the session's tool dispatch (runs are headless) and turn settings; the
+        // mode is dropped again when the run is over (see unload).
         permissionMode: request.permissionMode,
         ...(request.budgetUsd !== undefined ? { budgetUsd: request.budgetUsd } : {}),
       },
@@ -42,9 +43,23 @@ export function createRunPrompt(sessions: SessionManager, clients: ReadonlySet<C
       sessionId: session.id,
       done: done.then(async (result) => {
         request.signal.removeEventListener('abort', stop);
-        if (![...clients].some((client) => client.attached.has(session.id))) await sessions.close(session.id).catch(() => undefined);
+        if (![...clients].some((client) => client.attached.has(session.id))) await unload(sessions, session.id);
         return result;
       }),
     };
   };
+}
+
+/**
+ * Unloads a finished run's session and drops its own permission mode, so a person who
+ * later goes on with it gets the project's mode (and is asked), not the headless run's.
+ */
+async function unload(sessions: SessionManager, id: string): Promise<void> {
+  try {
+    await sessions.close(id);
+    const { permissionMode: _runMode, ...meta } = sessions.record(id).meta;
+    sessions.store.updateSession(id, { meta });
+  } catch {
+    // Deleted by a client meanwhile: nothing to unload.
+  }
 }

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { resolveAgentdPaths } from '../../src/config/agentd-paths.js';
+import { openStore } from '../../src/store/open-store.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse } from '../support/chat-tool-call-sse.js';
 import { runFinished, startScheduleTestBed, type ScheduleTestBed } from '../support/schedule-test-bed.js';
@@ -39,5 +41,14 @@ describe('scheduled runs are headless: nobody is asked', () => {
     }
     // No client was asked anything.
     expect(peer.received.some((m) => m.method === 'session/request_permission')).toBe(false);
+    // The run's mode ended with it: whoever goes on with the session later gets the project's.
+    const store = openStore(resolveAgentdPaths(bed.env).databaseFile, { readOnly: true });
+    try {
+      const { meta } = store.getSession(run.sessionId)!;
+      expect(meta).not.toHaveProperty('permissionMode');
+      expect(meta.schedule).toEqual({ id: schedule.id, name: `w-${permissionMode}`, runId: run.runId, permissionMode });
+    } finally {
+      store.close();
+    }
   });
 });

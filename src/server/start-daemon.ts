@@ -70,7 +70,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   // In the background, like the sandbox probe; session handlers wait for it (mcp.configuredStarted).
   void daemon.mcp.startConfigured(config.mcpServers);
   // Only the user's own config schedules run (a project file's are ignored); runs a killed daemon left are marked failed.
-  daemon.scheduler.start(config.schedules ?? []);
+  if (options.runSchedules !== false) daemon.scheduler.start(config.schedules ?? []);
   return {
     daemon,
     paths,

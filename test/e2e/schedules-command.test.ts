@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveAgentdPaths } from '../../src/config/agentd-paths.js';
+import { openStore } from '../../src/store/open-store.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { connectWhenListening, daemonEnv, makeHome, spawnDaemon, until, type DaemonChild } from '../support/daemon-process.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
@@ -78,5 +80,31 @@ describe('agentd schedules against a running daemon', () => {
     const removed = await runCli(['schedules', 'remove', schedule.id], env);
     expect(removed).toMatchObject({ code: 0, stderr: `agentd: removed schedule ${schedule.id} (its history is kept)\n` });
     expect((await runCli(['schedules', 'list', '--json'], env)).stdout.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(['nightly']);
+  });
+
+  it('agentd run does not fire schedules; a serving daemon catches up the missed run', async () => {
+    // An added schedule, last run in 2024 and due every New Year since, that wants missed runs.
+    const store = openStore(resolveAgentdPaths(env).databaseFile, { now: () => new Date('2024-06-01T00:00:00Z') });
+    const definition = { cron: '0 0 1 1 *', timezone: 'UTC', prompt: 'catch up', cwd: workspace, timeoutMs: 60_000, permissionMode: 'ask', overlap: 'skip', runMissed: true, enabled: true };
+    store.schedules.saveSchedule({ id: 'sch_old', name: 'old', definition });
+    store.schedules.startRun({ id: 'run_2024', scheduleId: 'sch_old', sessionId: null, trigger: 'cron' });
+    store.schedules.finishRun('run_2024', { outcome: 'completed' });
+    store.close();
+
+    replay.enqueue({ body: chatCompletionSse(['hi']) });
+    const run = await runCli(['run', '--cwd', workspace, 'just this'], env);
+    expect(run).toMatchObject({ code: 0, stdout: 'hi\n' });
+    expect(replay.requests).toHaveLength(1);
+
+    replay.enqueue({ body: chatCompletionSse(['caught up']) });
+    const socketPath = join(home.home, 'agentd.sock');
+    daemon = spawnDaemon(['serve', '--socket', socketPath], env);
+    let history = '';
+    await until(async () => {
+      history = (await runCli(['schedules', 'history', 'sch_old'], env)).stdout;
+      return /missed {2}completed/.test(history);
+    }, 15_000, 'the missed run');
+    expect(history.trim().split('\n').map((line) => line.split('  ')[2])).toEqual(['missed', 'cron']);
+    expect(JSON.stringify(replay.requests[1]!.body)).toContain('catch up');
   });
 });

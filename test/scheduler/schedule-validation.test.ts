@@ -41,8 +41,15 @@ describe('schedules/* checks and errors', () => {
   it('refuses a relative, missing or non-directory cwd, and reports every bad field at once', async () => {
     expect((await add({ cwd: 'relative/dir' })).error!.message).toContain('cwd: must be an absolute path, got "relative/dir"');
     expect((await add({ cwd: join(bed.workspace, 'missing') })).error!.message).toContain(`cwd: ${join(bed.workspace, 'missing')} does not exist`);
-    const all = await add({ cron: '* 24 * * *', timezone: 'Nowhere', cwd: 'x' });
-    expect(all.error!.data).toEqual({ issues: [expect.stringMatching(/^cron: the hour field "24"/), expect.stringMatching(/^timezone: /), expect.stringMatching(/^cwd: /)] });
+    const all = await add({ cron: '* 24 * * *', timezone: 'Nowhere', cwd: 'x', model: 'gpt-4.1' });
+    expect(all.error!.data).toEqual({
+      issues: [
+        expect.stringMatching(/^cron: the hour field "24"/),
+        expect.stringMatching(/^timezone: /),
+        expect.stringMatching(/^cwd: /),
+        'model: expected a string like "openai/gpt-4.1": a provider id, a slash, then the model id, got "gpt-4.1"',
+      ],
+    });
   });
 
   it('refuses a name already taken, by an added or a config schedule', async () => {

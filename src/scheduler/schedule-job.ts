@@ -55,7 +55,7 @@ export class ScheduleJob {
     this.timer?.stop();
     this.timer = undefined;
     this.current = spec;
-    if (!spec.enabled) this.queued = undefined;
+    if (!spec.enabled) this.dropQueued('the schedule was disabled before the queued run could start');
     this.start();
   }
 
@@ -103,7 +103,7 @@ export class ScheduleJob {
   async stop(why: string): Promise<void> {
     this.timer?.stop();
     this.timer = undefined;
-    this.queued = undefined;
+    this.dropQueued(`${why} (before the queued run could start)`);
     const running = this.running;
     if (!running) return;
     running.stopped ??= { outcome: 'cancelled', error: why };
@@ -155,6 +155,15 @@ export class ScheduleJob {
       this.startQueued();
     });
     return { runId, sessionId: started.sessionId, status: 'started' };
+  }
+
+  /** A queued run that will not start still gets its row, so the id `schedules/run` gave is found. */
+  private dropQueued(why: string): void {
+    const queued = this.queued;
+    if (!queued) return;
+    this.queued = undefined;
+    this.deps.store.startRun({ id: queued.runId, scheduleId: this.spec.id, sessionId: null, trigger: queued.trigger });
+    this.end(queued.runId, null, { outcome: 'cancelled', error: why });
   }
 
   private startQueued(): void {

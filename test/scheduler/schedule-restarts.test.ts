@@ -58,18 +58,24 @@ describe('schedules across daemon restarts (the same SQLite file)', () => {
     expect(bed.daemon.stderr()).toContain('marked 1 scheduled run(s) failed');
   });
 
-  it('shutting down cancels a running run and records it as cancelled', async () => {
+  it('shutting down cancels a running run and the one queued behind it, and records both', async () => {
     bed = await startScheduleTestBed();
     const { peer } = bed.daemon;
-    const { schedule } = await peer.call('schedules/add', { name: 'long', cron: YEARLY, prompt: 'x', cwd: bed.workspace });
+    const { schedule } = await peer.call('schedules/add', { name: 'long', cron: YEARLY, prompt: 'x', cwd: bed.workspace, overlap: 'queue' });
     bed.replay.enqueue({ body: chatCompletionSse(['stuck']), stallAfterBytes: 120 });
     const run = await peer.call('schedules/run', { id: schedule.id });
+    const queued = await peer.call('schedules/run', { id: schedule.id });
+    expect(queued.status).toBe('queued');
     await until(() => bed.replay.requests.length === 1, 10_000, 'the model request');
     await bed.daemon.close();
 
     const again = await bed.restart();
     const { runs } = await again.peer.call('schedules/history', { id: schedule.id });
-    expect(runs).toEqual([expect.objectContaining({ runId: run.runId, outcome: 'cancelled', error: expect.stringContaining('daemon shut down') })]);
+    expect(runs).toEqual([
+      expect.objectContaining({ runId: queued.runId, sessionId: null, outcome: 'cancelled', error: expect.stringContaining('before the queued run could start') }),
+      expect.objectContaining({ runId: run.runId, outcome: 'cancelled', error: expect.stringContaining('daemon shut down') }),
+    ]);
+    expect(bed.replay.requests).toHaveLength(1);
     // The added schedule itself survived the restart.
     expect((await again.peer.call('schedules/list', {})).schedules.map((s: any) => s.id)).toEqual([schedule.id]);
   });

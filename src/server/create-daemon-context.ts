@@ -75,7 +75,11 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
   const clients = options.clients ?? new Set<ClientConnection>();
   let sessions: SessionManager | undefined;
   // A sub-agent's questions go to the clients of the session that started it.
-  const asker = options.asker ?? createClientAsker(clients, (id) => sessions?.get(id)?.promptOrigin, (id) => sessions?.rootOf(id) ?? id);
+  const clientAsker = options.asker ?? createClientAsker(clients, (id) => sessions?.get(id)?.promptOrigin, (id) => sessions?.rootOf(id) ?? id);
+  // Sessions running a scheduled run: headless, so nobody is asked, not even a client that opened one.
+  const headless = new Set<string>();
+  const asker: PermissionAsker = (question, signal) =>
+    headless.has(sessions?.rootOf(question.sessionId) ?? question.sessionId) ? Promise.resolve('no_client') : clientAsker(question, signal);
   tools.register(createAgentTool({ sessions: () => sessions! }), { origin: 'builtin' });
   const clientTools = new ClientTools(tools, { ...(config.server?.requestTimeoutMs ? { defaultTimeoutMs: config.server.requestTimeoutMs } : {}) });
   const mcp = new McpManager({ registry: tools, log, clientVersion: options.version });
@@ -114,7 +118,7 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
   sessions = new SessionManager(options.store, servicesFor);
   const scheduler = new Scheduler({
     store: options.store.schedules,
-    runPrompt: createRunPrompt(sessions, clients),
+    runPrompt: createRunPrompt(sessions, clients, headless),
     emit: (event) => broadcastDaemonEvent(clients, event),
     log,
   });

@@ -9,7 +9,12 @@ import type { ClientConnection } from './client-connection.js';
  * signal stops the turn like `session/abort`. When the turn is over the session is unloaded
  * unless a client has it open; it stays in the store, loadable like any other.
  */
-export function createRunPrompt(sessions: SessionManager, clients: ReadonlySet<ClientConnection>): RunPrompt {
+export function createRunPrompt(
+  sessions: SessionManager,
+  clients: ReadonlySet<ClientConnection>,
+  /** Ids of sessions whose scheduled run is going; the daemon's asker asks nobody for them. */
+  headless: Set<string>,
+): RunPrompt {
   return async (request) => {
     const cwdProblem = describeCwdProblem(request.cwd);
     if (cwdProblem) throw new Error(`cwd: ${cwdProblem}`);
@@ -32,6 +37,7 @@ export function createRunPrompt(sessions: SessionManager, clients: ReadonlySet<C
       throw error;
     }
     const stop = (): void => void session.abort();
+    headless.add(session.id);
     const done = session.prompt([{ type: 'text', text: request.prompt }]).then(
       (outcome) => ({ stopReason: outcome.stopReason, costUsd: session.record.totalCostUsd }),
       (error: Error) => ({ stopReason: null, costUsd: session.record.totalCostUsd, error: error.message }),
@@ -43,6 +49,7 @@ export function createRunPrompt(sessions: SessionManager, clients: ReadonlySet<C
       sessionId: session.id,
       done: done.then(async (result) => {
         request.signal.removeEventListener('abort', stop);
+        headless.delete(session.id);
         if (![...clients].some((client) => client.attached.has(session.id))) await unload(sessions, session.id);
         return result;
       }),

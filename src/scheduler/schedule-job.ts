@@ -55,7 +55,7 @@ export class ScheduleJob {
     this.timer?.stop();
     this.timer = undefined;
     this.current = spec;
-    if (!spec.enabled) this.dropQueued('the schedule was disabled before the queued run could start');
+    if (!spec.enabled) this.dropQueued('the queued run never started: the schedule was disabled');
     this.start();
   }
 
@@ -99,14 +99,17 @@ export class ScheduleJob {
     return { runId, sessionId: null, status: 'skipped' };
   }
 
-  /** Stops the timer, drops a queued run and cancels the running one; resolves when it has ended. */
+  /**
+   * Stops the timer, drops a queued run and cancels the running one, saying `why` ("the
+   * daemon shut down") in their rows; resolves when the running one has ended.
+   */
   async stop(why: string): Promise<void> {
     this.timer?.stop();
     this.timer = undefined;
-    this.dropQueued(`${why} (before the queued run could start)`);
+    this.dropQueued(`the queued run never started: ${why}`);
     const running = this.running;
     if (!running) return;
-    running.stopped ??= { outcome: 'cancelled', error: why };
+    running.stopped ??= { outcome: 'cancelled', error: `${why} while the run was going` };
     running.controller.abort(new Error(why));
     await running.finished;
   }

@@ -148,7 +148,7 @@ export class Scheduler {
     const jobs = this.jobs();
     this.fromConfig.clear();
     this.added.clear();
-    await Promise.all(jobs.map((job) => job.stop('the daemon shut down while the run was going')));
+    await Promise.all(jobs.map((job) => job.stop('the daemon shut down')));
   }
 
   private jobs(): ScheduleJob[] {

@@ -72,7 +72,7 @@ describe('schedules across daemon restarts (the same SQLite file)', () => {
     const again = await bed.restart();
     const { runs } = await again.peer.call('schedules/history', { id: schedule.id });
     expect(runs).toEqual([
-      expect.objectContaining({ runId: queued.runId, sessionId: null, outcome: 'cancelled', error: expect.stringContaining('before the queued run could start') }),
+      expect.objectContaining({ runId: queued.runId, sessionId: null, outcome: 'cancelled', error: 'the queued run never started: the daemon shut down' }),
       expect.objectContaining({ runId: run.runId, outcome: 'cancelled', error: expect.stringContaining('daemon shut down') }),
     ]);
     expect(bed.replay.requests).toHaveLength(1);

@@ -38,8 +38,8 @@ describe('scheduled runs against the loopback vendor', () => {
   it('schedules/run answers with the run and session once started; a stalled vendor times the run out', async () => {
     bed = await startScheduleTestBed();
     const { peer } = bed.daemon;
-    const { schedule } = await peer.call('schedules/add', { name: 'slow', cron: YEARLY, prompt: 'think', cwd: bed.workspace, timeoutMs: 2_000 });
-    expect(schedule).toMatchObject({ id: expect.stringMatching(/^sch_/), source: 'protocol', timeoutMs: 2_000, nextRunAt: expect.any(String) });
+    const { schedule } = await peer.call('schedules/add', { name: 'slow', cron: YEARLY, prompt: 'think', cwd: bed.workspace, timeoutMs: 3_000 });
+    expect(schedule).toMatchObject({ id: expect.stringMatching(/^sch_/), source: 'protocol', timeoutMs: 3_000, nextRunAt: expect.any(String) });
     bed.replay.enqueue({ body: chatCompletionSse(['never ', 'finished']), stallAfterBytes: 120 });
     const run = await peer.call('schedules/run', { id: schedule.id });
     expect(run).toEqual({ runId: expect.stringMatching(/^run_/), sessionId: expect.any(String), status: 'started' });
@@ -47,7 +47,7 @@ describe('scheduled runs against the loopback vendor', () => {
     const finished = await runFinished(peer, run.runId);
     expect(finished).toMatchObject({ sessionId: run.sessionId, outcome: 'timed_out' });
     const row = await historyRow(peer, schedule.id, (r) => r.runId === run.runId);
-    expect(row).toMatchObject({ trigger: 'manual', outcome: 'timed_out', error: expect.stringContaining('timeout of 2000 ms') });
+    expect(row).toMatchObject({ trigger: 'manual', outcome: 'timed_out', error: expect.stringContaining('timeout of 3000 ms') });
     // It was the vendor that stalled: the request went out and its answer never ended.
     expect(bed.replay.requests).toHaveLength(1);
   });

@@ -21,6 +21,7 @@ export * from './tools.js';
 export * from './hooks.js';
 export * from './events.js';
 export * from './daemon-events.js';
+export * from './schedules.js';
 export * from './cancel-request.js';
 export * from './methods.js';
 export * from './to-json-schema.js';

@@ -7,6 +7,14 @@ import { afterToolCallMethod, beforeToolCallMethod, registerHooksMethod } from '
 import { initializeMethod } from './initialize.js';
 import type { MethodDescriptor, MethodDirection } from './method-descriptor.js';
 import { requestPermissionMethod } from './permission.js';
+import {
+  addScheduleMethod,
+  listSchedulesMethod,
+  removeScheduleMethod,
+  runScheduleMethod,
+  scheduleHistoryMethod,
+  updateScheduleMethod,
+} from './schedules.js';
 import { abortMethod, cancelMethod, compactMethod, followUpMethod, promptMethod, steerMethod } from './prompt.js';
 import {
   closeSessionMethod,
@@ -51,6 +59,12 @@ export const methodTable = [
   registerHooksMethod,
   beforeToolCallMethod,
   afterToolCallMethod,
+  addScheduleMethod,
+  listSchedulesMethod,
+  updateScheduleMethod,
+  removeScheduleMethod,
+  runScheduleMethod,
+  scheduleHistoryMethod,
   agentdEventMethod,
   daemonEventMethod,
   cancelRequestMethod,

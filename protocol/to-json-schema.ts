@@ -13,6 +13,7 @@ import type { MethodDescriptor } from './method-descriptor.js';
 import { methodTable } from './methods.js';
 import * as permission from './permission.js';
 import * as prompt from './prompt.js';
+import * as schedules from './schedules.js';
 import * as session from './session.js';
 import * as sessionConfig from './session-config.js';
 import * as sessionUpdate from './session-update.js';
@@ -48,6 +49,7 @@ const featureModules: ReadonlyArray<Record<string, unknown>> = [
   hooks,
   events,
   daemonEvents,
+  schedules,
   cancelRequest,
 ];
 

@@ -12,6 +12,7 @@ const commands: Record<string, () => Promise<Command>> = {
   acp: async () => (await import('./commands/acp.js')).acpCommand,
   run: async () => (await import('./commands/run.js')).runCommand,
   sessions: async () => (await import('./commands/sessions.js')).sessionsCommand,
+  schedules: async () => (await import('./commands/schedules.js')).schedulesCommand,
   models: async () => (await import('./commands/models.js')).modelsCommand,
   doctor: async () => (await import('./commands/doctor.js')).doctorCommand,
   permissions: async () => (await import('./commands/permissions.js')).permissionsCommand,

@@ -3,8 +3,10 @@
  * does nothing. Both the user file and the project file (`.agentd/config.json`) follow it;
  * `loadConfig` validates each and merges them. Every field is optional.
  */
-import { Cron } from 'croner';
+import path from 'node:path';
 import { z } from 'zod';
+import { describeCronProblem } from './describe-cron-problem.js';
+import { describeTimezoneProblem } from './describe-timezone-problem.js';
 import { parsePermissionRule } from './parse-permission-rule.js';
 import { ModelReferenceSchema, ProviderConfigSchema, ProviderIdSchema } from './provider-config-schema.js';
 
@@ -99,21 +101,44 @@ export const McpServerConfigSchema = z.union([StdioMcpServerSchema, HttpMcpServe
 });
 export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
 
-/** A prompt run on a cron schedule by the scheduler. */
+/** A prompt run on a cron schedule by the scheduler (see protocol/schedules.ts for each field). */
 export const ScheduleConfigSchema = z.strictObject({
-  /** Unique name, used in logs and session titles. */
+  /** Unique name: the schedule's id over the protocol, and the run sessions' title. */
   name: nonEmpty,
-  /** Cron expression (5 or 6 fields, or a nickname like `@daily`), local time. */
-  cron: nonEmpty.refine(isCronExpression, {
-    error: 'expected a cron expression like "0 9 * * 1-5" (minute hour day-of-month month day-of-week)',
+  /** Cron expression (5 or 6 fields, or a nickname like `@daily`); an error names the bad field. */
+  cron: nonEmpty.superRefine((expression, ctx) => {
+    const problem = describeCronProblem(expression);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
   }),
+  /** IANA time zone the cron is read in; the daemon's own when unset. */
+  timezone: nonEmpty
+    .superRefine((timezone, ctx) => {
+      const problem = describeTimezoneProblem(timezone);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
   /** The prompt sent to a new session each time. */
   prompt: nonEmpty,
-  /** Working directory of that session. */
-  cwd: nonEmpty,
+  /** Working directory of that session: an absolute path (checked to exist when it runs). */
+  cwd: nonEmpty.refine((dir) => path.isAbsolute(dir), { error: 'expected an absolute path, like "/home/you/project"' }),
+  /** Agent (mode) of the run session; the project's default when unset. */
+  agent: nonEmpty.optional(),
   /** `provider/model`; the top-level `model` when unset. */
   model: ModelReferenceSchema.optional(),
+  /** Abort a run after this many milliseconds (default 180000). */
+  timeoutMs: z.int().positive().optional(),
+  /** Stop a run's turn once it would spend more than this many USD. */
+  budgetUsd: z.number().positive().optional(),
+  /** Runs are headless: what would ask is refused in `ask` (the default) and `deny`. */
+  permissionMode: z.enum(['ask', 'acceptEdits', 'bypass', 'deny']).optional(),
+  /** A run due while the last still runs: `skip` (default) or `queue` (at most one waits). */
+  overlap: z.enum(['skip', 'queue']).optional(),
+  /** Run once at start-up when a scheduled time passed while the daemon was down (default false). */
+  runMissed: z.boolean().optional(),
+  /** false keeps the schedule but never runs it by itself (default true). */
+  enabled: z.boolean().optional(),
 });
+export type ScheduleConfig = z.infer<typeof ScheduleConfigSchema>;
 
 /** A command run before or after a tool call; it receives the call as JSON on stdin. */
 export const HookConfigSchema = z.strictObject({
@@ -183,8 +208,8 @@ export const AgentdConfigSchema = z.strictObject({
   /** MCP servers keyed by name; their tools appear as `<name>__<tool>`. */
   mcpServers: z.record(nonEmpty, McpServerConfigSchema).optional(),
   /**
-   * Scheduled prompts: validated, and their models checked by `agentd doctor`, but no
-   * scheduler runs them yet; the daemon says so in its log at start-up.
+   * Scheduled prompts the daemon runs (src/scheduler). Only the user's own config file's
+   * schedules run; a project file's are ignored, as a workspace must not start runs.
    */
   schedules: z
     .array(ScheduleConfigSchema)
@@ -264,13 +289,3 @@ export const AgentdConfigSchema = z.strictObject({
     .optional(),
 });
 export type AgentdConfig = z.infer<typeof AgentdConfigSchema>;
-
-function isCronExpression(expression: string): boolean {
-  try {
-    // Without a callback croner only parses the pattern; nothing is scheduled.
-    new Cron(expression, { paused: true }).stop();
-    return true;
-  } catch {
-    return false;
-  }
-}

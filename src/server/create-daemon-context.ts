@@ -17,6 +17,9 @@ import { ClientTools } from '../tools/remote/client-tools.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import { buildSandboxPolicy } from '../tools/sandbox/sandbox-policy.js';
 import { createBuiltinTools, ToolRegistry } from '../tools/tool-registry.js';
+import { Scheduler } from '../scheduler/scheduler.js';
+import { broadcastDaemonEvent } from './broadcast-daemon-event.js';
+import { createRunPrompt } from './create-run-prompt.js';
 import { createClientAsker } from './ask-client-permission.js';
 import type { ClientConnection } from './client-connection.js';
 import { ConfigReloader } from './config-reloader.js';
@@ -76,7 +79,11 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
   const clients = options.clients ?? new Set<ClientConnection>();
   let sessions: SessionManager | undefined;
   // A sub-agent's questions go to the clients of the session that started it.
-  const asker = options.asker ?? createClientAsker(clients, (id) => sessions?.get(id)?.promptOrigin, (id) => sessions?.rootOf(id) ?? id);
+  const clientAsker = options.asker ?? createClientAsker(clients, (id) => sessions?.get(id)?.promptOrigin, (id) => sessions?.rootOf(id) ?? id);
+  // Sessions running a scheduled run: headless, so nobody is asked, not even a client that opened one.
+  const headless = new Set<string>();
+  const asker: PermissionAsker = (question, signal) =>
+    headless.has(sessions?.rootOf(question.sessionId) ?? question.sessionId) ? Promise.resolve('no_client') : clientAsker(question, signal);
   tools.register(createAgentTool({ sessions: () => sessions! }), { origin: 'builtin' });
   const clientTools = new ClientTools(tools, { ...(config.server?.requestTimeoutMs ? { defaultTimeoutMs: config.server.requestTimeoutMs } : {}) });
   const mcp = new McpManager({ registry: tools, log, clientVersion: options.version, ports: createMcpClientPorts(() => sessions!, clients) });
@@ -118,8 +125,15 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
     readUserLayer: () => readUserConfig({ cwd: options.paths.configDir, paths: options.paths, ...(options.configFile !== undefined ? { configFile: options.configFile } : {}) }),
     log,
   });
+  const scheduler = new Scheduler({
+    store: options.store.schedules,
+    runPrompt: createRunPrompt(sessions, clients, headless),
+    emit: (event) => broadcastDaemonEvent(clients, event),
+    log,
+  });
   return {
     sessions,
+    scheduler,
     sandbox: options.sandbox,
     tools,
     clientTools,

@@ -1,4 +1,5 @@
 import type { AgentdConfig } from '../config/config-schema.js';
+import type { Scheduler } from '../scheduler/scheduler.js';
 import type { SessionManager } from '../session/session-manager.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import type { HookRunner } from '../tools/hooks/hook-runner.js';
@@ -21,6 +22,8 @@ export interface DaemonContext {
   mcp: McpManager;
   /** Config command hooks and client hooks (`hooks/register`) around every tool call. */
   hooks: HookRunner;
+  /** Cron-scheduled headless runs (`schedules/*`); started by buildDaemon, stopped at shutdown. */
+  scheduler: Scheduler;
   /** Every connected client, for asking permission and routing client tools. */
   clients: Set<ClientConnection>;
   /** Watches the configuration files and applies their edits to the running daemon. */

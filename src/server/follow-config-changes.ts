@@ -3,12 +3,14 @@ import { projectMcpSpecs } from './project-mcp-specs.js';
 
 /**
  * What a configuration change starts and stops beyond the sessions' own services: the
- * user's MCP servers follow its `mcpServers`, and each live session's project servers
- * its trusted project's (trust itself may have changed with the user's file).
+ * user's MCP servers follow its `mcpServers` and the config schedules its `schedules`
+ * (when this daemon runs schedules), and each live session's project servers its
+ * trusted project's (trust itself may have changed with the user's file).
  */
-export function followConfigChanges(daemon: DaemonContext): void {
+export function followConfigChanges(daemon: DaemonContext, options: { schedules: boolean }): void {
   daemon.reloader.onUserConfig((config) => {
     void daemon.mcp.setConfigured(config.mcpServers);
+    if (options.schedules) daemon.scheduler.setConfigSchedules(config.schedules ?? []);
   });
   daemon.reloader.onSessionsConfig((affected) => {
     for (const { session, settings } of affected) {

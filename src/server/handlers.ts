@@ -23,4 +23,10 @@ export const handlers: HandlerTable = {
   'tools/unregister': async () => (await import('./handlers/tools-unregister.js')).toolsUnregister,
   'tools/list': async () => (await import('./handlers/tools-list.js')).toolsList,
   'hooks/register': async () => (await import('./handlers/hooks-register.js')).hooksRegister,
+  'schedules/add': async () => (await import('./handlers/schedules.js')).schedulesAdd,
+  'schedules/list': async () => (await import('./handlers/schedules.js')).schedulesList,
+  'schedules/update': async () => (await import('./handlers/schedules.js')).schedulesUpdate,
+  'schedules/remove': async () => (await import('./handlers/schedules.js')).schedulesRemove,
+  'schedules/run': async () => (await import('./handlers/schedules.js')).schedulesRun,
+  'schedules/history': async () => (await import('./handlers/schedules.js')).schedulesHistory,
 };

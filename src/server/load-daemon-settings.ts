@@ -28,6 +28,11 @@ export interface StartOptions {
   /** Who answers permission questions (headless runs: nobody). */
   asker?: PermissionAsker;
   /**
+   * Start the scheduler (config and added schedules, missed runs); false for a daemon that
+   * lives only as long as one `agentd run`, which must not fire anyone's schedules.
+   */
+  runSchedules?: boolean;
+  /**
    * The data directory's lock, when the caller took it already (serve and run take it
    * before serving anything); the daemon takes it otherwise, and releases it at shutdown.
    */

@@ -48,8 +48,6 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   // Under the lock, every turn still 'running' belongs to an owner that is gone.
   const recovered = store.recoverInterruptedTurns();
   if (recovered.length > 0) log(`marked ${recovered.length} turn(s) interrupted by an earlier stop`);
-  const schedules = config.schedules?.length ?? 0;
-  if (schedules > 0) log(`config has ${schedules} schedule(s); this version of agentd does not run schedules yet, so they are ignored`);
   // Probed in the background so the first client is not kept waiting; bash awaits it.
   // `sandbox.enabled: false` turns bubblewrap off on purpose: bash then asks every time.
   const sandbox = userSandbox(config);
@@ -75,8 +73,11 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   // In the background, like the sandbox probe; sessions never wait for it, their tools appear when ready.
   reportMcpServerStates(daemon);
   void daemon.mcp.startConfigured(config.mcpServers);
+  // Only the user's own config schedules run (a project file's are ignored); runs a killed daemon left are marked failed.
+  const runSchedules = options.runSchedules !== false;
+  if (runSchedules) daemon.scheduler.start(config.schedules ?? []);
   // Edits of config.json, AGENTS.md, skills and agents apply without a restart.
-  followConfigChanges(daemon);
+  followConfigChanges(daemon, { schedules: runSchedules });
   const watching = daemon.reloader.start().catch((error: Error) => log(`configuration files are not watched: ${error.message}`));
   return {
     daemon,
@@ -84,6 +85,8 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
     config,
     store,
     async shutdown() {
+      // First, so a run's history row records the shutdown before its session is aborted.
+      await daemon.scheduler.stop();
       await watching;
       await daemon.reloader.close();
       await daemon.sessions.shutdown();

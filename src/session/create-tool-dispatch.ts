@@ -4,7 +4,7 @@ import type { SessionRecord } from '../store/store.js';
 import type { FileStateTracker } from '../tools/file-state-tracker.js';
 import type { PermissionRuleSet } from '../tools/permissions/match-permission-rules.js';
 import { permissionsStoreDir } from '../tools/permissions/manage-remembered-permissions.js';
-import type { PermissionMode } from '../tools/permissions/permission-mode.js';
+import { PERMISSION_MODES, type PermissionMode } from '../tools/permissions/permission-mode.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import type { ToolSettings } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
@@ -53,7 +53,8 @@ export async function createToolDispatch(host: ToolHost, options: ToolRuntimeOpt
     cwd: record.cwd,
     additionalDirectories: record.additionalDirectories,
     rules: options.rules,
-    mode: options.mode,
+    // A scheduled run's session carries its schedule's mode (runs are headless; see protocol/schedules.ts).
+    mode: ownPermissionMode(record) ?? options.mode,
     permissionsDir: permissionsStoreDir(options.dataDir),
     asker: options.asker,
   });
@@ -97,4 +98,10 @@ export async function createToolDispatch(host: ToolHost, options: ToolRuntimeOpt
     emit: (event) => host.emit(event),
     steeringPending: () => host.steeringPending(),
   };
+}
+
+/** The permission mode a session's record sets for itself (`meta.permissionMode`), if any. */
+function ownPermissionMode(record: SessionRecord): PermissionMode | undefined {
+  const mode = record.meta.permissionMode;
+  return PERMISSION_MODES.find((m) => m === mode);
 }

@@ -68,6 +68,41 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'schedules and their runs',
+    sql: `
+      -- Schedules added over the protocol; config.json's live in the file. The definition
+      -- is the schedule's fields as JSON, checked by the scheduler when it is read.
+      CREATE TABLE schedules (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        definition TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+
+      -- Runs of any schedule, config ones included, so schedule_id is not a foreign key,
+      -- and a removed schedule keeps its history. session_id is null when no session was
+      -- made (skipped, or failed before); ended_at and outcome are null while it runs.
+      CREATE TABLE schedule_runs (
+        id TEXT PRIMARY KEY,
+        schedule_id TEXT NOT NULL,
+        session_id TEXT,
+        trigger TEXT NOT NULL CHECK (trigger IN ('cron', 'manual', 'missed')),
+        started_at TEXT NOT NULL,
+        ended_at TEXT,
+        outcome TEXT CHECK (outcome IN ('completed', 'failed', 'timed_out', 'cancelled', 'skipped')),
+        stop_reason TEXT,
+        cost_usd REAL NOT NULL DEFAULT 0,
+        error TEXT
+      );
+      -- History pages by (started_at, rowid) descending per schedule.
+      CREATE INDEX schedule_runs_by_schedule ON schedule_runs (schedule_id, started_at DESC);
+      -- Start-up recovery scans only the (normally empty) set of unfinished runs.
+      CREATE INDEX schedule_runs_unfinished ON schedule_runs (ended_at) WHERE ended_at IS NULL;
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

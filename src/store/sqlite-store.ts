@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import type { ScheduleStore } from './schedule-store.js';
 import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.js';
+import { SqliteScheduleStore } from './sqlite-schedule-store.js';
 import {
   DEFAULT_SESSION_MODE,
   type ListSessionsQuery,
@@ -40,11 +42,13 @@ const MAX_PAGE = 200;
 export class SqliteStore implements Store {
   readonly #db: Database.Database;
   readonly #now: () => string;
+  readonly schedules: ScheduleStore;
 
   constructor(db: Database.Database, options: SqliteStoreOptions = {}) {
     this.#db = db;
     const clock = options.now ?? (() => new Date());
     this.#now = () => clock().toISOString();
+    this.schedules = new SqliteScheduleStore(db, this.#now);
   }
 
   createSession(input: NewSession): SessionRecord {

@@ -4,6 +4,7 @@
  * Every method is synchronous because better-sqlite3 is, and a committed message must be
  * on disk before the event announcing it goes out (DESIGN.md, "Data flow").
  */
+import type { ScheduleStore } from './schedule-store.js';
 
 /**
  * Token counts of one response as stored (the provider layer's Usage has this shape;
@@ -163,6 +164,8 @@ export interface Store {
   listMessages(sessionId: string): MessageRecord[];
   /** At start-up: every turn still 'running' (the daemon died mid-turn) becomes 'interrupted'; returns them. */
   recoverInterruptedTurns(): TurnRecord[];
+  /** Schedules added over the protocol and every schedule's runs (same database). */
+  readonly schedules: ScheduleStore;
   /** Closes the database; the store must not be used afterwards. */
   close(): void;
 }

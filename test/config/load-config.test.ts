@@ -159,7 +159,7 @@ describe('loadConfig', () => {
       `${paths.configFile}: permissions.mode: expected one of "ask", "acceptEdits", "bypass", "deny", got the string "yolo"`,
       `${paths.configFile}: maxTurns: expected a whole number >= 1, got 0`,
       `${paths.configFile}: thinking: expected one of "off", "minimal", "low", "medium", "high", got the string "hgih"; did you mean "high"?`,
-      `${projectFile}: schedules[0].cron: expected a cron expression like "0 9 * * 1-5" (minute hour day-of-month month day-of-week)`,
+      `${projectFile}: schedules[0].cron: "every day" has 2 field(s); write 5 (minute hour day-of-month month day-of-week) or 6 (second first), like "0 9 * * 1-5"`,
     ]);
   });
 

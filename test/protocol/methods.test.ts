@@ -30,6 +30,12 @@ const REQUIRED: Record<string, 'client-to-daemon' | 'daemon-to-client' | 'both'>
   'tools/unregister': 'client-to-daemon',
   'tools/list': 'client-to-daemon',
   'hooks/register': 'client-to-daemon',
+  'schedules/add': 'client-to-daemon',
+  'schedules/list': 'client-to-daemon',
+  'schedules/update': 'client-to-daemon',
+  'schedules/remove': 'client-to-daemon',
+  'schedules/run': 'client-to-daemon',
+  'schedules/history': 'client-to-daemon',
   'session/update': 'daemon-to-client',
   'session/request_permission': 'daemon-to-client',
   'elicitation/create': 'daemon-to-client',
@@ -90,7 +96,7 @@ describe('method table', () => {
   });
 
   it('derives the extension features from the non-ACP methods', () => {
-    expect(extensionFeatures()).toEqual(['steering', 'tools', 'hooks', 'events', 'cancellation']);
+    expect(extensionFeatures()).toEqual(['steering', 'tools', 'hooks', 'schedules', 'events', 'cancellation']);
     const initialize = methodsByName.get('initialize');
     const example = initialize?.example.result as { _meta: { agentd: { features: string[] } } };
     expect(example._meta.agentd.features).toEqual(extensionFeatures());

@@ -63,8 +63,14 @@ describe('live configuration', () => {
     return sessionId as string;
   }
 
+  /** The next daemon event matching `test`: one received from now on, never an earlier one. */
   function daemonEvent(test: (event: Record<string, unknown>) => boolean): Promise<WireMessage> {
-    return daemon.peer.waitFor((m) => m.method === 'agentd/daemonEvent' && test((m.params as { event: Record<string, unknown> }).event), 10_000, 'daemon event');
+    const from = daemon.peer.received.length;
+    return daemon.peer.waitFor(
+      (m) => m.method === 'agentd/daemonEvent' && daemon.peer.received.indexOf(m) >= from && test((m.params as { event: Record<string, unknown> }).event),
+      10_000,
+      'daemon event',
+    );
   }
 
   const reloadedFile = (file: string): Promise<WireMessage> => daemonEvent((e) => e.type === 'config_reloaded' && e.file === file);
@@ -243,6 +249,20 @@ describe('live configuration', () => {
     const tools = await toolsOfNextRequest();
     expect(tools.filter((name) => name.includes('__'))).toEqual([]);
     expect(tools).toContain('ls');
+  });
+
+  it("schedules added to the user's config are scheduled, and removed ones dropped, without a restart", async () => {
+    const userFile = join(home.home, 'config', 'config.json');
+    const ids = async (): Promise<string[]> => (await daemon.peer.call('schedules/list', {})).schedules.map((s: { id: string }) => s.id);
+    expect(await ids()).toEqual([]);
+    let applied = reloadedFile(userFile);
+    writeUser(userConfig({ schedules: [{ name: 'nightly', cron: '0 3 * * *', prompt: 'run the tests', cwd: project }] }));
+    await applied;
+    expect(await ids()).toEqual(['nightly']);
+    applied = reloadedFile(userFile);
+    writeUser(userConfig());
+    await applied;
+    expect(await ids()).toEqual([]);
   });
 
   it("a project's watch lasts while any of its sessions is live and comes back when one is loaded", async () => {

@@ -49,6 +49,8 @@ export async function openRunConnection(options: {
   try {
     settings = loadDaemonSettings({
       lock: attempt.lock,
+      // A daemon for one prompt: schedules run in a serving daemon only.
+      runSchedules: false,
       cwd: options.cwd,
       env: options.env,
       version: options.version,

@@ -1,0 +1,72 @@
+import type { RunPrompt } from '../scheduler/run-prompt-port.js';
+import { describeCwdProblem } from '../scheduler/check-schedule.js';
+import type { SessionManager } from '../session/session-manager.js';
+import type { ClientConnection } from './client-connection.js';
+
+/**
+ * The scheduler's port into the sessions: a new session in the schedule's cwd, its agent,
+ * model, budget and permission mode set, prompted with no client behind it. Aborting the
+ * signal stops the turn like `session/abort`. When the turn is over the session is unloaded
+ * unless a client has it open; it stays in the store, loadable like any other.
+ */
+export function createRunPrompt(
+  sessions: SessionManager,
+  clients: ReadonlySet<ClientConnection>,
+  /** Ids of sessions whose scheduled run is going; the daemon's asker asks nobody for them. */
+  headless: Set<string>,
+): RunPrompt {
+  return async (request) => {
+    const cwdProblem = describeCwdProblem(request.cwd);
+    if (cwdProblem) throw new Error(`cwd: ${cwdProblem}`);
+    const session = sessions.create({
+      cwd: request.cwd,
+      meta: {
+        schedule: { id: request.scheduleId, name: request.title, runId: request.runId, permissionMode: request.permissionMode },
+        // Read by the session's tool dispatch (runs are headless) and turn settings; the
+        // mode is dropped again when the run is over (see unload).
+        permissionMode: request.permissionMode,
+        ...(request.budgetUsd !== undefined ? { budgetUsd: request.budgetUsd } : {}),
+      },
+    });
+    try {
+      if (request.agent !== undefined) session.setMode(request.agent);
+      if (request.model !== undefined) session.setModel(request.model);
+    } catch (error) {
+      // Nothing ran: the empty session would only clutter the list.
+      await sessions.delete(session.id);
+      throw error;
+    }
+    const stop = (): void => void session.abort();
+    headless.add(session.id);
+    const done = session.prompt([{ type: 'text', text: request.prompt }]).then(
+      (outcome) => ({ stopReason: outcome.stopReason, costUsd: session.record.totalCostUsd }),
+      (error: Error) => ({ stopReason: null, costUsd: session.record.totalCostUsd, error: error.message }),
+    );
+    // After the prompt has started its turn, so an abort that came first still stops it.
+    if (request.signal.aborted) stop();
+    else request.signal.addEventListener('abort', stop, { once: true });
+    return {
+      sessionId: session.id,
+      done: done.then(async (result) => {
+        request.signal.removeEventListener('abort', stop);
+        headless.delete(session.id);
+        if (![...clients].some((client) => client.attached.has(session.id))) await unload(sessions, session.id);
+        return result;
+      }),
+    };
+  };
+}
+
+/**
+ * Unloads a finished run's session and drops its own permission mode, so a person who
+ * later goes on with it gets the project's mode (and is asked), not the headless run's.
+ */
+async function unload(sessions: SessionManager, id: string): Promise<void> {
+  try {
+    await sessions.close(id);
+    const { permissionMode: _runMode, ...meta } = sessions.record(id).meta;
+    sessions.store.updateSession(id, { meta });
+  } catch {
+    // Deleted by a client meanwhile: nothing to unload.
+  }
+}

@@ -255,6 +255,8 @@ describe('live configuration', () => {
     const userFile = join(home.home, 'config', 'config.json');
     const ids = async (): Promise<string[]> => (await daemon.peer.call('schedules/list', {})).schedules.map((s: { id: string }) => s.id);
     expect(await ids()).toEqual([]);
+    // No session here: wait for the watch of the user's files instead.
+    await (await daemon.context()).reloader.settled();
     let applied = reloadedFile(userFile);
     writeUser(userConfig({ schedules: [{ name: 'nightly', cron: '0 3 * * *', prompt: 'run the tests', cwd: project }] }));
     await applied;

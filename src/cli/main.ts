@@ -68,7 +68,8 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     const message = error instanceof ConfigError || error instanceof Error ? error.message : String(error);
-    process.stderr.write(`agentd: ${message}\n`);
+    // A command's own errors already start with its name ("agentd sessions: …").
+    process.stderr.write(message.startsWith('agentd ') ? `${message}\n` : `agentd: ${message}\n`);
     process.exitCode = error instanceof ConfigError ? 78 : 1;
   },
 );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { compactContext } from './compact-context.js';
 import { compactionThresholds } from './compaction-thresholds.js';
-import { estimateTokens, loadTokenizer } from './estimate-tokens.js';
+import { estimateTokens, loadTokenizer, ROUGH_COUNT_SHORTFALL, tokenizerLoaded } from './estimate-tokens.js';
 import type { LoopContext } from './loop-context.js';
 import type { LoopState } from './loop-state.js';
 
@@ -13,10 +13,16 @@ import type { LoopState } from './loop-state.js';
 export async function compactIfNeeded(ctx: LoopContext, state: LoopState, force = false): Promise<boolean> {
   const tracker = ctx.compaction;
   if (tracker.disabled) return false;
-  await loadTokenizer();
   const { model } = ctx.turn;
-  const tokens = ctx.conversation.contextTokens();
   const { warnAt, compactAt } = compactionThresholds(model.contextWindow, model.maxOutputTokens);
+  // Loading the tokenizer's tables costs more than the rest of a request's preparation: it
+  // is loaded only once the rough count could be near the warning, never for a short
+  // conversation (most first prompts).
+  if (!tokenizerLoaded()) {
+    if (!force && ctx.conversation.contextTokens() * ROUGH_COUNT_SHORTFALL < warnAt) return false;
+    await loadTokenizer();
+  }
+  const tokens = ctx.conversation.contextTokens();
   if (!force && tokens < warnAt) return false;
   if (!force && tokens < compactAt) {
     if (!state.warned) {

@@ -44,6 +44,17 @@ export function loadTokenizer(): Promise<void> {
   return loading;
 }
 
+/** Whether exact counts are available (see loadTokenizer). */
+export function tokenizerLoaded(): boolean {
+  return countTokens !== undefined;
+}
+
+/**
+ * How far the rough count (four characters a token) can fall short of the real one: text
+ * in Chinese, Japanese or Korean runs near one token per character, so four times.
+ */
+export const ROUGH_COUNT_SHORTFALL = 4;
+
 /** Until the tokenizer is loaded: about four characters a token, the usual rule of thumb for English and code. */
 function approximateTokens(text: string): number {
   return Math.ceil(text.length / 4);

@@ -69,6 +69,32 @@ describe('agentd serve --socket and --listen', () => {
     silent.close();
   });
 
+  it('stops on SIGTERM while a client keeps its socket open and a turn streams, keeping the partial answer', async () => {
+    const daemon = start(['serve', '--socket']);
+    const client = await connectWhenListening(socketPath);
+    await client.call('initialize', { protocolVersion: 1 });
+    const { sessionId } = await client.call('session/new', { cwd: workspace, mcpServers: [] });
+    // The vendor sends the first words, then holds the stream open.
+    const body = chatCompletionSse(['partial ', 'answer ', 'never finished']);
+    replay.enqueue({ body, stallAfterBytes: body.indexOf('never') - 40 });
+    void client.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] }).catch(() => undefined);
+    await client.waitFor((m) => m.params?.update?.sessionUpdate === 'agent_message_chunk');
+
+    daemon.child.kill('SIGTERM');
+    // Bounded by the wait below: before, the daemon ran on until this client hung up.
+    const exit = await Promise.race([daemon.exited, new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), 10_000))]);
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(existsSync(socketPath)).toBe(false);
+
+    const again = start(['serve', '--socket']);
+    const reader = await connectWhenListening(socketPath);
+    await reader.call('initialize', { protocolVersion: 1 });
+    await reader.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
+    expect(reader.agentText(sessionId)).toContain('partial ');
+    again.child.kill('SIGTERM');
+    await again.exited;
+  });
+
   it('replaces a stale socket file and refuses a live one', async () => {
     // A socket file left by a crashed process: it listened, then died by SIGKILL.
     mkdirSync(join(home.home, 'run'), { recursive: true });

@@ -1,6 +1,7 @@
 import { benchAbortLatency } from './abort-latency.js';
 import { benchColdStart } from './cold-start.js';
 import { benchConfigReload } from './config-reload.js';
+import { benchFirstPrompt } from './first-prompt.js';
 import { benchLoopOverhead } from './loop-overhead.js';
 import { benchRelayThroughput } from './relay-throughput.js';
 
@@ -10,6 +11,7 @@ async function main(): Promise<void> {
   // `relay 20000`: a longer stream, past the daemon's warm-up (5,000 by default).
   const relayChunks = Number(process.argv[3] ?? 5000);
   if (!only || only === 'cold-start') console.log(JSON.stringify({ bench: 'cold-start', ...(await benchColdStart()) }));
+  if (!only || only === 'first-prompt') console.log(JSON.stringify({ bench: 'first-prompt', ...(await benchFirstPrompt()) }));
   if (!only || only === 'loop') console.log(JSON.stringify({ bench: 'loop-overhead', ...(await benchLoopOverhead()) }));
   if (!only || only === 'abort') console.log(JSON.stringify({ bench: 'abort-latency', ...(await benchAbortLatency()) }));
   if (!only || only === 'config') console.log(JSON.stringify({ bench: 'config-reload', ...(await benchConfigReload()) }));

@@ -2,13 +2,17 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A loopback HTTP server that answers every request with the same SSE body, written as given chunks. */
-export async function startSseServer(chunks: string[], options: { holdOpen?: boolean } = {}): Promise<{ url: string; close(): Promise<void> }> {
+export async function startSseServer(
+  chunks: string[],
+  /** holdOpen: the stream never ends on its own (the client aborts it); onRequest: called as each request arrives. */
+  options: { holdOpen?: boolean; onRequest?: () => void } = {},
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
+    options.onRequest?.();
     req.resume();
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       for (const chunk of chunks) res.write(chunk);
-      // holdOpen: the stream never ends on its own (the client aborts it).
       if (!options.holdOpen) res.end();
     });
   });

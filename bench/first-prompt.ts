@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { benchHome, median, spawnStdioDaemon } from './support/daemon-client.js';
+import { chatFrames, startSseServer } from './support/sse-server.js';
+
+/**
+ * The first prompt of a fresh daemon, as an editor sees it: spawn → `initialize`
+ * answered, spawn → `session/new` answered, then `session/prompt` → the model request
+ * arriving at the loopback vendor (what the daemon does before it asks the model), for
+ * the first prompt of the session and for a second one. A fresh daemon per run.
+ */
+export async function benchFirstPrompt(runs = 11): Promise<Record<string, number>> {
+  let arrived = 0;
+  const server = await startSseServer(chatFrames(['ok']), { onRequest: () => (arrived = performance.now()) });
+  const { home, cleanup } = benchHome({ model: 'local/bench', providers: { local: { type: 'openai-chat', baseUrl: `${server.url}/v1` } } });
+  const workspace = mkdtempSync(join(tmpdir(), 'agentd-bench-ws-'));
+  const initialize: number[] = [];
+  const sessionNew: number[] = [];
+  const first: number[] = [];
+  const second: number[] = [];
+  try {
+    for (let run = 0; run < runs; run++) {
+      const spawned = performance.now();
+      const daemon = spawnStdioDaemon(home);
+      const call = (method: string, params: unknown): Promise<any> => daemon.connection.sendRequest(method, params);
+      await call('initialize', { protocolVersion: 1 });
+      initialize.push(performance.now() - spawned);
+      const { sessionId } = await call('session/new', { cwd: workspace, mcpServers: [] });
+      sessionNew.push(performance.now() - spawned);
+      for (const into of [first, second]) {
+        const sent = performance.now();
+        const answer = await call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+        if (answer.stopReason !== 'end_turn') throw new Error(`prompt ended ${JSON.stringify(answer)}`);
+        into.push(arrived - sent);
+      }
+      daemon.connection.dispose();
+      daemon.child.stdin.end();
+      await new Promise((resolve) => daemon.child.once('exit', resolve));
+    }
+  } finally {
+    await server.close();
+    cleanup();
+    rmSync(workspace, { recursive: true, force: true });
+  }
+  return {
+    runs,
+    initializeMs: median(initialize),
+    sessionNewMs: median(sessionNew),
+    firstPromptToRequestMs: median(first),
+    secondPromptToRequestMs: median(second),
+  };
+}

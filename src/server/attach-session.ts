@@ -2,7 +2,6 @@ import type { Session } from '../session/session.js';
 import type { SessionEvent } from '../session/session-event.js';
 import type { ClientConnection } from './client-connection.js';
 import { mapSessionEvent } from './map-session-event.js';
-import { warmModelTransport } from './warm-model-transport.js';
 
 /**
  * Streams a session's live events to a client until it detaches or disconnects. With
@@ -31,8 +30,6 @@ export function attachSession(client: ClientConnection, session: Session, catchU
   existing?.unsubscribe();
   const unsubscribe = session.subscribe(send);
   client.attached.set(session.id, { session, unsubscribe });
-  // A client following a session will prompt it soon.
-  warmModelTransport();
 }
 
 export function detachSession(client: ClientConnection, sessionId: string): void {

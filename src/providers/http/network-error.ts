@@ -13,9 +13,10 @@ export interface NetworkErrorContext {
 }
 
 /**
- * Turn whatever undici or the socket threw into a ProviderError: `aborted` when the
- * caller's signal fired (checked first: undici reports aborts in several shapes),
- * `timeout` for undici's connect/headers/body timeouts, `network` for everything else.
+ * Turn whatever the HTTP client or the socket threw into a ProviderError: `aborted` when
+ * the caller's signal fired (checked first: aborts come in several shapes), `timeout` for
+ * the connect and first-byte limits (httpPost's, or undici's where undici is used),
+ * `network` for everything else.
  * A ProviderError (e.g. the idle watchdog's) passes through unchanged.
  */
 export function networkError(error: unknown, context: NetworkErrorContext): ProviderError {
@@ -27,14 +28,14 @@ export function networkError(error: unknown, context: NetworkErrorContext): Prov
   }
   const code = errorCode(error);
   const detail = error instanceof Error ? error.message : String(error);
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (code === 'CONNECT_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return new ProviderError({
       ...base,
       kind: 'timeout',
       message: `${context.provider}: could not connect to ${where} within ${context.connectMs} ms (raise timeouts.connectMs if the server is slow to accept)`,
     });
   }
-  if (code === 'UND_ERR_HEADERS_TIMEOUT') {
+  if (code === 'HEADERS_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') {
     return new ProviderError({
       ...base,
       kind: 'timeout',

@@ -1,6 +1,6 @@
 import { ProviderError } from '../provider-error.js';
-import { getAgent } from './get-agent.js';
-import { loadUndici } from './load-undici.js';
+import type { IncomingMessage } from 'node:http';
+import { httpPost } from './http-post.js';
 import { createIdleWatchdog } from './idle-watchdog.js';
 import { networkError, type NetworkErrorContext } from './network-error.js';
 import { parseRetryAfter } from './parse-retry-after.js';
@@ -56,37 +56,29 @@ export async function postStream(options: PostStreamOptions): Promise<AsyncItera
     firstByteMs: timeouts.firstByteMs,
   };
   const headers = { 'content-type': 'application/json', ...options.headers };
-  let response: Awaited<ReturnType<Awaited<ReturnType<typeof loadUndici>>['request']>>;
+  let response: IncomingMessage;
   try {
-    const { request } = await loadUndici();
-    response = await request(url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(options.body),
-      signal: options.signal,
-      dispatcher: await getAgent(url.origin, timeouts.connectMs),
-      headersTimeout: timeouts.firstByteMs,
-      // Silence in the body is the idle watchdog's job; undici's own body timeout is off.
-      bodyTimeout: 0,
-    });
+    // Silence in the body is the idle watchdog's job (readBody).
+    response = await httpPost(url, { headers, body: JSON.stringify(options.body), signal: options.signal, connectMs: timeouts.connectMs, firstByteMs: timeouts.firstByteMs });
   } catch (error) {
     throw networkError(error, context);
   }
 
   const responseHeaders = toHeaders(response.headers);
-  if (response.statusCode < 200 || response.statusCode > 299) {
+  const status = response.statusCode ?? 0;
+  if (status < 200 || status > 299) {
     // Through the idle watchdog and only as far as the limit: a server that stalls or
     // sends a huge page with its error status must not hang the turn or fill memory.
     let text = '';
     const decoder = new TextDecoder();
-    for await (const chunk of readBody(response.body, timeouts.idleMs, context)) {
+    for await (const chunk of readBody(response, timeouts.idleMs, context)) {
       text += decoder.decode(chunk, { stream: true });
       if (text.length >= maxErrorBodyChars) break;
     }
     text = (text + decoder.decode()).slice(0, maxErrorBodyChars);
-    throw withRetryAfter(redactError(options.classifyError(response.statusCode, text, responseHeaders), options.redact), responseHeaders);
+    throw withRetryAfter(redactError(options.classifyError(status, text, responseHeaders), options.redact), responseHeaders);
   }
-  return readBody(response.body, timeouts.idleMs, context);
+  return readBody(response, timeouts.idleMs, context);
 }
 
 async function* readBody(
@@ -127,12 +119,12 @@ async function* readBody(
   } finally {
     watchdog.disarm();
     // Early exit (the reader stopped): drop the socket rather than drain an unwanted body.
-    // A body read to its end is left alone so undici can reuse the keep-alive socket.
+    // A body read to its end is left alone so the agent can reuse the keep-alive socket.
     if (!settled) body.destroy();
   }
 }
 
-function toHeaders(raw: Record<string, string | string[] | undefined>): Headers {
+function toHeaders(raw: IncomingMessage['headers']): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(raw)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);

@@ -1,0 +1,77 @@
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+
+/** A transport limit ran out; `code` names which, for networkError. */
+export class TransportTimeoutError extends Error {
+  constructor(
+    readonly code: 'CONNECT_TIMEOUT' | 'HEADERS_TIMEOUT',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface HttpPostOptions {
+  headers: Record<string, string>;
+  body: string;
+  /** Aborting destroys the request and its response, in any state. */
+  signal: AbortSignal;
+  /** TCP (and TLS) connect. */
+  connectMs: number;
+  /** From the request sent to the response headers. */
+  firstByteMs: number;
+}
+
+/** Keep-alive pools per origin, shared by every model talking to it (warm connections between turns). */
+const agents = new Map<string, http.Agent>();
+
+function agentFor(url: URL): http.Agent {
+  let agent = agents.get(url.origin);
+  if (!agent) {
+    const options = { keepAlive: true, keepAliveMsecs: 1_000, timeout: 30_000 };
+    agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    agents.set(url.origin, agent);
+  }
+  return agent;
+}
+
+/**
+ * POSTs `body` with Node's own http/https client and resolves with the response once its
+ * headers arrive; the body is the response stream. Node's client is part of the runtime
+ * (about 20 ms to load against undici's 75–400 ms), which keeps it off the path of a
+ * session's first model request. Rejects with the socket's error, or a
+ * TransportTimeoutError when the connect or first-byte limit runs out.
+ */
+export function httpPost(url: URL, options: HttpPostOptions): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const client = url.protocol === 'https:' ? https : http;
+    const request = client.request(url, {
+      method: 'POST',
+      headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) },
+      agent: agentFor(url),
+      signal: options.signal,
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const fail = (code: TransportTimeoutError['code'], message: string): void => void request.destroy(new TransportTimeoutError(code, message));
+    const awaitHeaders = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => fail('HEADERS_TIMEOUT', `no response headers within ${options.firstByteMs} ms`), options.firstByteMs);
+    };
+    request.once('socket', (socket) => {
+      // A pooled socket is connected already; a new one has its handshake to do first.
+      if (!socket.connecting) return awaitHeaders();
+      timer = setTimeout(() => fail('CONNECT_TIMEOUT', `not connected within ${options.connectMs} ms`), options.connectMs);
+      socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', awaitHeaders);
+    });
+    request.once('response', (response) => {
+      clearTimeout(timer);
+      resolve(response);
+    });
+    // `on`, not `once`: a socket error after the response must never go unhandled.
+    request.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    request.end(options.body);
+  });
+}

@@ -1,4 +1,4 @@
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { loadYaml } from './load-yaml.js';
 
 /** A Markdown file split into its YAML front matter and its body. */
 export interface FrontMatterDocument {
@@ -36,9 +36,9 @@ export function parseFrontMatter(text: string): FrontMatterDocument {
   let front: unknown;
   try {
     // logLevel 'error': unknown tags become plain strings without a process warning.
-    front = parseYaml(match[1] ?? '', { logLevel: 'error' });
+    front = loadYaml().parse(match[1] ?? '', { logLevel: 'error' });
   } catch (error) {
-    if (error instanceof YAMLParseError) {
+    if (error instanceof loadYaml().YAMLParseError) {
       const position = error.linePos?.[0];
       // The YAML starts on line 2 of the file, after the opening `---`.
       const line = position !== undefined ? position.line + 1 : undefined;

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { loadYaml } from '../config/load-yaml.js';
 
 /** A skill: instructions in `<dir>/<name>/SKILL.md`, loaded on demand by the skill tool. */
 export interface Skill {
@@ -69,7 +69,7 @@ export function parseSkill(text: string, folder: string, file: string): Skill {
   const match = /^---\n([\s\S]*?)\n---(?:\n|$)/.exec(normalised);
   if (!match) throw new Error('SKILL.md must start with YAML front matter between "---" lines, with name and description.');
   // logLevel 'error': unknown tags become plain strings without a process warning.
-  const front: unknown = parseYaml(match[1] ?? '', { logLevel: 'error' });
+  const front: unknown = loadYaml().parse(match[1] ?? '', { logLevel: 'error' });
   if (typeof front !== 'object' || front === null || Array.isArray(front)) {
     throw new Error('The front matter must be a YAML mapping with name and description.');
   }

@@ -1,7 +1,8 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ToolSpec } from '../providers/request.js';
 import { formatAjvErrors } from './format-ajv-errors.js';
+import { loadAjv } from './load-ajv.js';
 import type { Access, Tool } from './tool.js';
 import { toolJsonSchema } from './tool-json-schema.js';
 
@@ -136,7 +137,8 @@ export class ToolRegistry {
     const dialect = typeof tool.jsonSchema?.$schema === 'string' ? tool.jsonSchema.$schema : '';
     // Client and MCP schemas may use formats and keywords ajv does not know: ignore them, do not fail.
     const options = { allErrors: true, strict: false, validateFormats: false, useDefaults: true, logger: false } as const;
-    const ajv = /2019-09|2020-12/.test(dialect) ? (this.ajv2020 ??= new Ajv2020(options)) : (this.ajv07 ??= new Ajv(options));
+    const { Ajv: Draft07, Ajv2020: Draft2020 } = loadAjv();
+    const ajv = /2019-09|2020-12/.test(dialect) ? (this.ajv2020 ??= new Draft2020(options)) : (this.ajv07 ??= new Draft07(options));
     let validate: ValidateFunction;
     try {
       validate = ajv.compile(toolJsonSchema(tool));

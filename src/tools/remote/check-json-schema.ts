@@ -1,5 +1,6 @@
-import { Ajv, type ErrorObject } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv, ErrorObject } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { loadAjv } from '../load-ajv.js';
 
 // The same options and dialect choice as the tool registry, so a schema accepted here
 // is one the registry can compile.
@@ -15,7 +16,8 @@ let ajv2020: Ajv2020 | undefined;
  */
 export function checkJsonSchema(schema: Record<string, unknown>): string[] {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  const ajv = /2019-09|2020-12/.test(dialect) ? (ajv2020 ??= new Ajv2020(options)) : (ajv07 ??= new Ajv(options));
+  const { Ajv: Draft07, Ajv2020: Draft2020 } = loadAjv();
+  const ajv = /2019-09|2020-12/.test(dialect) ? (ajv2020 ??= new Draft2020(options)) : (ajv07 ??= new Draft07(options));
   let valid: boolean;
   try {
     valid = ajv.validateSchema(schema) as boolean;

@@ -1,4 +1,5 @@
-import { Cron } from 'croner';
+import type { Cron } from 'croner';
+import { loadCron } from './load-croner.js';
 
 const FIVE_FIELDS = ['minute', 'hour', 'day-of-month', 'month', 'day-of-week'];
 const SIX_FIELDS = ['second', ...FIVE_FIELDS];
@@ -41,7 +42,7 @@ const RANGES: Record<string, string> = {
 function cronError(expression: string): string | undefined {
   try {
     // Without a callback croner only parses the pattern; nothing is scheduled.
-    new Cron(expression, { paused: true }).stop();
+    new (loadCron())(expression, { paused: true }).stop();
     return undefined;
   } catch (error) {
     return (error as Error).message;

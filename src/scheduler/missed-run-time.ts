@@ -1,4 +1,5 @@
-import { Cron } from 'croner';
+import type { Cron } from 'croner';
+import { loadCron } from '../config/load-croner.js';
 import type { ScheduleSpec } from './schedule-spec.js';
 
 /**
@@ -6,6 +7,6 @@ import type { ScheduleSpec } from './schedule-spec.js';
  * `now` (the daemon was down then), else undefined.
  */
 export function missedRunTime(spec: Pick<ScheduleSpec, 'cron' | 'timezone'>, since: Date, now: Date): Date | undefined {
-  const due = new Cron(spec.cron, { timezone: spec.timezone, paused: true }).nextRun(since);
+  const due = new (loadCron())(spec.cron, { timezone: spec.timezone, paused: true }).nextRun(since);
   return due && due.getTime() <= now.getTime() ? due : undefined;
 }

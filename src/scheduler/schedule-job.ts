@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Cron } from 'croner';
+import type { Cron } from 'croner';
+import { loadCron } from '../config/load-croner.js';
 import type { DaemonEventOf, RunScheduleResponse, ScheduleRunOutcome, ScheduleRunTrigger } from '../../protocol/index.js';
 import type { ScheduleRunEnd, ScheduleStore } from '../store/schedule-store.js';
 import type { RunPrompt, RunPromptResult } from './run-prompt-port.js';
@@ -62,7 +63,7 @@ export class ScheduleJob {
   /** Starts the cron timer (only for an enabled schedule). */
   start(): void {
     if (!this.spec.enabled || this.timer) return;
-    this.timer = new Cron(this.spec.cron, { timezone: this.spec.timezone }, () => {
+    this.timer = new (loadCron())(this.spec.cron, { timezone: this.spec.timezone }, () => {
       void this.trigger('cron').catch((error: Error) => this.deps.log(`schedule ${this.spec.id}: ${error.message}`));
     });
   }
@@ -71,7 +72,7 @@ export class ScheduleJob {
   nextRunAt(): string | null {
     if (!this.spec.enabled) return null;
     try {
-      const next = this.timer?.nextRun() ?? new Cron(this.spec.cron, { timezone: this.spec.timezone, paused: true }).nextRun();
+      const next = this.timer?.nextRun() ?? new (loadCron())(this.spec.cron, { timezone: this.spec.timezone, paused: true }).nextRun();
       return next ? next.toISOString() : null;
     } catch {
       // A stored cron this croner refuses (see Scheduler.startJob): listed, never run.

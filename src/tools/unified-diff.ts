@@ -1,6 +1,9 @@
-import { createTwoFilesPatch } from 'diff';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { displayPath } from './display-path.js';
+
+const require = createRequire(import.meta.url);
+let diff: typeof import('diff') | undefined;
 
 /** Diff text beyond this many characters is cut in the model's view; the client gets details.diff whole. */
 const MAX_DIFF_CHARS = 20_000;
@@ -12,7 +15,9 @@ const MAX_DIFF_CHARS = 20_000;
 export function unifiedDiff(absolutePath: string, cwd: string, oldText: string | null, newText: string): string {
   const shown = displayPath(absolutePath, cwd);
   const label = shown === '.' ? path.basename(absolutePath) : shown;
-  const patch = createTwoFilesPatch(
+  // Loaded on the first edit or write: its 19 modules are not needed to start the daemon.
+  diff ??= require('diff') as typeof import('diff');
+  const patch = diff.createTwoFilesPatch(
     oldText === null ? '/dev/null' : `a/${label}`,
     `b/${label}`,
     oldText ?? '',

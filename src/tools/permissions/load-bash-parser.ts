@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
-import { Language, Parser } from 'web-tree-sitter';
+import type { Language, Parser } from 'web-tree-sitter';
 
 const require = createRequire(import.meta.url);
 
-let loading: Promise<Language> | undefined;
+let loading: Promise<{ language: Language; Parser: typeof Parser }> | undefined;
 
 /**
  * A tree-sitter parser for bash (tree-sitter-bash's grammar, run by web-tree-sitter as
@@ -11,8 +11,12 @@ let loading: Promise<Language> | undefined;
  * gets its own parser, which the caller must `delete()` when done.
  */
 export async function loadBashParser(): Promise<Parser> {
-  loading ??= Parser.init().then(() => Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm')));
-  const language = await loading;
+  // The runtime is imported here, on the first bash command to check, not with the daemon.
+  loading ??= import('web-tree-sitter').then(async ({ Language, Parser }) => {
+    await Parser.init();
+    return { language: await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm')), Parser };
+  });
+  const { language, Parser } = await loading;
   const parser = new Parser();
   parser.setLanguage(language);
   return parser;

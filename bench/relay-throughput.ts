@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -16,6 +16,8 @@ export async function benchRelayThroughput(chunks = 5000): Promise<{
   chunksPerSecond: number;
   bytesPerChunkFirst100: number;
   bytesPerChunkLast100: number;
+  /** The daemon's peak resident memory (VmHWM) at the end of the stream. */
+  peakRssMiB: number;
 }> {
   const pieces = Array.from({ length: chunks }, (_, i) => `tok${String(i).padStart(5, '0')} `);
   const server = await startSseServer(chatFrames(pieces));
@@ -25,6 +27,7 @@ export async function benchRelayThroughput(chunks = 5000): Promise<{
   const chunkLineBytes: number[] = [];
   let started = 0;
   let finished = 0;
+  let peakRssMiB = 0;
   try {
     daemon.onLine((line) => {
       if (line.includes('"sessionUpdate":"agent_message_chunk"')) chunkLineBytes.push(Buffer.byteLength(line) + 1);
@@ -38,6 +41,7 @@ export async function benchRelayThroughput(chunks = 5000): Promise<{
     if (result.stopReason !== 'end_turn' || chunkLineBytes.length !== chunks) {
       throw new Error(`relay run broken: ${JSON.stringify(result)} after ${chunkLineBytes.length} chunks`);
     }
+    peakRssMiB = peakRss(daemon.child.pid!);
   } finally {
     daemon.child.kill('SIGKILL');
     await server.close();
@@ -52,5 +56,12 @@ export async function benchRelayThroughput(chunks = 5000): Promise<{
     chunksPerSecond: chunks / seconds,
     bytesPerChunkFirst100: avg(chunkLineBytes.slice(0, 100)),
     bytesPerChunkLast100: avg(chunkLineBytes.slice(-100)),
+    peakRssMiB,
   };
+}
+
+/** A process's peak resident set size in MiB, from /proc (Linux). */
+function peakRss(pid: number): number {
+  const kib = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return kib === undefined ? NaN : Number(kib) / 1024;
 }

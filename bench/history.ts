@@ -1,0 +1,171 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { resolveAgentdPaths } from '../src/config/agentd-paths.js';
+import { openStore } from '../src/store/open-store.js';
+import type { NewMessage, Store } from '../src/store/store.js';
+import { benchHome, median, percentile, spawnStdioDaemon } from './support/daemon-client.js';
+
+/** Figures of one `history` run (see README.md). */
+export interface HistoryFigures {
+  messages: number;
+  commitMedianMs: number;
+  commitMeanMs: number;
+  commitP90Ms: number;
+  databaseMb: number;
+  loadRuns: number;
+  loadMedianMs: number;
+  loadMinMs: number;
+  loadMaxMs: number;
+  notifications: number;
+  replayMb: number;
+}
+
+/**
+ * A long stored session, committed through the real store, then loaded by freshly
+ * spawned daemons: the store's cost per committed message, and the time from sending
+ * `session/load` to its answer, replay of the whole history included.
+ */
+export async function benchHistory(messages = 10_000, loadRuns = 7): Promise<HistoryFigures> {
+  const { home, cleanup } = benchHome({});
+  const project = mkdtempSync(join(tmpdir(), 'agentd-bench-project-'));
+  try {
+    const paths = resolveAgentdPaths({ AGENTD_HOME: home });
+    const store = openStore(paths.databaseFile);
+    const commits = fillSession(store, 'bench-history', project, messages);
+    store.close();
+    const { size } = statSync(paths.databaseFile);
+
+    const loads: number[] = [];
+    let notifications = 0;
+    let replayBytes = 0;
+    for (let run = 0; run < loadRuns; run++) {
+      const load = await timeLoad(home, project);
+      if (run > 0 && load.notifications !== notifications) throw new Error(`run ${run} got ${load.notifications} notifications, run 0 got ${notifications}`);
+      notifications = load.notifications;
+      replayBytes = load.bytes;
+      loads.push(load.ms);
+    }
+    return {
+      messages,
+      commitMedianMs: round(median(commits)),
+      commitMeanMs: round(commits.reduce((a, b) => a + b, 0) / commits.length),
+      commitP90Ms: round(percentile(commits, 90)),
+      databaseMb: round(size / 1e6),
+      loadRuns,
+      loadMedianMs: round(median(loads)),
+      loadMinMs: round(Math.min(...loads)),
+      loadMaxMs: round(Math.max(...loads)),
+      notifications,
+      replayMb: round(replayBytes / 1e6),
+    };
+  } finally {
+    cleanup();
+    rmSync(project, { recursive: true, force: true });
+  }
+}
+
+/** Spawns a daemon on the home, initializes it, and times `session/load` from request to answer. */
+async function timeLoad(home: string, cwd: string): Promise<{ ms: number; notifications: number; bytes: number }> {
+  const daemon = spawnStdioDaemon(home);
+  let notifications = 0;
+  let bytes = 0;
+  daemon.connection.onNotification('session/update', () => void notifications++);
+  daemon.onLine((line) => void (bytes += Buffer.byteLength(line) + 1));
+  try {
+    await daemon.connection.sendRequest('initialize', { protocolVersion: 1 });
+    bytes = 0;
+    const start = performance.now();
+    await daemon.connection.sendRequest('session/load', { sessionId: 'bench-history', cwd, mcpServers: [] });
+    return { ms: performance.now() - start, notifications, bytes };
+  } finally {
+    daemon.connection.dispose();
+    daemon.child.stdin.end();
+    await new Promise((resolve) => daemon.child.once('exit', resolve));
+  }
+}
+
+/**
+ * Commits `count` messages as a coding session leaves them: turns of a prompt, a few tool
+ * rounds (a call, then its result of a few hundred bytes to a few KB, with what the live
+ * client was shown) and a closing answer, and one compaction summary two thirds in.
+ * Returns the time each `appendMessage` took.
+ */
+function fillSession(store: Store, sessionId: string, cwd: string, count: number): number[] {
+  store.createSession({ id: sessionId, cwd });
+  const random = seeded(12);
+  const times: number[] = [];
+  let turn = 0;
+  const append = (message: NewMessage): void => {
+    const start = performance.now();
+    store.appendMessage(message);
+    times.push(performance.now() - start);
+  };
+  while (times.length < count) {
+    const turnId = `turn-${++turn}`;
+    store.startTurn(sessionId, turnId);
+    const prompt = words(random, 20 + Math.floor(random() * 60));
+    if (turn === Math.floor(count / 15)) {
+      // A compaction summary, as compactContext stores it: its meta tells load what it replaced.
+      append({ sessionId, turnId, role: 'user', content: [{ type: 'text', text: `<summary of the earlier conversation>\n${words(random, 300)}\n</summary>` }], meta: { agentd: { compaction: { kept: 4, acknowledged: true, replaced: times.length - 4 } } } });
+    }
+    append({ sessionId, turnId, role: 'user', content: [{ type: 'text', text: prompt }], meta: { acp: [{ type: 'text', text: prompt }] } });
+    const rounds = 1 + Math.floor(random() * 5);
+    for (let round = 0; round < rounds && times.length < count - 2; round++) {
+      const callId = `call-${turn}-${round}`;
+      const path = `${cwd}/src/${words(random, 1)}/${words(random, 1)}.ts`;
+      append({
+        sessionId,
+        turnId,
+        role: 'assistant',
+        model: 'bench/model',
+        content: [
+          ...(random() < 0.3 ? [{ type: 'thinking', text: words(random, 40), signature: 'sig' }] : []),
+          { type: 'text', text: words(random, 10 + Math.floor(random() * 40)) },
+          { type: 'tool_call', id: callId, name: 'read', args: { path } },
+        ],
+        usage: { inputTokens: 1000 * turn, outputTokens: 120, cacheReadTokens: 900 * turn, cacheWriteTokens: 0, reasoningTokens: 0 },
+        costUsd: 0.001,
+      });
+      const output = words(random, 50 + Math.floor(random() * 600));
+      append({
+        sessionId,
+        turnId,
+        role: 'tool',
+        content: [{ type: 'tool_result', toolCallId: callId, toolName: 'read', content: [{ type: 'text', text: output }] }],
+        meta: {
+          shownToolCalls: {
+            [callId]: { title: `Read ${path}`, kind: 'read', locations: [{ path }], status: 'completed', content: [{ type: 'content', content: { type: 'text', text: output } }] },
+          },
+        },
+      });
+    }
+    append({ sessionId, turnId, role: 'assistant', model: 'bench/model', content: [{ type: 'text', text: words(random, 30 + Math.floor(random() * 150)) }], costUsd: 0.001 });
+    store.endTurn(turnId, 'end_turn');
+  }
+  return times;
+}
+
+const VOCABULARY = 'the a function returns value when store session message load replay client daemon token stream file path error test build with from into each'.split(' ');
+
+function words(random: () => number, n: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(VOCABULARY[Math.floor(random() * VOCABULARY.length)]!);
+  return out.join(' ');
+}
+
+/** mulberry32: the same session on every run. */
+function seeded(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -31,6 +31,21 @@ export interface SqliteStoreOptions {
   now?: () => Date;
 }
 
+/** The columns of one message row as appendMessage binds them (JSON columns as text). */
+interface MessageInsert {
+  sessionId: string;
+  id: string;
+  turnId: string;
+  role: string;
+  content: string;
+  status: string;
+  model: string | null;
+  usage: string | null;
+  cost: number | null;
+  meta: string | null;
+  createdAt: string;
+}
+
 const DEFAULT_PAGE = 50;
 const MAX_PAGE = 200;
 
@@ -44,6 +59,7 @@ export class SqliteStore implements Store {
   readonly #now: () => string;
   /** Prepared once per SQL text: compiling a statement cost more than running it (appendMessage's three took ~0.15 ms). */
   readonly #statements = new Map<string, Database.Statement>();
+  #insertMessageTransaction: ((row: MessageInsert) => number) | undefined;
   readonly schedules: ScheduleStore;
 
   constructor(db: Database.Database, options: SqliteStoreOptions = {}) {
@@ -190,25 +206,10 @@ export class SqliteStore implements Store {
     const meta = message.meta == null ? null : toJsonColumn(message.meta, 'meta');
     const id = message.id ?? randomUUID();
     const status = message.status ?? 'complete';
-    const append = this.#db.transaction((): { seq: number; createdAt: string } => {
-      if (this.#sql('SELECT 1 FROM sessions WHERE id = ?').get(message.sessionId) === undefined) {
-        throw unknownSession(message.sessionId);
-      }
-      const createdAt = this.#now();
-      // The message goes in first and the session total second, so the transaction is
-      // what keeps them consistent: if the update fails, the insert is rolled back too.
-      const { seq } = this.#sql(
-        `INSERT INTO messages (session_id, seq, id, turn_id, role, content, status, model, usage, cost_usd, meta, created_at)
-         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         RETURNING seq`,
-      ).get(message.sessionId, message.sessionId, id, message.turnId, message.role, content, status, message.model ?? null, usage, cost, meta, createdAt) as {
-        seq: number;
-      };
-      this.#sql('UPDATE sessions SET total_cost_usd = total_cost_usd + ?, updated_at = ? WHERE id = ?').run(cost ?? 0, createdAt, message.sessionId);
-      return { seq, createdAt };
-    });
     try {
-      const { seq, createdAt } = append();
+      const createdAt = this.#now();
+      const model = message.model ?? null;
+      const seq = this.#insertMessage({ sessionId: message.sessionId, id, turnId: message.turnId, role: message.role, content, status, model, usage, cost, meta, createdAt });
       // The caller's own data, not the row read back and parsed again: it is what was stored.
       return {
         seq,
@@ -218,7 +219,7 @@ export class SqliteStore implements Store {
         role: message.role,
         content: message.content,
         status,
-        model: message.model ?? null,
+        model,
         usage: message.usage ?? null,
         costUsd: cost,
         meta: message.meta ?? null,
@@ -254,6 +255,26 @@ export class SqliteStore implements Store {
 
   close(): void {
     this.#db.close();
+  }
+
+  /**
+   * One transaction: the message goes in first and the session total second, so the
+   * transaction is what keeps them consistent (if the update fails, the insert is rolled
+   * back too). Built once, on first use: better-sqlite3's wrapper costs a little to build.
+   */
+  #insertMessage(row: MessageInsert): number {
+    this.#insertMessageTransaction ??= this.#db.transaction((values: MessageInsert): number => {
+      if (this.#sql('SELECT 1 FROM sessions WHERE id = ?').get(values.sessionId) === undefined) throw unknownSession(values.sessionId);
+      const { seq } = this.#sql(
+        `INSERT INTO messages (session_id, seq, id, turn_id, role, content, status, model, usage, cost_usd, meta, created_at)
+         VALUES (@sessionId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = @sessionId),
+                 @id, @turnId, @role, @content, @status, @model, @usage, @cost, @meta, @createdAt)
+         RETURNING seq`,
+      ).get(values) as { seq: number };
+      this.#sql('UPDATE sessions SET total_cost_usd = total_cost_usd + ?, updated_at = ? WHERE id = ?').run(values.cost ?? 0, values.createdAt, values.sessionId);
+      return seq;
+    });
+    return this.#insertMessageTransaction(row);
   }
 
   #sql(text: string): Database.Statement {

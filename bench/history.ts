@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,11 +13,17 @@ export interface HistoryFigures {
   commitMedianMs: number;
   commitMeanMs: number;
   commitP90Ms: number;
+  /** CPU time of all the appends over their count. */
+  commitCpuMeanMs: number;
   databaseMb: number;
   loadRuns: number;
   loadMedianMs: number;
   loadMinMs: number;
   loadMaxMs: number;
+  /** The same, sent a second after `initialize` was answered: the daemon has finished starting (see README.md). */
+  settledLoadMedianMs: number;
+  /** CPU time the daemon process used from sending `session/load` to its answer, settled runs (Linux; 10 ms ticks). */
+  settledLoadCpuMedianMs: number;
   notifications: number;
   replayMb: number;
 }
@@ -33,30 +39,39 @@ export async function benchHistory(messages = 10_000, loadRuns = 7): Promise<His
   try {
     const paths = resolveAgentdPaths({ AGENTD_HOME: home });
     const store = openStore(paths.databaseFile);
-    const commits = fillSession(store, 'bench-history', project, messages);
+    const { times: commits, cpuMs } = fillSession(store, 'bench-history', project, messages);
     store.close();
     const { size } = statSync(paths.databaseFile);
 
     const loads: number[] = [];
+    const settledLoads: number[] = [];
+    const settledCpu: number[] = [];
     let notifications = 0;
     let replayBytes = 0;
-    for (let run = 0; run < loadRuns; run++) {
-      const load = await timeLoad(home, project);
-      if (run > 0 && load.notifications !== notifications) throw new Error(`run ${run} got ${load.notifications} notifications, run 0 got ${notifications}`);
+    for (let run = 0; run < 2 * loadRuns; run++) {
+      const settled = run % 2 === 1;
+      const load = await timeLoad(home, project, settled ? 1000 : 0);
+      if (run > 0 && (load.notifications !== notifications || load.bytes !== replayBytes)) {
+        throw new Error(`run ${run} got ${load.notifications} notifications (${load.bytes} bytes), run 0 got ${notifications} (${replayBytes} bytes)`);
+      }
       notifications = load.notifications;
       replayBytes = load.bytes;
-      loads.push(load.ms);
+      (settled ? settledLoads : loads).push(load.ms);
+      if (settled) settledCpu.push(load.cpuMs);
     }
     return {
-      messages,
+      messages: commits.length,
       commitMedianMs: round(median(commits)),
       commitMeanMs: round(commits.reduce((a, b) => a + b, 0) / commits.length),
       commitP90Ms: round(percentile(commits, 90)),
+      commitCpuMeanMs: round(cpuMs / commits.length),
       databaseMb: round(size / 1e6),
       loadRuns,
       loadMedianMs: round(median(loads)),
       loadMinMs: round(Math.min(...loads)),
       loadMaxMs: round(Math.max(...loads)),
+      settledLoadMedianMs: round(median(settledLoads)),
+      settledLoadCpuMedianMs: round(median(settledCpu)),
       notifications,
       replayMb: round(replayBytes / 1e6),
     };
@@ -66,8 +81,12 @@ export async function benchHistory(messages = 10_000, loadRuns = 7): Promise<His
   }
 }
 
-/** Spawns a daemon on the home, initializes it, and times `session/load` from request to answer. */
-async function timeLoad(home: string, cwd: string): Promise<{ ms: number; notifications: number; bytes: number }> {
+/**
+ * Spawns a daemon on the home, initializes it, and times `session/load` from request to
+ * answer; `settleMs` waits that long after `initialize` first (the daemon loads its store,
+ * sessions and tools right after that answer, and a load sent at once waits for them).
+ */
+async function timeLoad(home: string, cwd: string, settleMs: number): Promise<{ ms: number; cpuMs: number; notifications: number; bytes: number }> {
   const daemon = spawnStdioDaemon(home);
   let notifications = 0;
   let bytes = 0;
@@ -75,10 +94,13 @@ async function timeLoad(home: string, cwd: string): Promise<{ ms: number; notifi
   daemon.onLine((line) => void (bytes += Buffer.byteLength(line) + 1));
   try {
     await daemon.connection.sendRequest('initialize', { protocolVersion: 1 });
+    if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
     bytes = 0;
+    const cpu = processCpuMs(daemon.child.pid);
     const start = performance.now();
     await daemon.connection.sendRequest('session/load', { sessionId: 'bench-history', cwd, mcpServers: [] });
-    return { ms: performance.now() - start, notifications, bytes };
+    const ms = performance.now() - start;
+    return { ms, cpuMs: processCpuMs(daemon.child.pid) - cpu, notifications, bytes };
   } finally {
     daemon.connection.dispose();
     daemon.child.stdin.end();
@@ -87,20 +109,37 @@ async function timeLoad(home: string, cwd: string): Promise<{ ms: number; notifi
 }
 
 /**
+ * User and system CPU time of a process so far, from /proc (Linux), in ms: unlike the wall
+ * clock, it does not count the time the daemon waited for a core on a busy machine.
+ */
+function processCpuMs(pid: number | undefined): number {
+  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return Number.NaN;
+  // Fields 14 and 15 (utime, stime) in clock ticks, counted after the ")" that ends the command name.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/**
  * Commits `count` messages as a coding session leaves them: turns of a prompt, a few tool
  * rounds (a call, then its result of a few hundred bytes to a few KB, with what the live
  * client was shown) and a closing answer, and one compaction summary two thirds in.
- * Returns the time each `appendMessage` took.
+ * Returns the time each `appendMessage` took, and the CPU time (user and system) of them all:
+ * on a machine shared with other work, wall-clock times also count the moments the
+ * process waited for a core.
  */
-function fillSession(store: Store, sessionId: string, cwd: string, count: number): number[] {
+export function fillSession(store: Store, sessionId: string, cwd: string, count: number): { times: number[]; cpuMs: number } {
   store.createSession({ id: sessionId, cwd });
   const random = seeded(12);
   const times: number[] = [];
+  let cpuMicros = 0;
   let turn = 0;
   const append = (message: NewMessage): void => {
+    const cpu = process.cpuUsage();
     const start = performance.now();
     store.appendMessage(message);
     times.push(performance.now() - start);
+    const used = process.cpuUsage(cpu);
+    cpuMicros += used.user + used.system;
   };
   while (times.length < count) {
     const turnId = `turn-${++turn}`;
@@ -144,7 +183,7 @@ function fillSession(store: Store, sessionId: string, cwd: string, count: number
     append({ sessionId, turnId, role: 'assistant', model: 'bench/model', content: [{ type: 'text', text: words(random, 30 + Math.floor(random() * 150)) }], costUsd: 0.001 });
     store.endTurn(turnId, 'end_turn');
   }
-  return times;
+  return { times, cpuMs: cpuMicros / 1000 };
 }
 
 const VOCABULARY = 'the a function returns value when store session message load replay client daemon token stream file path error test build with from into each'.split(' ');

@@ -227,8 +227,7 @@ export class SqliteStore implements Store {
       };
     } catch (error) {
       if (isConstraint(error, 'SQLITE_CONSTRAINT_UNIQUE')) {
-        const id = JSON.stringify(message.id);
-        throw new StoreError('conflict', `message ${id} already exists; omit id to get a fresh one`, { cause: error });
+        throw new StoreError('conflict', `message ${JSON.stringify(message.id)} already exists; omit id to get a fresh one`, { cause: error });
       }
       throw error;
     }

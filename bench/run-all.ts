@@ -2,6 +2,7 @@ import { benchAbortLatency } from './abort-latency.js';
 import { benchColdStart } from './cold-start.js';
 import { benchConfigReload } from './config-reload.js';
 import { benchFirstPrompt } from './first-prompt.js';
+import { benchHistory } from './history.js';
 import { benchLoopOverhead } from './loop-overhead.js';
 import { benchRelayThroughput } from './relay-throughput.js';
 
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   if (!only || only === 'loop') console.log(JSON.stringify({ bench: 'loop-overhead', ...(await benchLoopOverhead()) }));
   if (!only || only === 'abort') console.log(JSON.stringify({ bench: 'abort-latency', ...(await benchAbortLatency()) }));
   if (!only || only === 'config') console.log(JSON.stringify({ bench: 'config-reload', ...(await benchConfigReload()) }));
+  if (!only || only === 'history') console.log(JSON.stringify({ bench: 'history', ...(await benchHistory(Number(process.argv[3] ?? 10_000), Number(process.argv[4] ?? 7))) }));
   if (!only || only === 'relay') {
     for (let run = 0; run < 3; run++) console.log(JSON.stringify({ bench: 'relay-throughput', run, ...(await benchRelayThroughput(relayChunks)) }));
   }

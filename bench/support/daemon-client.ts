@@ -11,6 +11,9 @@ import { NdjsonMessageWriter } from '../../protocol/wire/ndjson-message-writer.j
 /** The daemon the benchmarks spawn; AGENTD_BENCH_CLI points at another build (to compare before and after a change with the same client). */
 export const CLI = process.env.AGENTD_BENCH_CLI ?? fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
+/** Extra Node options for the spawned daemon (`--cpu-prof` is refused in NODE_OPTIONS), space-separated. */
+const DAEMON_NODE_ARGS = (process.env.AGENTD_BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+
 /** A temporary AGENTD_HOME with a config.json. */
 export function benchHome(config: unknown): { home: string; cleanup(): void } {
   const home = mkdtempSync(join(tmpdir(), 'agentd-bench-'));
@@ -30,7 +33,7 @@ export function spawnStdioDaemon(home: string): {
   connection: MessageConnection;
   onLine(listener: (line: string) => void): void;
 } {
-  const child = spawn(process.execPath, [CLI, 'serve', '--stdio'], {
+  const child = spawn(process.execPath, [...DAEMON_NODE_ARGS, CLI, 'serve', '--stdio'], {
     env: { ...process.env, AGENTD_HOME: home },
     stdio: 'pipe',
   });

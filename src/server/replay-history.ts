@@ -1,5 +1,5 @@
 import type { SessionNotification } from '../../protocol/index.js';
-import { replayEvents, type DescribeStoredCall } from '../session/replay-events.js';
+import { visitReplayEvents, type DescribeStoredCall } from '../session/replay-events.js';
 import type { MessageRecord, TurnRecord } from '../store/store.js';
 import type { ClientConnection } from './client-connection.js';
 import { mapSessionEvent, type EventAudience } from './map-session-event.js';
@@ -16,18 +16,32 @@ const REPLAY_AUDIENCE: EventAudience = { clientId: '', wantsEvents: false, accep
  */
 export function replayUpdates(sessionId: string, messages: MessageRecord[], turns: TurnRecord[], describe: DescribeStoredCall, title?: string | null): SessionNotification[] {
   const out: SessionNotification[] = [];
-  for (const { event, turnId, interrupted } of replayEvents(messages, turns, describe, title)) {
-    for (const note of mapSessionEvent(sessionId, event, REPLAY_AUDIENCE)) {
-      if (note.method !== 'session/update') continue;
-      const { update } = note.params;
-      const meta = { agentd: { turnId, ...(interrupted ? { interrupted: true } : {}) } };
-      out.push({ ...note.params, update: { ...update, _meta: { ...update._meta, ...meta } } });
-    }
-  }
+  visitReplayUpdates(sessionId, messages, turns, describe, title, (params) => void out.push(params));
   return out;
 }
 
 /** Sends a stored conversation to a client, in order, as ACP `session/load` requires. */
 export function replayHistory(client: ClientConnection, sessionId: string, messages: MessageRecord[], turns: TurnRecord[], describe: DescribeStoredCall, title?: string | null): void {
-  for (const params of replayUpdates(sessionId, messages, turns, describe, title)) client.peer.notify('session/update', params);
+  // Each update is sent as soon as it is made, so a long history is never held twice over.
+  visitReplayUpdates(sessionId, messages, turns, describe, title, (params) => client.peer.notify('session/update', params));
+}
+
+function visitReplayUpdates(
+  sessionId: string,
+  messages: MessageRecord[],
+  turns: TurnRecord[],
+  describe: DescribeStoredCall,
+  title: string | null | undefined,
+  send: (params: SessionNotification) => void,
+): void {
+  visitReplayEvents(messages, turns, describe, title, (event, turnId, interrupted) => {
+    for (const note of mapSessionEvent(sessionId, event, REPLAY_AUDIENCE)) {
+      if (note.method !== 'session/update') continue;
+      // mapSessionEvent made this update for this call alone: the turn is added in place
+      // (the same JSON as a copy with it, at a copy less per notification).
+      const { update } = note.params;
+      update._meta = { ...update._meta, agentd: { turnId, ...(interrupted ? { interrupted: true } : {}) } };
+      send(note.params);
+    }
+  });
 }

@@ -27,15 +27,31 @@ export type DescribeStoredCall = (name: string, args: Record<string, unknown>) =
  * The session's title, when it has one, follows its first prompt, as it did live.
  */
 export function replayEvents(messages: MessageRecord[], turns: TurnRecord[], describe: DescribeStoredCall, title?: string | null): ReplayedEvent[] {
+  const out: ReplayedEvent[] = [];
+  visitReplayEvents(messages, turns, describe, title, (event, turnId, interrupted) => void out.push({ event, turnId, interrupted }));
+  return out;
+}
+
+/**
+ * replayEvents one event at a time, in order, without collecting them: a session/load
+ * of thousands of messages sends each as it is made, so none is kept longer than that.
+ */
+export function visitReplayEvents(
+  messages: MessageRecord[],
+  turns: TurnRecord[],
+  describe: DescribeStoredCall,
+  title: string | null | undefined,
+  visit: (event: SessionEvent, turnId: string, interrupted: boolean) => void,
+): void {
   const interruptedTurns = new Set(turns.filter((t) => t.status === 'interrupted').map((t) => t.id));
   const shown = shownToolCalls(messages);
-  const out: ReplayedEvent[] = [];
   let titled = false;
   for (const message of messages) {
     // Compaction summaries are the daemon's bookkeeping, not part of the conversation shown.
     if (isCompactionRecord(message)) continue;
-    const tag = { turnId: message.turnId, interrupted: message.status === 'interrupted' || interruptedTurns.has(message.turnId) };
-    const push = (event: SessionEvent): void => void out.push({ event, ...tag });
+    const { turnId } = message;
+    const interrupted = message.status === 'interrupted' || interruptedTurns.has(turnId);
+    const push = (event: SessionEvent): void => visit(event, turnId, interrupted);
     if (message.role === 'user') {
       push({ type: 'user_message', messageId: message.id, content: userBlocks(message) });
       // As live: the title, taken from the first prompt, is told right after it.
@@ -78,7 +94,6 @@ export function replayEvents(messages: MessageRecord[], turns: TurnRecord[], des
       });
     }
   }
-  return out;
 }
 
 function shownToolCalls(messages: MessageRecord[]): Map<string, ShownToolCall> {

@@ -59,15 +59,18 @@ export class SessionManager {
 
   /** The live session, loading it from the store when needed. */
   open(id: string): Session {
+    return this.live.get(id) ?? this.load(id).session;
+  }
+
+  /**
+   * The live session and its stored messages, for a replay (`session/load`). A session
+   * loaded by this call is built from the same records, so a long history is read and
+   * parsed once, not once for the session and again for the replay.
+   */
+  openWithMessages(id: string): { session: Session; messages: MessageRecord[] } {
     const existing = this.live.get(id);
-    if (existing) return existing;
-    const record = this.store.getSession(id);
-    if (!record) throw new SessionNotFoundError(id);
-    const services = this.servicesFor(record.cwd);
-    const history = repairTranscript(historyFromRecords(this.store.listMessages(id)));
-    const session = new Session(record, history, this.store, services, () => this.servicesFor(record.cwd));
-    this.goLive(session);
-    return session;
+    if (existing) return { session: existing, messages: this.store.listMessages(id) };
+    return this.load(id);
   }
 
   /** Follows sessions going live and being unloaded. */
@@ -141,6 +144,18 @@ export class SessionManager {
     const sessions = [...this.live.values()];
     for (const session of sessions) this.unload(session);
     await Promise.all(sessions.map((s) => s.abort()));
+  }
+
+  private load(id: string): { session: Session; messages: MessageRecord[] } {
+    const record = this.store.getSession(id);
+    if (!record) throw new SessionNotFoundError(id);
+    const services = this.servicesFor(record.cwd);
+    const messages = this.store.listMessages(id);
+    // Neither step changes the records: repairTranscript returns new messages where it repairs.
+    const history = repairTranscript(historyFromRecords(messages));
+    const session = new Session(record, history, this.store, services, () => this.servicesFor(record.cwd));
+    this.goLive(session);
+    return { session, messages };
   }
 
   private goLive(session: Session): void {

@@ -158,7 +158,10 @@ export interface Store {
   endTurn(turnId: string, status: Exclude<TurnStatus, 'running'>, error?: string | null): void;
   /** The session's turns, oldest first. */
   listTurns(sessionId: string): TurnRecord[];
-  /** One transaction: insert the message, add its cost to the session total, bump session updatedAt. */
+  /**
+   * One transaction: insert the message, add its cost to the session total, bump session updatedAt.
+   * The record returned holds the caller's own content, usage and meta objects (not a copy read back).
+   */
   appendMessage(message: NewMessage): MessageRecord;
   /** The session's messages in `seq` order. */
   listMessages(sessionId: string): MessageRecord[];

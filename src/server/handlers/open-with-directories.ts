@@ -11,7 +11,13 @@ import { requireDirectory } from './require-directory.js';
  * refused with what to do, rather than silently ignored.
  */
 export function openWithDirectories(method: 'session/load' | 'session/resume', daemon: DaemonContext, sessionId: string, requested: string[] | undefined): Session {
-  if (requested === undefined) return daemon.sessions.open(sessionId);
+  applyRequestedDirectories(method, daemon, sessionId, requested);
+  return daemon.sessions.open(sessionId);
+}
+
+/** The check and update of openWithDirectories alone, for a caller that opens the session its own way (session/load). */
+export function applyRequestedDirectories(method: 'session/load' | 'session/resume', daemon: DaemonContext, sessionId: string, requested: string[] | undefined): void {
+  if (requested === undefined) return;
   requested.forEach((dir, i) => requireDirectory(method, `additionalDirectories[${i}]`, dir));
   const stored = daemon.sessions.record(sessionId).additionalDirectories;
   const same = stored.length === requested.length && stored.every((dir, i) => dir === requested[i]);
@@ -23,5 +29,4 @@ export function openWithDirectories(method: 'session/load' | 'session/resume', d
     }
     daemon.sessions.setAdditionalDirectories(sessionId, requested);
   }
-  return daemon.sessions.open(sessionId);
 }

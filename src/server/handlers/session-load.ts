@@ -1,6 +1,6 @@
 import { attachSession } from '../attach-session.js';
 import type { RequestHandler } from '../handler-table.js';
-import { openWithDirectories } from './open-with-directories.js';
+import { applyRequestedDirectories } from './open-with-directories.js';
 import { sessionMcpSpecs, startSessionMcp } from './session-mcp.js';
 import { sessionConfigOptions, sessionModes } from '../session-choices.js';
 import { replayHistory } from '../replay-history.js';
@@ -13,14 +13,16 @@ import { describeToolCall } from '../../tools/describe-tool-call.js';
  */
 export const sessionLoad: RequestHandler<'session/load'> = async (params, { client, daemon }) => {
   const mcpServers = sessionMcpSpecs('session/load', params.mcpServers, params.cwd);
-  const session = openWithDirectories('session/load', daemon, params.sessionId, params.additionalDirectories ?? undefined);
+  applyRequestedDirectories('session/load', daemon, params.sessionId, params.additionalDirectories ?? undefined);
+  // The records a freshly loaded session was built from are the ones replayed: read once.
+  const { session, messages } = daemon.sessions.openWithMessages(params.sessionId);
   const mcp = startSessionMcp(daemon, session, mcpServers);
   const turns = daemon.sessions.turns(session.id);
   // Calls stored before what clients were shown was kept with them: described by today's tools.
   const describe = (name: string, args: Record<string, unknown>) => describeToolCall(daemon.tools.get(name, session.id), name, args, session.record.cwd);
   // The stored history, then what a running turn has shown since its last stored message,
   // then the live rest: one synchronous step, so nothing is missed or sent twice.
-  replayHistory(client, session.id, daemon.sessions.messages(session.id), turns, describe, session.record.title);
+  replayHistory(client, session.id, messages, turns, describe, session.record.title);
   attachSession(client, session, session.inFlightEvents());
   const interrupted = turns.filter((t) => t.status === 'interrupted').map((t) => t.id);
   return {

@@ -122,7 +122,7 @@ export function createFrameGenerator(random: SeededRandom): () => RandomFrame {
       const id = freshId();
       const [method] = random.pick(WRONG_PARAMS);
       const params = random.pick<unknown>([42, 'text', true, [1, 2, 3]]);
-      return { kind: `scalar params for ${method}`, body: request(id, method, params), expect: { answer: 'error', id, codes: [INVALID_PARAMS, INVALID_REQUEST] } };
+      return { kind: `scalar params for ${method}`, body: request(id, method, params), expect: { answer: 'error', id, codes: [INVALID_PARAMS] } };
     },
     // Deep nesting: as params (not an object: refused) and inside an open `_meta` (accepted or refused, but answered).
     () => {
@@ -130,7 +130,7 @@ export function createFrameGenerator(random: SeededRandom): () => RandomFrame {
       const depth = random.int(50, 400);
       const nested = `${'['.repeat(depth)}${']'.repeat(depth)}`;
       const body = Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"session/list","params":${nested}}`);
-      return { kind: `params nested ${depth} deep`, body, expect: { answer: 'error', id, codes: [INVALID_PARAMS, INVALID_REQUEST] } };
+      return { kind: `params nested ${depth} deep`, body, expect: { answer: 'error', id, codes: [INVALID_PARAMS] } };
     },
     () => {
       const id = freshId();

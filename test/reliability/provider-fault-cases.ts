@@ -9,8 +9,12 @@ import { startInProcessDaemon } from '../support/in-process-daemon.js';
 import { loadFixture } from '../support/load-fixture.js';
 import { startReplayServer, type ReplayResponse, type ReplayServer } from '../support/replay-server.js';
 
-/** Small, so a stall is noticed quickly; the replay server sends each body at once, so a healthy stream never idles this long. */
-const STALL_MS = 300;
+/**
+ * Small, so a stall is noticed quickly; the replay server sends each body at once, so a
+ * healthy stream never idles this long. Not smaller: the daemon shares this process's event
+ * loop with the replay server, and a loaded machine must not turn a slow first byte into a stall.
+ */
+const STALL_MS = 800;
 const FALLBACK_TEXT = 'Backup answer.';
 
 /** One wire protocol as the fault cases need it: a healthy answer and its vendor's error bodies. */

@@ -22,6 +22,11 @@ export function seededRandom(label: string): SeededRandom {
   onTestFailed(() => {
     console.error(`${label}: random seed ${seed}; replay with RELIABILITY_SEED=${seed}`);
   });
+  return seededRandomFrom(seed);
+}
+
+/** The same generator from a given seed (e.g. one drawn from a seededRandom for a concurrent part). */
+export function seededRandomFrom(seed: number): SeededRandom {
   let state = seed;
   const next = (): number => {
     state = (state + 0x6d2b79f5) >>> 0;

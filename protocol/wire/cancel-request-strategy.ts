@@ -14,9 +14,15 @@ export const cancelRequestStrategy: CancellationStrategy = {
   },
 };
 
-/** ACP's `$/cancel_request` `{requestId}` as vscode-jsonrpc's `$/cancelRequest` `{id}`; any other message as it is. */
-export function toLspCancel(message: Record<string, unknown>): Record<string, unknown> {
-  if (message.method !== '$/cancel_request' || 'id' in message) return message;
-  const params = (message.params ?? {}) as { requestId?: unknown };
-  return { jsonrpc: '2.0', method: '$/cancelRequest', params: { id: params.requestId } };
+/**
+ * ACP's `$/cancel_request` `{requestId}` as vscode-jsonrpc's `$/cancelRequest` `{id}`; any
+ * other message as it is. A cancel that names no string or integer id cancels nothing and
+ * is dropped (undefined): vscode-jsonrpc reads `params.id.toString()` and would throw.
+ */
+export function toLspCancel(message: Record<string, unknown>): Record<string, unknown> | undefined {
+  if ('id' in message || (message.method !== '$/cancel_request' && message.method !== '$/cancelRequest')) return message;
+  const params = (typeof message.params === 'object' && message.params !== null ? message.params : {}) as { requestId?: unknown; id?: unknown };
+  const id = message.method === '$/cancel_request' ? params.requestId : params.id;
+  if (typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) return undefined;
+  return { jsonrpc: '2.0', method: '$/cancelRequest', params: { id } };
 }

@@ -62,6 +62,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
         return;
       }
     }
-    callback(toLspCancel(fields) as unknown as Message);
+    const delivered = toLspCancel(fields);
+    if (delivered) callback(delivered as unknown as Message);
   }
 }

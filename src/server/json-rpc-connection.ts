@@ -205,7 +205,12 @@ export class JsonRpcConnection {
     const validId = typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
     if (message.jsonrpc !== '2.0') return this.malformed(validId ? (id as RequestId) : null, RpcError.invalidRequest('"jsonrpc" must be "2.0"'));
     if (typeof message.method === 'string') {
-      if (id === undefined) return this.deliver?.(toLspCancel(message) as unknown as Message);
+      if (id === undefined) {
+        const notification = toLspCancel(message);
+        // A cancel naming no request cancels nothing; a notification gets no answer either way.
+        if (!notification) return this.options.log?.(`${this.label}: ${message.method} without a request id ignored`);
+        return this.deliver?.(notification as unknown as Message);
+      }
       if (!validId) return this.malformed(null, RpcError.invalidRequest('"id" must be a string or an integer'));
       if (this.inFlight.has(id as RequestId)) {
         return this.malformed(id as RequestId, RpcError.invalidRequest(`request id ${JSON.stringify(id)} is already in use`), false);

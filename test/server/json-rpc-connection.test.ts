@@ -50,6 +50,16 @@ describe('JsonRpcConnection', () => {
     expect((await second).error!.code).toBe(-32800);
   });
 
+  it('ignores a cancel that names no request id, and the connection goes on', async () => {
+    const { peer } = pair({ request: async (_method, params) => params, notification() {} });
+    peer.writeRaw('{"jsonrpc":"2.0","method":"$/cancel_request","params":{"sessionId":5}}\n');
+    peer.writeRaw('{"jsonrpc":"2.0","method":"$/cancel_request"}\n');
+    peer.writeRaw('{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":{"x":1}}}\n');
+    peer.writeRaw('{"jsonrpc":"2.0","method":"$/cancelRequest","params":null}\n');
+    expect((await peer.request('echo', { still: 'open' })).result).toEqual({ still: 'open' });
+    expect(peer.received.filter((m) => m.error !== undefined)).toEqual([]);
+  });
+
   it('sends its own requests and matches the answers; closing fails the pending ones', async () => {
     const { connection, peer } = pair({ request: async () => null, notification() {} });
     const asked = connection.request('session/request_permission', { q: 1 });

@@ -22,6 +22,8 @@ export interface ReplayResponse {
   stallAfterBytes?: number;
   /** Send this many body bytes, then destroy the socket mid-body. */
   resetAfterBytes?: number;
+  /** Send nothing, not even the status line, until the client goes away (a first-byte stall). */
+  hangBeforeHeaders?: boolean;
 }
 
 /** A request the server received, for request-shape assertions. */
@@ -46,8 +48,16 @@ export interface ReplayServer {
   close(): Promise<void>;
 }
 
+export interface ReplayServerOptions {
+  /**
+   * Answers a request when nothing is enqueued, from what was asked (for many sessions at
+   * once, where a FIFO queue cannot say which session gets which response).
+   */
+  respond?: (request: RecordedRequest) => ReplayResponse;
+}
+
 /** Start a loopback HTTP server that replays canned vendor responses byte for byte. */
-export async function startReplayServer(): Promise<ReplayServer> {
+export async function startReplayServer(options: ReplayServerOptions = {}): Promise<ReplayServer> {
   const queue: ReplayResponse[] = [];
   const requests: RecordedRequest[] = [];
   const server = http.createServer((req, res) => {
@@ -66,7 +76,7 @@ export async function startReplayServer(): Promise<ReplayServer> {
       headers: flattenHeaders(req.headers),
       body: parseBody(text),
     });
-    const response = queue.shift();
+    const response = queue.shift() ?? options.respond?.(requests.at(-1)!);
     if (response === undefined) {
       res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(`replay server: no response enqueued for request #${requests.length} (${req.method} ${req.url}); call enqueue() before the request`);
@@ -97,6 +107,10 @@ export async function startReplayServer(): Promise<ReplayServer> {
 
 async function serve(res: http.ServerResponse, response: ReplayResponse): Promise<void> {
   const body = typeof response.body === 'string' ? new TextEncoder().encode(response.body) : (response.body ?? new Uint8Array());
+  if (response.hangBeforeHeaders) {
+    await new Promise<void>((resolve) => res.once('close', resolve));
+    return;
+  }
   res.writeHead(response.status ?? 200, response.headers ?? { 'content-type': 'text/event-stream' });
   // Flush the headers now so the client sees the response start even if the body stalls.
   res.flushHeaders();

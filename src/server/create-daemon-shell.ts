@@ -15,6 +15,10 @@ export function createDaemonShell(settings: DaemonSettings): DaemonShell & { shu
   let building: Promise<StartedDaemon> | undefined;
   let stopping: Promise<void> | undefined;
   const build = (): Promise<StartedDaemon> => {
+    // Asked for after shutdown (the build kicked after `initialize` runs a tick later than
+    // an input that ended at once): building now would open the store without its lock
+    // and start watchers nobody stops, keeping the process alive.
+    if (stopping && !building) return Promise.reject(new Error('the daemon is shutting down'));
     building ??= import('./start-daemon.js')
       .then(({ buildDaemon }) => buildDaemon(settings, clients))
       .catch((error: Error) => {

@@ -160,8 +160,9 @@ describe('a store failure on the turn path (the data directory on a small tmpfs)
   it('[F10 store-failure] a full disk while the model streams ends the turn with the error, and the stream\'s text is not half-saved', async () => {
     const { sessionId } = await peer.call('session/new', { cwd: workspace, mcpServers: [] });
     const body = chatCompletionSse(['partial ', 'answer', ' rest']);
-    replay.enqueue({ body, chunking: 'bytewise', delayMs: 0 });
-    // The disk fills as soon as the first words are out; the assistant message cannot be saved.
+    // The first words, then a pause in which the disk fills: the rest of the answer comes
+    // after, so the assistant message is saved only once the disk is full.
+    replay.enqueue({ body, chunking: { splitAt: [body.indexOf('data: ', body.indexOf('partial '))] }, delayMs: 500 });
     const running = prompt(sessionId, 'stream something');
     await peer.waitFor((m) => m.params?.update?.content?.text === 'partial ');
     const filler = fillDisk(dataDir);

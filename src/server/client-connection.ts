@@ -1,3 +1,4 @@
+import type { Session } from '../session/session.js';
 import { DaemonPeer } from './daemon-peer.js';
 import type { JsonRpcConnection } from './json-rpc-connection.js';
 
@@ -16,20 +17,26 @@ export class ClientConnection {
    * Session id → the live session object followed and how to stop following it. A closed
    * and reopened session is a new object, so the object is kept to tell them apart.
    */
-  readonly attached = new Map<string, { session: object; unsubscribe: () => void }>();
+  readonly attached = new Map<string, { session: Session; unsubscribe: () => void }>();
   /** What the daemon sends this client, typed and with its answers validated. */
   readonly peer: DaemonPeer;
 
   constructor(
     readonly rpc: JsonRpcConnection,
     readonly id: string,
-    options: { requireToken: boolean },
+    options: {
+      requireToken: boolean;
+      /** Told, once the connection has closed, which sessions it followed. */
+      onClosed?: (followed: Session[]) => void;
+    },
   ) {
     this.authenticated = !options.requireToken;
     this.peer = new DaemonPeer(rpc);
     rpc.onClose(() => {
+      const followed = [...this.attached.values()].map(({ session }) => session);
       for (const { unsubscribe } of this.attached.values()) unsubscribe();
       this.attached.clear();
+      options.onClosed?.(followed);
       this.authenticatedListeners.length = 0;
     });
   }

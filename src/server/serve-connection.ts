@@ -4,6 +4,7 @@ import type { DaemonShell } from './daemon-shell.js';
 import { createDispatcher } from './dispatch.js';
 import { handlers } from './handlers.js';
 import { JsonRpcConnection, type ConnectionLimits } from './json-rpc-connection.js';
+import { stopUnfollowedTurns } from './stop-unfollowed-turns.js';
 
 let nextConnection = 1;
 
@@ -21,7 +22,10 @@ export function serveConnection(
     log: shell.log,
     ...options.limits,
   });
-  const client = new ClientConnection(rpc, label, { requireToken: options.requireToken ?? false });
+  const client = new ClientConnection(rpc, label, {
+    requireToken: options.requireToken ?? false,
+    onClosed: (followed) => stopUnfollowedTurns(followed, shell.clients),
+  });
   rpc.setHandler(createDispatcher(handlers, client, shell));
   shell.clients.add(client);
   rpc.onClose(() => shell.clients.delete(client));

@@ -1,7 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveAgentdPaths } from '../../src/config/agentd-paths.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.js';
 import { startClientDaemon, type ClientDaemon } from '../support/client-daemon.js';
@@ -45,24 +47,35 @@ describe('clients that misbehave', () => {
     return peer;
   }
 
-  it('the prompting client hanging up mid-turn cancels the turn, also for a client watching it; the session goes on', async () => {
-    // session/prompt's handler cancels the turn when its request is cancelled, and a closed
-    // connection cancels its requests in flight (src/server/handlers/session-prompt.ts,
-    // JsonRpcConnection.close): the turn belongs to the request that started it.
+  it('the prompting client hanging up mid-turn leaves the turn to a client watching it; the last follower hanging up stops it', async () => {
+    // A turn runs on while any connected client follows its session (stopUnfollowedTurns).
     const prompter = await client();
     const watcher = await client(true);
     const { sessionId } = await prompter.call('session/new', { cwd: daemon.workspace, mcpServers: [] });
     await watcher.call('session/load', { sessionId, cwd: daemon.workspace, mcpServers: [] });
-    const partial = chatCompletionSse(['Working ', 'on it ', 'and then some']);
-    daemon.replay.enqueue({ body: partial, stallAfterBytes: partial.indexOf('and then some') - 20 });
+    const answer = chatCompletionSse(['Working ', 'on it ', 'and done.']);
+    daemon.replay.enqueue({ body: answer, chunking: { splitAt: sseFrameEnds(answer) }, delayMs: 150 });
     void prompter.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'long job' }] }).catch(() => undefined);
-    await watcher.waitFor((m) => m.params?.update?.content?.text === 'on it ');
+    await watcher.waitFor((m) => m.params?.update?.content?.text === 'Working ');
     prompter.close();
-
     await until(() => turnEnds(watcher).length === 1, 10_000, 'the turn to end for the watcher');
-    expect(turnEnds(watcher)[0]!.stopReason).toBe('cancelled');
-    daemon.replay.enqueue({ body: chatCompletionSse(['Here now.']) });
-    expect(await watcher.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'still there?' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(turnEnds(watcher)[0]!.stopReason).toBe('end_turn');
+    expect(watcher.agentText(sessionId)).toBe('Working on it and done.');
+
+    // Now the watcher prompts a long answer and hangs up: nobody follows the session any more.
+    const stalled = chatCompletionSse(['Thinking ', 'for ever']);
+    daemon.replay.enqueue({ body: stalled, stallAfterBytes: stalled.indexOf('for ever') - 20 });
+    void watcher.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'again' }] }).catch(() => undefined);
+    await watcher.waitFor((m) => m.params?.update?.content?.text === 'Thinking ');
+    watcher.close();
+    const db = new Database(resolveAgentdPaths(daemon.env).databaseFile, { readonly: true, fileMustExist: true });
+    try {
+      const lastTurn = (): string => (db.prepare('SELECT status FROM turns WHERE session_id = ? ORDER BY started_at DESC, rowid DESC LIMIT 1').get(sessionId) as { status: string }).status;
+      await until(() => lastTurn() !== 'running', 10_000, 'the unfollowed turn to stop');
+      expect(lastTurn()).toBe('cancelled');
+    } finally {
+      db.close();
+    }
   });
 
   it('a watching client hanging up mid-turn changes nothing for the prompting one', async () => {

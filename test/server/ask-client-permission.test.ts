@@ -4,6 +4,7 @@ import { createClientAsker } from '../../src/server/ask-client-permission.js';
 import { ClientConnection } from '../../src/server/client-connection.js';
 import { JsonRpcConnection } from '../../src/server/json-rpc-connection.js';
 import { RpcPeer } from '../support/rpc-peer.js';
+import type { Session } from '../../src/session/session.js';
 
 /** A daemon-side client connection, attached to `sessionId`, with a test client that answers by hand. */
 function attachedClient(id: string, sessionId: string): { connection: ClientConnection; client: RpcPeer } {
@@ -13,7 +14,8 @@ function attachedClient(id: string, sessionId: string): { connection: ClientConn
   rpc.setHandler({ request: () => Promise.resolve(null), notification: () => undefined });
   const connection = new ClientConnection(rpc, id, { requireToken: false });
   connection.initialized = true;
-  connection.attached.set(sessionId, { session: {}, unsubscribe: () => undefined });
+  // Only the key matters to the asker; the session object is never touched.
+  connection.attached.set(sessionId, { session: {} as Session, unsubscribe: () => undefined });
   return { connection, client: new RpcPeer(fromDaemon, toDaemon) };
 }
 

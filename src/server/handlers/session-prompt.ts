@@ -4,13 +4,17 @@ import type { RequestHandler } from '../handler-table.js';
 /**
  * Runs a turn and answers `{stopReason}` when it ends. While the session runs, a prompt
  * with `_meta.agentd.delivery` of `steer` or `followUp` joins the running turn;
- * without one it is refused as busy. Cancelling the request cancels the turn.
+ * without one it is refused as busy. Cancelling the request (`$/cancel_request`) cancels
+ * the turn; the client going away does not by itself: the turn runs on while another client
+ * follows the session (see stopUnfollowedTurns).
  */
 export const sessionPrompt: RequestHandler<'session/prompt'> = async (params, { client, daemon, signal }) => {
   const session = daemon.sessions.open(params.sessionId);
   attachSession(client, session);
   const delivery = (params._meta as { agentd?: { delivery?: 'steer' | 'followUp' } } | null | undefined)?.agentd?.delivery;
-  const onCancel = (): void => session.cancel();
+  const onCancel = (): void => {
+    if (!client.rpc.closed) session.cancel();
+  };
   signal.addEventListener('abort', onCancel, { once: true });
   try {
     const outcome = await session.prompt(params.prompt, { ...(delivery ? { delivery } : {}), origin: client.id });

@@ -50,6 +50,11 @@ export interface ReloadedSettings {
 export class ProjectSettingsResolver {
   private readonly cache = new Map<string, { stamp: string; settings: ProjectSettings }>();
   private readonly logged = new Set<string>();
+  /**
+   * Each session directory's real path, resolved once: resolve runs before every model
+   * request, where one stat of the project file is the only I/O it should cost.
+   */
+  private readonly roots = new Map<string, string>();
   private userLayer: UserConfigLayer;
   private user: AgentdConfig;
 
@@ -77,7 +82,8 @@ export class ProjectSettingsResolver {
 
   /** The settings of `dir`; throws ConfigError for an invalid project file seen for the first time. */
   resolve(dir: string): ProjectSettings {
-    const root = realDir(dir);
+    let root = this.roots.get(dir);
+    if (root === undefined) this.roots.set(dir, (root = realDir(dir)));
     const stamp = fileStamp(projectConfigFile(root));
     const cached = this.cache.get(root);
     if (cached && cached.stamp === stamp) return cached.settings;

@@ -81,20 +81,30 @@ describe('live configuration', () => {
 
   const systemText = (body: unknown): string => JSON.stringify((body as Body).messages.filter((m) => m.role === 'system'));
 
-  it('a model, provider and permission change made during a turn applies from its next model request', async () => {
+  /**
+   * A session whose turn calls the client tool `edit_config`; `edit` runs while the turn
+   * waits on it, as a user editing files mid-turn.
+   */
+  async function sessionEditingDuringTurn(edit: () => Promise<void>): Promise<string> {
     writeProject({ permissions: { allow: ['edit_config'] } });
     const sessionId = await newSession();
     await daemon.peer.call('tools/register', {
       tools: [{ name: 'edit_config', description: 'edits the project config', inputSchema: { type: 'object', properties: {} } }],
     });
-    const configFile = join(project, '.agentd', 'config.json');
     daemon.peer.onRequest('tools/call', async () => {
-      // The user edits the files while the turn waits on this tool.
+      await edit();
+      return { content: [{ type: 'text', text: 'edited' }] };
+    });
+    return sessionId;
+  }
+
+  it('a model, provider and permission change made during a turn applies from its next model request', async () => {
+    const configFile = join(project, '.agentd', 'config.json');
+    const sessionId = await sessionEditingDuringTurn(async () => {
       const applied = Promise.all([reloadedFile(configFile), reloadedFile(join(home.home, 'config', 'config.json'))]);
       writeUser(userConfig({ providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/local/v1` }, other: { type: 'openai-chat', baseUrl: `${replay.url}/other/v1` } } }));
       writeProject({ model: 'other/model-b', permissions: { deny: ['ls'] } });
       await applied;
-      return { content: [{ type: 'text', text: 'edited' }] };
     });
     replay.enqueue({ body: chatToolCallSse([{ id: 'call_edit', name: 'edit_config', arguments: {} }]) });
     replay.enqueue({ body: chatToolCallSse([{ id: 'call_ls', name: 'ls', arguments: {} }]) });
@@ -112,17 +122,11 @@ describe('live configuration', () => {
   });
 
   it('a reload whose model cannot be resolved leaves the running turn on its settings, with a notice', async () => {
-    writeProject({ permissions: { allow: ['edit_config'] } });
-    const sessionId = await newSession();
-    await daemon.peer.call('tools/register', {
-      tools: [{ name: 'edit_config', description: 'edits the project config', inputSchema: { type: 'object', properties: {} } }],
-    });
     const configFile = join(project, '.agentd', 'config.json');
-    daemon.peer.onRequest('tools/call', async () => {
+    const sessionId = await sessionEditingDuringTurn(async () => {
       const applied = reloadedFile(configFile);
       writeProject({ model: 'nowhere/model-x', permissions: { allow: ['edit_config'] } });
       await applied;
-      return { content: [{ type: 'text', text: 'edited' }] };
     });
     const notice = daemon.peer.waitFor((m) => m.method === 'agentd/event' && (m.params as { event: { type: string } }).event.type === 'notice', 10_000, 'notice');
     replay.enqueue({ body: chatToolCallSse([{ id: 'call_edit', name: 'edit_config', arguments: {} }]) });

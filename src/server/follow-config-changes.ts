@@ -1,5 +1,5 @@
 import type { DaemonContext } from './daemon-context.js';
-import { projectMcpSpecs } from './project-mcp-specs.js';
+import { applyProjectMcpServers } from './project-mcp-specs.js';
 
 /**
  * What a configuration change starts and stops beyond the sessions' own services: the
@@ -14,7 +14,7 @@ export function followConfigChanges(daemon: DaemonContext, options: { schedules:
   });
   daemon.reloader.onSessionsConfig((affected) => {
     for (const { session, settings } of affected) {
-      void daemon.mcp.setSessionServers(session.id, projectMcpSpecs(settings, session.record.cwd, daemon.config.mcpServers ?? {}, daemon.log));
+      applyProjectMcpServers(daemon, session, settings);
     }
   });
 }

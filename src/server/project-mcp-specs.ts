@@ -1,6 +1,16 @@
 import type { McpServerConfig } from '../config/config-schema.js';
 import { projectMcpServers, type ProjectSettings } from '../config/project-settings.js';
+import type { Session } from '../session/session.js';
 import { specFromConfig, type McpServerSpec } from '../tools/mcp/mcp-server-spec.js';
+import type { DaemonContext } from './daemon-context.js';
+
+/**
+ * Makes a session's project servers match `settings` (when it goes live, and after a
+ * reload), in the background: a server that fails is reported, never thrown.
+ */
+export function applyProjectMcpServers(daemon: DaemonContext, session: Session, settings: ProjectSettings): void {
+  void daemon.mcp.setSessionServers(session.id, projectMcpSpecs(settings, session.record.cwd, daemon.config.mcpServers ?? {}, daemon.log));
+}
 
 /**
  * A trusted project's servers for one of its sessions (an untrusted project's were
@@ -8,7 +18,7 @@ import { specFromConfig, type McpServerSpec } from '../tools/mcp/mcp-server-spec
  * those the user's config also names: that server already serves every session, and two
  * would clash on tool names.
  */
-export function projectMcpSpecs(
+function projectMcpSpecs(
   settings: ProjectSettings,
   sessionCwd: string,
   userServers: Record<string, McpServerConfig>,

@@ -1,7 +1,7 @@
 import type { Session } from '../../session/session.js';
 import { specsFromAcp, type McpServerSpec } from '../../tools/mcp/mcp-server-spec.js';
 import type { DaemonContext } from '../daemon-context.js';
-import { projectMcpSpecs } from '../project-mcp-specs.js';
+import { applyProjectMcpServers } from '../project-mcp-specs.js';
 import { RpcError } from '../rpc-error.js';
 
 /** The ACP `mcpServers` of session/new, load or resume, checked before anything starts. */
@@ -22,8 +22,7 @@ export function sessionMcpSpecs(method: string, servers: Parameters<typeof specs
  */
 export function startSessionMcp(daemon: DaemonContext, session: Session, specs: McpServerSpec[]): McpServerReport[] {
   // Both never reject: a server that fails is reported, not thrown.
-  const project = projectMcpSpecs(session.services.settings, session.record.cwd, daemon.config.mcpServers ?? {}, daemon.log);
-  void daemon.mcp.setSessionServers(session.id, project);
+  applyProjectMcpServers(daemon, session, session.services.settings);
   // A client server named like a project one is refused by startSession with a log line naming it.
   void daemon.mcp.startSession(session.id, specs);
   return daemon.mcp.status(session.id).map(({ name, state, tools, error }) => ({ name, state, tools, ...(error ? { error } : {}) }));

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { PermissionMode } from '../tools/permissions/permission-mode.js';
+import type { PermissionMode } from '../tools/permissions/permission-modes.js';
 import { isInside } from '../tools/is-inside.js';
 
 /** The parts of an ACP `session/request_permission` a headless client decides on. */

@@ -12,7 +12,7 @@ import type { Store } from '../store/store.js';
 import type { PermissionAsker } from '../session/permission-asker.js';
 import { HookRunner } from '../tools/hooks/hook-runner.js';
 import { McpManager } from '../tools/mcp/mcp-manager.js';
-import type { PermissionMode } from '../tools/permissions/permission-mode.js';
+import type { PermissionMode } from '../tools/permissions/permission-modes.js';
 import { ClientTools } from '../tools/remote/client-tools.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import { buildSandboxPolicy } from '../tools/sandbox/sandbox-policy.js';

@@ -16,7 +16,7 @@ import type { SessionServices } from '../session/session-services.js';
 import { skillDirs } from '../tools/builtin/skill.js';
 import { discoverSkills } from '../tools/discover-skills.js';
 import type { HookRunner } from '../tools/hooks/hook-runner.js';
-import type { PermissionMode } from '../tools/permissions/permission-mode.js';
+import type { PermissionMode } from '../tools/permissions/permission-modes.js';
 import { detectSandbox, type SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import { buildSandboxPolicy } from '../tools/sandbox/sandbox-policy.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';

@@ -5,7 +5,7 @@ import { ProjectSettingsResolver } from '../config/project-settings.js';
 import { collectSecrets, redactSecrets } from '../config/redact-secrets.js';
 import type { PermissionAsker } from '../session/permission-asker.js';
 import type { DataDirLock } from '../store/data-dir-lock.js';
-import type { PermissionMode } from '../tools/permissions/permission-mode.js';
+import type { PermissionMode } from '../tools/permissions/permission-modes.js';
 
 export interface StartOptions {
   /** `--config FILE`. */

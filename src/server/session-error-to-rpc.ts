@@ -1,9 +1,7 @@
 import { ErrorCodes } from '../../protocol/index.js';
 import { ConfigError } from '../config/config-error.js';
-import { PromptContentError } from '../session/convert-prompt.js';
 import { ModelNotConfiguredError } from '../session/model-not-configured-error.js';
-import { SessionBusyError, TurnFailedError } from '../session/session.js';
-import { SessionNotFoundError } from '../session/session-manager.js';
+import { PromptContentError, SessionBusyError, SessionNotFoundError, TurnFailedError } from '../session/session-errors.js';
 import { StoreWriteError } from '../session/store-write-error.js';
 import { RpcError } from './rpc-error.js';
 

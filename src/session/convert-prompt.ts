@@ -1,8 +1,6 @@
 import type { ContentBlock } from '../../protocol/index.js';
 import type { UserContentPart } from '../providers/message.js';
-
-/** Thrown for prompt content the daemon cannot pass to a model. */
-export class PromptContentError extends Error {}
+import { PromptContentError } from './session-errors.js';
 
 /**
  * ACP prompt blocks → the unified user message. Links stay links (the model reads

@@ -4,7 +4,7 @@ import type { SessionRecord } from '../store/store.js';
 import type { FileStateTracker } from '../tools/file-state-tracker.js';
 import type { PermissionRuleSet } from '../tools/permissions/match-permission-rules.js';
 import { permissionsStoreDir } from '../tools/permissions/manage-remembered-permissions.js';
-import { PERMISSION_MODES, type PermissionMode } from '../tools/permissions/permission-mode.js';
+import { PERMISSION_MODES, type PermissionMode } from '../tools/permissions/permission-modes.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import type { ToolSettings } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';

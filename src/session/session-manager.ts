@@ -3,14 +3,8 @@ import { repairTranscript } from '../loop/repair-transcript.js';
 import { historyFromRecords } from './compaction-marker.js';
 import type { ListSessionsQuery, MessageRecord, SessionRecord, Store, TurnRecord } from '../store/store.js';
 import { Session } from './session.js';
+import { SessionNotFoundError } from './session-errors.js';
 import type { SessionServices } from './session-services.js';
-
-/** Thrown for an unknown session id. */
-export class SessionNotFoundError extends Error {
-  constructor(readonly sessionId: string) {
-    super(`session ${sessionId} not found; list sessions with session/list`);
-  }
-}
 
 /** Told when a session goes live and when it is unloaded (a watch per project follows them). */
 export interface SessionLifecycle {

@@ -6,7 +6,8 @@ import type { Access, PermissionGate, PermissionRequest } from '../tools/permiss
 import { describeRememberedRule } from '../tools/permissions/describe-remembered-rule.js';
 import type { PermissionRuleSet } from '../tools/permissions/match-permission-rules.js';
 import { commandCaveats } from '../tools/permissions/command-caveats.js';
-import { decidePermission, type PermissionMode } from '../tools/permissions/permission-mode.js';
+import { decidePermission } from '../tools/permissions/permission-mode.js';
+import type { PermissionMode } from '../tools/permissions/permission-modes.js';
 import { protectedPathReason } from '../tools/permissions/protected-path.js';
 import { questionTitle } from '../tools/permissions/question-title.js';
 import { loadRememberedPermissions, rememberPermission, ruleForCall } from '../tools/permissions/remembered-permissions.js';

@@ -22,26 +22,10 @@ import type { SessionServices } from './session-services.js';
 import { turnSettings } from './turn-settings.js';
 import { SessionWriter } from './session-writer.js';
 import { StoreWriteError } from './store-write-error.js';
+import { SessionBusyError, TurnFailedError, UnknownChoiceError } from './session-errors.js';
 
 /** How a prompt sent while a turn runs is delivered (`_meta.agentd.delivery`). */
 export type PromptDelivery = 'steer' | 'followUp';
-
-/** Thrown when a prompt arrives for a running session without a delivery mode. */
-export class SessionBusyError extends Error {
-  constructor(readonly sessionId: string) {
-    super(`session ${sessionId} is busy`);
-  }
-}
-
-/** The turn ended because the provider failed; the prompt is answered with this error. */
-export class TurnFailedError extends Error {
-  constructor(readonly providerError: ProviderError) {
-    super(providerError.message);
-  }
-}
-
-/** A mode or option value the session does not offer. */
-export class UnknownChoiceError extends Error {}
 
 /** What a prompt resolves with. */
 export interface PromptOutcome {

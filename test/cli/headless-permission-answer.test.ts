@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { headlessPermissionAnswer } from '../../src/cli/headless-permission-answer.js';
-import type { PermissionMode } from '../../src/tools/permissions/permission-mode.js';
+import type { PermissionMode } from '../../src/tools/permissions/permission-modes.js';
 
 const cwd = '/work/project';
 

@@ -3,7 +3,7 @@ import { createDaemonShell } from '../../src/server/create-daemon-shell.js';
 import type { DaemonContext } from '../../src/server/daemon-context.js';
 import { loadDaemonSettings } from '../../src/server/load-daemon-settings.js';
 import { serveConnection } from '../../src/server/serve-connection.js';
-import type { PermissionMode } from '../../src/tools/permissions/permission-mode.js';
+import type { PermissionMode } from '../../src/tools/permissions/permission-modes.js';
 import { RpcPeer } from './rpc-peer.js';
 
 export interface InProcessDaemon {

@@ -5,7 +5,7 @@ import { validateDaemonWire } from './acp-wire-validator.js';
 import { validateAgentdWire } from './protocol-wire-validator.js';
 import { daemonEnv, makeHome } from './daemon-process.js';
 import { startInProcessDaemon, type InProcessDaemon } from './in-process-daemon.js';
-import type { PermissionMode } from '../../src/tools/permissions/permission-mode.js';
+import type { PermissionMode } from '../../src/tools/permissions/permission-modes.js';
 import { startReplayServer, type ReplayServer } from './replay-server.js';
 import type { RpcPeer } from './rpc-peer.js';
 

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { AgentdClientError, type AgentdClient } from '../../../clients/typescript/src/index.js';
 import { ErrorCodes, type StopReason } from '../../../protocol/index.js';
 import { detectLocalServers } from '../../providers/detect-local-servers.js';
-import { parsePermissionMode, type PermissionMode } from '../../tools/permissions/permission-mode.js';
+import { parsePermissionMode, type PermissionMode } from '../../tools/permissions/permission-modes.js';
 import { headlessPermissionAnswer } from '../headless-permission-answer.js';
 import { packageVersion } from '../package-version.js';
 import { readStdin } from '../read-stdin.js';

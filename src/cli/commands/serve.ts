@@ -7,7 +7,7 @@ import { isSocketLive, serveUnixSocket } from '../../server/transports/unix-sock
 import { createDaemonShell } from '../../server/create-daemon-shell.js';
 import { loadDaemonSettings } from '../../server/load-daemon-settings.js';
 import { DataDirBusyError, describeOwner, tryLockDataDir } from '../../store/data-dir-lock.js';
-import { parsePermissionMode } from '../../tools/permissions/permission-mode.js';
+import { parsePermissionMode } from '../../tools/permissions/permission-modes.js';
 import { bridgeStdio } from '../bridge-stdio.js';
 import { packageVersion } from '../package-version.js';
 

@@ -6,7 +6,7 @@ import { loadDaemonSettings } from '../../server/load-daemon-settings.js';
 import { serveConnection } from '../../server/serve-connection.js';
 import { isSocketLive } from '../../server/transports/unix-socket-transport.js';
 import { DataDirBusyError, describeOwner, tryLockDataDir } from '../../store/data-dir-lock.js';
-import type { PermissionMode } from '../../tools/permissions/permission-mode.js';
+import type { PermissionMode } from '../../tools/permissions/permission-modes.js';
 
 export interface RunConnection {
   client: AgentdClient;

@@ -1,4 +1,4 @@
-import { UnknownChoiceError } from '../../session/session.js';
+import { UnknownChoiceError } from '../../session/session-errors.js';
 import type { RequestHandler } from '../handler-table.js';
 import { RpcError } from '../rpc-error.js';
 

@@ -1,4 +1,4 @@
-import { SessionNotFoundError } from '../../session/session-manager.js';
+import { SessionNotFoundError } from '../../session/session-errors.js';
 import { ClientToolError } from '../../tools/remote/client-tools.js';
 import type { RequestHandler } from '../handler-table.js';
 import { RpcError } from '../rpc-error.js';

@@ -3,24 +3,7 @@ import { isInside } from '../is-inside.js';
 import type { Access } from '../permission-gate.js';
 import { matchPermissionRules, type PermissionRuleSet } from './match-permission-rules.js';
 import { permissionTarget } from './permission-target.js';
-
-/**
- * `--permission-mode`:
- * - `ask`: reads and searches inside the workspace run, everything else asks;
- * - `acceptEdits`: as ask, but writes inside the workspace run without asking;
- * - `bypass`: nothing asks (explicit deny rules still refuse);
- * - `deny`: nothing asks: whatever would ask is refused (for unattended runs).
- */
-export type PermissionMode = 'ask' | 'acceptEdits' | 'bypass' | 'deny';
-
-export const PERMISSION_MODES: readonly PermissionMode[] = ['ask', 'acceptEdits', 'bypass', 'deny'];
-
-/** Parses a `--permission-mode` value, with an error listing the valid ones. */
-export function parsePermissionMode(text: string): PermissionMode {
-  const mode = PERMISSION_MODES.find((m) => m === text);
-  if (!mode) throw new Error(`Unknown permission mode "${text}"; use one of: ${PERMISSION_MODES.join(', ')}.`);
-  return mode;
-}
+import type { PermissionMode } from './permission-modes.js';
 
 /** Everything a permission decision depends on. */
 export interface PermissionQuestion {

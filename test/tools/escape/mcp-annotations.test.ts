@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../../../src/tools/mcp/mcp-manager.js';
 import { specFromAcp } from '../../../src/tools/mcp/mcp-server-spec.js';
 import type { PermissionRuleSet } from '../../../src/tools/permissions/match-permission-rules.js';
-import type { PermissionMode } from '../../../src/tools/permissions/permission-mode.js';
+import type { PermissionMode } from '../../../src/tools/permissions/permission-modes.js';
 import type { Tool } from '../../../src/tools/tool.js';
 import { ToolRegistry } from '../../../src/tools/tool-registry.js';
 import { makeTempDir, type TempDir } from '../tool-test-context.js';

@@ -6,7 +6,7 @@ import { readTool } from '../../../src/tools/builtin/read.js';
 import { writeTool } from '../../../src/tools/builtin/write.js';
 import { rememberPermission } from '../../../src/tools/permissions/remembered-permissions.js';
 import { permissionsStoreDir } from '../../../src/tools/permissions/manage-remembered-permissions.js';
-import type { PermissionMode } from '../../../src/tools/permissions/permission-mode.js';
+import type { PermissionMode } from '../../../src/tools/permissions/permission-modes.js';
 import { makeTempDir, type TempDir } from '../tool-test-context.js';
 import { sessionPermissionHarness } from './session-permission-harness.js';
 

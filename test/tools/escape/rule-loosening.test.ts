@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBashTool } from '../../../src/tools/builtin/bash.js';
 import type { PermissionRuleSet } from '../../../src/tools/permissions/match-permission-rules.js';
-import { decidePermission, type PermissionMode } from '../../../src/tools/permissions/permission-mode.js';
+import { decidePermission } from '../../../src/tools/permissions/permission-mode.js';
+import type { PermissionMode } from '../../../src/tools/permissions/permission-modes.js';
 import { makeTempDir, type TempDir } from '../tool-test-context.js';
 import { sessionPermissionHarness } from './session-permission-harness.js';
 

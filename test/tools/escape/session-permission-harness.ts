@@ -3,7 +3,7 @@ import type { PermissionAnswer, PermissionQuestionForClient } from '../../../src
 import { createSessionPermissions } from '../../../src/session/session-permissions.js';
 import { FileStateTracker } from '../../../src/tools/file-state-tracker.js';
 import type { PermissionRuleSet } from '../../../src/tools/permissions/match-permission-rules.js';
-import type { PermissionMode } from '../../../src/tools/permissions/permission-mode.js';
+import type { PermissionMode } from '../../../src/tools/permissions/permission-modes.js';
 import { permissionsStoreDir } from '../../../src/tools/permissions/manage-remembered-permissions.js';
 import type { Tool, ToolResult } from '../../../src/tools/tool.js';
 import { makeContext } from '../tool-test-context.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Access } from '../../../src/tools/permission-gate.js';
-import { decidePermission, parsePermissionMode, type PermissionMode } from '../../../src/tools/permissions/permission-mode.js';
+import { decidePermission } from '../../../src/tools/permissions/permission-mode.js';
+import { parsePermissionMode, type PermissionMode } from '../../../src/tools/permissions/permission-modes.js';
 
 const cwd = '/work/project';
 

@@ -9,7 +9,7 @@ import { NdjsonMessageReader } from '../../protocol/wire/ndjson-message-reader.j
 import { NdjsonMessageWriter } from '../../protocol/wire/ndjson-message-writer.js';
 
 /** The daemon the benchmarks spawn; AGENTD_BENCH_CLI points at another build (to compare before and after a change with the same client). */
-export const CLI = process.env.AGENTD_BENCH_CLI ?? fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+export const CLI = process.env.AGENTD_BENCH_CLI ?? fileURLToPath(new URL('../../bin/main.js', import.meta.url));
 
 /** Extra Node options for the spawned daemon (`--cpu-prof` is refused in NODE_OPTIONS), space-separated. */
 const DAEMON_NODE_ARGS = (process.env.AGENTD_BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');

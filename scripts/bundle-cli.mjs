@@ -1,0 +1,34 @@
+// Bundles the compiled CLI (dist/src/cli/main.js, from `tsc -b`) into dist/bin/: what the
+// `agentd` bin runs. Start-up time is mostly Node resolving, reading and compiling
+// modules (about 280 files on the way to the first answer, 95 of them zod's); a bundle
+// split at every dynamic import keeps each command's and the daemon proper's code lazy
+// while the path to `initialize` reads a handful of files (bench/RESULTS.md, "Cold start").
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const outdir = join(root, 'dist', 'bin');
+rmSync(outdir, { recursive: true, force: true });
+
+await build({
+  entryPoints: [join(root, 'dist', 'src', 'cli', 'main.js')],
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // jsonc-parser's "main" is a UMD build whose relative require()s esbuild cannot follow.
+  mainFields: ['module', 'main'],
+  // A native addon, and two packages that load a .wasm file from beside their own code.
+  external: ['better-sqlite3', 'web-tree-sitter', 'tree-sitter-bash'],
+  chunkNames: 'chunks/[name]-[hash]',
+  // CommonJS dependencies (vscode-jsonrpc, the MCP SDK's) require() Node's modules; ESM
+  // output has no require of its own (esbuild renames the project's own `require`s).
+  banner: { js: "import { createRequire as __agentdCreateRequire } from 'node:module'; const require = __agentdCreateRequire(import.meta.url);" },
+  // Follows tsc's maps, so a stack trace under --enable-source-maps names the .ts line.
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});

@@ -1,0 +1,59 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+
+/** Static imports (not `import()`) of an ES module's text: `import … from 'x'`, `export … from 'x'`, `import 'x'`. */
+const STATIC_IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm;
+
+/** Every file a module loads before its own code runs, and the packages among them. */
+function staticGraph(entry: string): { files: string[]; packages: Set<string> } {
+  const seen = new Set([entry]);
+  const packages = new Set<string>();
+  for (const file of seen) {
+    for (const match of readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)) {
+      const specifier = (match[1] ?? match[2])!;
+      if (!specifier.startsWith('.')) {
+        packages.add(specifier);
+        continue;
+      }
+      const target = resolve(dirname(file), specifier);
+      if (existsSync(target)) seen.add(target);
+    }
+  }
+  return { files: [...seen].map((file) => relative(DIST, file)), packages };
+}
+
+/**
+ * `agentd serve` answers `initialize` from a light shell; the store, sessions, loop,
+ * providers and tools load after that answer (create-daemon-shell.ts). What the shell
+ * imports statically is all that stands between spawn and the first answer, so these
+ * guard it: one error class imported from the wrong file once put the session and the
+ * whole loop (60 modules) on that path.
+ */
+describe('the path to the first answer of `agentd serve`', () => {
+  it('does not load the session, the loop, the providers, the tools or the store (only its lock)', () => {
+    const { files } = staticGraph(resolve(DIST, 'src/cli/commands/serve.js'));
+    const heavy = files.filter(
+      (file) =>
+        /^src\/(loop|providers|session\/(?!.*error))/.test(file) ||
+        (/^src\/tools\//.test(file) && !/^src\/tools\/permissions\/permission-modes\.js$/.test(file)) ||
+        (/^src\/store\//.test(file) && !/^src\/store\/(data-dir-lock|store-error)\.js$/.test(file)),
+    );
+    expect(heavy).toEqual([]);
+  });
+
+  it('ships bundled: the `agentd` bin reaches the serve command through its own chunks, with no package but the SQLite addon (for the data-directory lock)', () => {
+    const pkg = JSON.parse(readFileSync(resolve(DIST, '../package.json'), 'utf8')) as { bin: { agentd: string } };
+    expect(pkg.bin.agentd).toBe('dist/bin/main.js');
+    const main = resolve(DIST, 'bin/main.js');
+    const serveChunk = /import\("(\.\/chunks\/serve-[\w-]+\.js)"\)/.exec(readFileSync(main, 'utf8'))?.[1];
+    expect(serveChunk, 'main.js imports the serve command lazily').toBeDefined();
+    const entry = staticGraph(main);
+    const serve = staticGraph(resolve(dirname(main), serveChunk!));
+    const packages = [...entry.packages, ...serve.packages].filter((name) => !name.startsWith('node:'));
+    expect(new Set(packages)).toEqual(new Set(['better-sqlite3']));
+  });
+});

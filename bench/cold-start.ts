@@ -1,41 +1,73 @@
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { benchHome, median, percentile, spawnStdioDaemon } from './support/daemon-client.js';
+import { processCpuMs } from './support/process-cpu.js';
 
 /** A bare `node` that answers the first line it reads: the floor any Node daemon starts from. */
-const BARE_NODE = "process.stdin.once('data', () => { process.stdout.write('{}\\n'); process.exit(0); });";
+// It stays 50 ms after answering, so that its CPU time can be read at the answer.
+const BARE_NODE = "process.stdin.once('data', () => { process.stdout.write('{}\\n'); setTimeout(() => process.exit(0), 50); });";
 
 /**
  * Time from spawning `agentd serve --stdio` to the answer of `initialize`, and, in the
- * same runs (interleaved), from spawning a bare `node` to its answer of one line.
+ * same runs (interleaved), from spawning a bare `node` to its answer of one line. Also
+ * each process's CPU time at its answer, which a busy machine disturbs less than the clock.
  */
-export async function benchColdStart(runs = 30): Promise<{ runs: number; medianMs: number; p90Ms: number; minMs: number; bareNodeMedianMs: number; ratio: number }> {
+export async function benchColdStart(runs = 30): Promise<{
+  runs: number;
+  medianMs: number;
+  p90Ms: number;
+  minMs: number;
+  bareNodeMedianMs: number;
+  ratio: number;
+  cpuMedianMs: number;
+  bareNodeCpuMedianMs: number;
+  cpuRatio: number;
+}> {
   const { home, cleanup } = benchHome({});
   const times: number[] = [];
   const bare: number[] = [];
+  const cpu: number[] = [];
+  const bareCpu: number[] = [];
   try {
     for (let i = 0; i < runs; i++) {
       const start = performance.now();
       const daemon = spawnStdioDaemon(home);
       await daemon.connection.sendRequest('initialize', { protocolVersion: 1 });
       times.push(performance.now() - start);
+      cpu.push(processCpuMs(daemon.child.pid));
       daemon.connection.dispose();
       daemon.child.stdin.end();
       await new Promise((resolve) => daemon.child.once('exit', resolve));
-      bare.push(await bareNode());
+      const bareRun = await bareNode();
+      bare.push(bareRun.ms);
+      bareCpu.push(bareRun.cpuMs);
     }
   } finally {
     cleanup();
   }
   const medianMs = median(times);
   const bareNodeMedianMs = median(bare);
-  return { runs, medianMs, p90Ms: percentile(times, 90), minMs: Math.min(...times), bareNodeMedianMs, ratio: medianMs / bareNodeMedianMs };
+  const cpuMedianMs = median(cpu);
+  const bareNodeCpuMedianMs = median(bareCpu);
+  return {
+    runs,
+    medianMs,
+    p90Ms: percentile(times, 90),
+    minMs: Math.min(...times),
+    bareNodeMedianMs,
+    ratio: medianMs / bareNodeMedianMs,
+    cpuMedianMs,
+    bareNodeCpuMedianMs,
+    cpuRatio: cpuMedianMs / bareNodeCpuMedianMs,
+  };
 }
 
-async function bareNode(): Promise<number> {
+async function bareNode(): Promise<{ ms: number; cpuMs: number }> {
   const start = performance.now();
   const child = spawn(process.execPath, ['-e', BARE_NODE], { stdio: 'pipe' });
-  const answered = new Promise<number>((resolve) => child.stdout.once('data', () => resolve(performance.now() - start)));
+  const answered = new Promise<{ ms: number; cpuMs: number }>((resolve) =>
+    child.stdout.once('data', () => resolve({ ms: performance.now() - start, cpuMs: processCpuMs(child.pid) })),
+  );
   child.stdin.write('{"jsonrpc":"2.0","id":0,"method":"initialize"}\n');
   const elapsed = await answered;
   await new Promise((resolve) => child.once('exit', resolve));

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchHome, median, spawnStdioDaemon } from './support/daemon-client.js';
+import { processCpuMs } from './support/process-cpu.js';
 import { chatFrames, startSseServer } from './support/sse-server.js';
 
 /**
@@ -18,6 +19,8 @@ export async function benchFirstPrompt(runs = 11): Promise<Record<string, number
   const workspace = mkdtempSync(join(tmpdir(), 'agentd-bench-ws-'));
   const initialize: number[] = [];
   const sessionNew: number[] = [];
+  const initializeCpu: number[] = [];
+  const sessionNewCpu: number[] = [];
   const first: number[] = [];
   const second: number[] = [];
   try {
@@ -27,8 +30,10 @@ export async function benchFirstPrompt(runs = 11): Promise<Record<string, number
       const call = (method: string, params: unknown): Promise<any> => daemon.connection.sendRequest(method, params);
       await call('initialize', { protocolVersion: 1 });
       initialize.push(performance.now() - spawned);
+      initializeCpu.push(processCpuMs(daemon.child.pid));
       const { sessionId } = await call('session/new', { cwd: workspace, mcpServers: [] });
       sessionNew.push(performance.now() - spawned);
+      sessionNewCpu.push(processCpuMs(daemon.child.pid));
       for (const into of [first, second]) {
         const sent = performance.now();
         const answer = await call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
@@ -48,6 +53,8 @@ export async function benchFirstPrompt(runs = 11): Promise<Record<string, number
     runs,
     initializeMs: median(initialize),
     sessionNewMs: median(sessionNew),
+    initializeCpuMs: median(initializeCpu),
+    sessionNewCpuMs: median(sessionNewCpu),
     firstPromptToRequestMs: median(first),
     secondPromptToRequestMs: median(second),
   };

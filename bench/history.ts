@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { resolveAgentdPaths } from '../src/config/agentd-paths.js';
 import { openStore } from '../src/store/open-store.js';
 import type { NewMessage, Store } from '../src/store/store.js';
+import { processCpuMs } from './support/process-cpu.js';
 import { benchHome, median, percentile, spawnStdioDaemon } from './support/daemon-client.js';
 
 /** Figures of one `history` run (see README.md). */
@@ -106,17 +107,6 @@ async function timeLoad(home: string, cwd: string, settleMs: number): Promise<{ 
     daemon.child.stdin.end();
     await new Promise((resolve) => daemon.child.once('exit', resolve));
   }
-}
-
-/**
- * User and system CPU time of a process so far, from /proc (Linux), in ms: unlike the wall
- * clock, it does not count the time the daemon waited for a core on a busy machine.
- */
-function processCpuMs(pid: number | undefined): number {
-  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return Number.NaN;
-  // Fields 14 and 15 (utime, stime) in clock ticks, counted after the ")" that ends the command name.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { benchAbortLatency } from './abort-latency.js';
 import { benchColdStart } from './cold-start.js';
+import { benchColdStartSnapshot } from './cold-start-snapshot.js';
 import { benchConfigReload } from './config-reload.js';
 import { benchFirstPrompt } from './first-prompt.js';
 import { benchHistory } from './history.js';
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
   // `relay 20000`: a longer stream, past the daemon's warm-up (5,000 by default).
   const relayChunks = Number(process.argv[3] ?? 5000);
   if (!only || only === 'cold-start') console.log(JSON.stringify({ bench: 'cold-start', ...(await benchColdStart()) }));
+  if (!only || only === 'snapshot') console.log(JSON.stringify({ bench: 'cold-start-snapshot', ...(await benchColdStartSnapshot()) }));
   if (!only || only === 'first-prompt') console.log(JSON.stringify({ bench: 'first-prompt', ...(await benchFirstPrompt()) }));
   if (!only || only === 'loop') console.log(JSON.stringify({ bench: 'loop-overhead', ...(await benchLoopOverhead()) }));
   if (!only || only === 'abort') console.log(JSON.stringify({ bench: 'abort-latency', ...(await benchAbortLatency()) }));

@@ -4,7 +4,7 @@ import { resolveAgentdPaths } from '../../config/agentd-paths.js';
 import { createDaemonShell } from '../../server/create-daemon-shell.js';
 import { loadDaemonSettings } from '../../server/load-daemon-settings.js';
 import { serveConnection } from '../../server/serve-connection.js';
-import { isSocketLive } from '../../server/transports/unix-socket-transport.js';
+import { isSocketLive } from '../../server/transports/is-socket-live.js';
 import { DataDirBusyError, describeOwner, tryLockDataDir } from '../../store/data-dir-lock.js';
 import type { PermissionMode } from '../../tools/permissions/permission-modes.js';
 

@@ -1,9 +1,10 @@
 import { chmodSync, lstatSync, mkdirSync, unlinkSync, type Stats } from 'node:fs';
-import { createConnection, createServer, type Server } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { dirname } from 'node:path';
 import type { DaemonShell } from '../daemon-shell.js';
 import { serveConnection } from '../serve-connection.js';
 import { destroyAfterFlush } from './destroy-after-flush.js';
+import { isSocketLive } from './is-socket-live.js';
 
 /** Another daemon already answers on the socket. */
 export class SocketInUseError extends Error {}
@@ -53,18 +54,6 @@ export async function serveUnixSocket(shell: DaemonShell, path: string): Promise
   });
   chmodSync(path, 0o600);
   return server;
-}
-
-/** True when something accepts connections on the socket path. */
-export function isSocketLive(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createConnection(path);
-    probe.once('connect', () => {
-      probe.destroy();
-      resolve(true);
-    });
-    probe.once('error', () => resolve(false));
-  });
 }
 
 function lstatOrUndefined(path: string): Stats | undefined {

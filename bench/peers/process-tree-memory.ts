@@ -1,0 +1,70 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** The pid and every descendant of it, from /proc/<pid>/task/<tid>/children (Linux ≥ 3.5). */
+export function processTree(root: number): number[] {
+  const pids: number[] = [];
+  const pending = [root];
+  while (pending.length > 0) {
+    const pid = pending.pop()!;
+    pids.push(pid);
+    for (const tid of readDir(`/proc/${pid}/task`)) {
+      const children = readText(`/proc/${pid}/task/${tid}/children`);
+      if (children) for (const child of children.trim().split(/\s+/)) if (child) pending.push(Number(child));
+    }
+  }
+  return pids;
+}
+
+/** A field of /proc/<pid>/status in bytes (VmRSS, VmHWM); 0 once the process is gone. */
+export function statusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = readText(`/proc/${pid}/status`);
+  const match = status ? new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status) : null;
+  return match ? Number(match[1]) * 1024 : 0;
+}
+
+/**
+ * Samples the resident memory of a process and all its descendants every `intervalMs`:
+ * the largest sum of VmRSS seen, and each process's own high-water mark (VmHWM, which
+ * catches a peak between two samples) summed over every process the tree ever held.
+ */
+export function sampleTreeMemory(root: number, intervalMs = 20): { stop(): { peakRssBytes: number; hwmSumBytes: number; processes: number } } {
+  let peakRssBytes = 0;
+  const hwm = new Map<number, number>();
+  const sample = (): void => {
+    let sum = 0;
+    for (const pid of processTree(root)) {
+      const rss = statusBytes(pid, 'VmRSS');
+      sum += rss;
+      const high = statusBytes(pid, 'VmHWM');
+      if (high > (hwm.get(pid) ?? 0)) hwm.set(pid, high);
+    }
+    if (sum > peakRssBytes) peakRssBytes = sum;
+  };
+  sample();
+  const timer = setInterval(sample, intervalMs);
+  return {
+    stop() {
+      sample();
+      clearInterval(timer);
+      let hwmSumBytes = 0;
+      for (const bytes of hwm.values()) hwmSumBytes += bytes;
+      return { peakRssBytes, hwmSumBytes, processes: hwm.size };
+    },
+  };
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function readDir(path: string): string[] {
+  try {
+    return readdirSync(path);
+  } catch {
+    return [];
+  }
+}

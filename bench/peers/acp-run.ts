@@ -18,7 +18,10 @@ export interface RunFigures {
   firstPromptToRequestMs?: number;
   /** session/prompt sent → its answer, for the long reply (a second prompt). */
   streamMs?: number;
-  /** First agent_message_chunk at the client − the vendor's first byte of the long reply. */
+  /**
+   * First agent_message_chunk at the client − the vendor's first byte, on a reply whose
+   * first text delta the vendor writes alone and holds for 100 ms before the rest.
+   */
   ttftAddedMs?: number;
   /** Largest sum of VmRSS over the agent's process tree, sampled every 20 ms, in MiB. */
   peakRssMiB: number;
@@ -30,15 +33,20 @@ export interface RunFigures {
   /** Bytes the agent wrote to stdout during the long reply's prompt. */
   wireBytes?: number;
   vendorRequests: SeenRequest[];
+  /** When the text does not match: where it first differs, and the pieces around there. */
+  mismatch?: { at: number; received: string[] };
 }
 
 const STEP_TIMEOUT_MS = 120_000;
 const MiB = 1024 * 1024;
+/** Longer than any agent takes to relay one delta, so its first chunk is out before the rest arrives. */
+const TTFT_HOLD_MS = 100;
 
 /**
  * Spawns the contender in `workspace` with a fresh home, drives it with the official ACP
  * client over its stdio, and stops its whole process tree. Prompt 1 (a 3-piece answer)
- * gives the first prompt's time to its model request; prompt 2 is the `chunks`-piece reply.
+ * gives the first prompt's time to its model request; prompt 2 the time to first token
+ * added (its first delta alone on the wire for 100 ms); prompt 3 is the `chunks`-piece reply.
  */
 export async function runContender(contender: Contender, vendor: VendorServer, workspace: string, chunks: number, run: number): Promise<RunFigures> {
   const home = mkdtempSync(join(tmpdir(), `peers-${contender.name}-`));
@@ -94,6 +102,13 @@ export async function runContender(contender: Contender, vendor: VendorServer, w
     await step('the first prompt', connection.prompt({ sessionId, prompt: [{ type: 'text', text: `Say hello. ${firstMarker}` }] }));
     figures.firstPromptToRequestMs = (await firstRequest).arrivedAt - firstSent;
 
+    const ttftMarker = `bench-ttft-${run}-${Date.now()}`;
+    const ttftRequest = vendor.expect(ttftMarker, answerPieces(20), { holdAfterFirstMs: TTFT_HOLD_MS });
+    firstChunkAt = undefined;
+    await step('the first-token prompt', connection.prompt({ sessionId, prompt: [{ type: 'text', text: `Answer briefly. ${ttftMarker}` }] }));
+    const ttftTimes = await ttftRequest;
+    figures.ttftAddedMs = firstChunkAt === undefined ? Number.NaN : firstChunkAt - ttftTimes.firstByteAt;
+
     const pieces = answerPieces(chunks);
     const longMarker = `bench-long-${run}-${Date.now()}`;
     const longRequest = vendor.expect(longMarker, pieces);
@@ -104,10 +119,10 @@ export async function runContender(contender: Contender, vendor: VendorServer, w
     await step('the long reply', connection.prompt({ sessionId, prompt: [{ type: 'text', text: `Write a long answer. ${longMarker}` }] }));
     figures.streamMs = performance.now() - longSent;
     figures.wireBytes = stdoutBytes - bytesBefore;
-    const times = await longRequest;
-    figures.ttftAddedMs = firstChunkAt === undefined ? Number.NaN : firstChunkAt - times.firstByteAt;
+    await longRequest;
     figures.chunks = received.length;
     figures.textMatches = received.join('') === pieces.join('');
+    if (!figures.textMatches) figures.mismatch = firstDifference(received, pieces);
     return finish(figures);
   } finally {
     tree = processTree(child.pid!);
@@ -128,6 +143,16 @@ export async function runContender(contender: Contender, vendor: VendorServer, w
     figures.vendorRequests = vendor.takeLog();
     return figures;
   }
+}
+
+function firstDifference(received: string[], sent: string[]): { at: number; received: string[] } {
+  const text = received.join('');
+  const expected = sent.join('');
+  let at = 0;
+  while (at < text.length && text[at] === expected[at]) at++;
+  let offset = 0;
+  const index = received.findIndex((piece) => (offset += piece.length) > at);
+  return { at, received: received.slice(Math.max(0, index - 1), index + 2) };
 }
 
 function signal(pid: number, name: NodeJS.Signals): void {

@@ -14,6 +14,8 @@ export interface AnswerStream {
   frames: string[];
   /** What the client must receive, concatenated from the agent_message_chunk texts. */
   text: string;
+  /** Index of the frame carrying the first piece of text (after the protocol's opening events). */
+  firstText: number;
 }
 
 export function answerPieces(count: number): string[] {
@@ -31,7 +33,11 @@ export function answerStream(protocol: VendorProtocol, pieces: string[], model: 
         : protocol === 'anthropic-messages'
           ? anthropicFrames(pieces, model)
           : geminiFrames(pieces, model);
-  return { frames, text: pieces.join('') };
+  // The opening events before the first text delta: Chat's role chunk; Responses' created,
+  // in_progress, output_item.added, content_part.added; Anthropic's message_start,
+  // content_block_start, ping; none for Gemini.
+  const firstText = { 'openai-chat': 1, 'openai-responses': 4, 'anthropic-messages': 3, gemini: 0 }[protocol];
+  return { frames, text: pieces.join(''), firstText };
 }
 
 /** Chat Completions chunks (as ../providers/openai-chat-transcript.ts): role chunk, content deltas, finish, usage, [DONE]. */

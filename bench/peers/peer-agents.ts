@@ -25,7 +25,9 @@ export const codexAcp: Contender = {
     writeFileSync(
       join(codexHome, 'config.toml'),
       [
-        `model = "${models['openai-responses']}"`,
+        // A slug of the model catalog bundled in the binary ("slug": "gpt-5.4-mini"): for one it
+        // does not know, codex-acp sends a "Model metadata … not found" warning as answer text.
+        'model = "gpt-5.4-mini"',
         'model_provider = "bench"',
         'check_for_update_on_startup = false',
         '[analytics]',

@@ -30,7 +30,7 @@ export interface VendorServer {
    * every coding agent sends with a prompt, and no title or quota request does) gets
    * `pieces` as its answer; resolves once that answer is written.
    */
-  expect(marker: string, pieces: string[]): Promise<ModelRequestTimes>;
+  expect(marker: string, pieces: string[], options?: { holdAfterFirstMs?: number }): Promise<ModelRequestTimes>;
   /** Every request since the last call, then forgets them. */
   takeLog(): SeenRequest[];
   close(): Promise<void>;
@@ -39,6 +39,8 @@ export interface VendorServer {
 interface Expectation {
   marker: string;
   pieces: string[];
+  /** Write the opening events and the first text delta, then wait this long before the rest. */
+  holdAfterFirstMs?: number;
   resolve(times: ModelRequestTimes): void;
 }
 
@@ -76,12 +78,23 @@ export async function startVendorServer(model: string): Promise<VendorServer> {
       if (streaming && offersTools && index >= 0) {
         seen.kind = 'model';
         const [expectation] = expectations.splice(index, 1);
-        const { frames } = answerStream(protocol, expectation!.pieces, model);
+        const { frames, firstText } = answerStream(protocol, expectation!.pieces, model);
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        const hold = expectation!.holdAfterFirstMs;
         const firstByteAt = performance.now();
-        for (const frame of frames) res.write(frame);
-        res.end();
-        expectation!.resolve({ arrivedAt, firstByteAt, lastByteAt: performance.now(), protocol });
+        if (hold === undefined) {
+          for (const frame of frames) res.write(frame);
+          res.end();
+          expectation!.resolve({ arrivedAt, firstByteAt, lastByteAt: performance.now(), protocol });
+          return;
+        }
+        // The first token alone on the wire, as a vendor sends it before the next is sampled.
+        res.write(frames.slice(0, firstText + 1).join(''));
+        setTimeout(() => {
+          for (const frame of frames.slice(firstText + 1)) res.write(frame);
+          res.end();
+          expectation!.resolve({ arrivedAt, firstByteAt, lastByteAt: performance.now(), protocol });
+        }, hold);
         return;
       }
       const wantsJson = /"response(Json)?Schema"|"responseMimeType":\s*"application\/json"/.test(body);
@@ -97,7 +110,7 @@ export async function startVendorServer(model: string): Promise<VendorServer> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    expect: (marker, pieces) => new Promise((resolve) => expectations.push({ marker, pieces, resolve })),
+    expect: (marker, pieces, options) => new Promise((resolve) => expectations.push({ marker, pieces, ...options, resolve })),
     takeLog() {
       const taken = log;
       log = [];

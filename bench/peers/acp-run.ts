@@ -28,6 +28,8 @@ export interface RunFigures {
   /** Sum of every tree process's VmHWM, in MiB (catches a peak between samples; processes that exit early count too). */
   hwmSumMiB: number;
   processes: number;
+  /** The tree's processes at the peak: name and VmRSS in MiB. */
+  peakBreakdown: Array<{ name: string; rssMiB: number }>;
   chunks?: number;
   textMatches?: boolean;
   /** Bytes the agent wrote to stdout during the long reply's prompt. */
@@ -91,7 +93,7 @@ export async function runContender(contender: Contender, vendor: VendorServer, w
   let tree: number[] = [];
   try {
     await step('initialize', connection.initialize({ protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } }));
-    const figures: RunFigures = { initializeMs: performance.now() - spawned, peakRssMiB: 0, hwmSumMiB: 0, processes: 0, vendorRequests: [] };
+    const figures: RunFigures = { initializeMs: performance.now() - spawned, peakRssMiB: 0, hwmSumMiB: 0, processes: 0, peakBreakdown: [], vendorRequests: [] };
     if (!contender.protocol) return finish(figures);
     const { sessionId } = await step('session/new', connection.newSession({ cwd: workspace, mcpServers: [] }));
     figures.sessionNewMs = performance.now() - spawned;
@@ -140,6 +142,7 @@ export async function runContender(contender: Contender, vendor: VendorServer, w
     figures.peakRssMiB = sampled.peakRssBytes / MiB;
     figures.hwmSumMiB = sampled.hwmSumBytes / MiB;
     figures.processes = sampled.processes;
+    figures.peakBreakdown = sampled.peakBreakdown;
     figures.vendorRequests = vendor.takeLog();
     return figures;
   }

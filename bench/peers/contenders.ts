@@ -67,6 +67,16 @@ export const bareNode: Contender = {
   }),
 };
 
+/** `agentd serve --stdio`: the daemon itself on the editor's pipes, without the bridge. */
+export const agentdStdio: Contender = {
+  name: 'agentd-serve-stdio',
+  protocol: 'openai-chat',
+  launch(home, vendorUrl) {
+    const launch = agentd('openai-chat').launch(home, vendorUrl);
+    return { ...launch, args: [CLI, 'serve', '--stdio'] };
+  },
+};
+
 /** `agentd acp` (the stdio bridge, which starts the daemon) with a provider of the given protocol pointed at the vendor. */
 export function agentd(protocol: VendorProtocol): Contender {
   return {

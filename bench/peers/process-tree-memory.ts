@@ -22,23 +22,37 @@ export function statusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return match ? Number(match[1]) * 1024 : 0;
 }
 
+export interface TreeMemory {
+  peakRssBytes: number;
+  /** Each process of the tree at the peak sample: its name (/proc/<pid>/comm) and VmRSS. */
+  peakBreakdown: Array<{ name: string; rssMiB: number }>;
+  hwmSumBytes: number;
+  processes: number;
+}
+
 /**
  * Samples the resident memory of a process and all its descendants every `intervalMs`:
  * the largest sum of VmRSS seen, and each process's own high-water mark (VmHWM, which
  * catches a peak between two samples) summed over every process the tree ever held.
  */
-export function sampleTreeMemory(root: number, intervalMs = 20): { stop(): { peakRssBytes: number; hwmSumBytes: number; processes: number } } {
+export function sampleTreeMemory(root: number, intervalMs = 20): { stop(): TreeMemory } {
   let peakRssBytes = 0;
+  let peakBreakdown: TreeMemory['peakBreakdown'] = [];
   const hwm = new Map<number, number>();
   const sample = (): void => {
     let sum = 0;
+    const breakdown: TreeMemory['peakBreakdown'] = [];
     for (const pid of processTree(root)) {
       const rss = statusBytes(pid, 'VmRSS');
       sum += rss;
+      breakdown.push({ name: (readText(`/proc/${pid}/comm`) ?? '?').trim(), rssMiB: Math.round((rss / 1048576) * 10) / 10 });
       const high = statusBytes(pid, 'VmHWM');
       if (high > (hwm.get(pid) ?? 0)) hwm.set(pid, high);
     }
-    if (sum > peakRssBytes) peakRssBytes = sum;
+    if (sum > peakRssBytes) {
+      peakRssBytes = sum;
+      peakBreakdown = breakdown;
+    }
   };
   sample();
   const timer = setInterval(sample, intervalMs);
@@ -48,7 +62,7 @@ export function sampleTreeMemory(root: number, intervalMs = 20): { stop(): { pea
       clearInterval(timer);
       let hwmSumBytes = 0;
       for (const bytes of hwm.values()) hwmSumBytes += bytes;
-      return { peakRssBytes, hwmSumBytes, processes: hwm.size };
+      return { peakRssBytes, peakBreakdown, hwmSumBytes, processes: hwm.size };
     },
   };
 }

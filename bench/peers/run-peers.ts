@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runContender, type RunFigures } from './acp-run.js';
-import { agentd, bareNode, type Contender } from './contenders.js';
+import { agentd, agentdStdio, bareNode, type Contender } from './contenders.js';
 import { enterLoopbackNamespace } from './enter-loopback-namespace.js';
 import { claudeCodeAcp, codexAcp, geminiCli, opencode } from './peer-agents.js';
 import { printSummary, summarize } from './summarize-peers.js';
@@ -20,6 +20,7 @@ import { startVendorServer } from './vendor-server.js';
 const all: Contender[] = [
   bareNode,
   agentd('openai-chat'),
+  agentdStdio,
   agentd('openai-responses'),
   agentd('anthropic-messages'),
   agentd('gemini'),

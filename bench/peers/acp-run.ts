@@ -7,7 +7,7 @@ import { Readable, Writable } from 'node:stream';
 import { ClientSideConnection, ndJsonStream, type RequestPermissionRequest, type SessionNotification } from '@agentclientprotocol/sdk';
 import { answerPieces } from './answer-streams.js';
 import type { Contender } from './contenders.js';
-import { processTree, sampleTreeMemory } from './process-tree-memory.js';
+import { processTree, sampleTreeMemory, treePssBytes } from './process-tree-memory.js';
 import type { SeenRequest, VendorServer } from './vendor-server.js';
 
 /** One run's figures; the bare node has only `initializeMs`. */
@@ -28,6 +28,8 @@ export interface RunFigures {
   /** Sum of every tree process's VmHWM, in MiB (catches a peak between samples; processes that exit early count too). */
   hwmSumMiB: number;
   processes: number;
+  /** Proportional set size of the tree right after the long reply, in MiB (shared pages counted once). */
+  pssAfterReplyMiB?: number;
   /** The tree's processes at the peak: name and VmRSS in MiB. */
   peakBreakdown: Array<{ name: string; rssMiB: number }>;
   chunks?: number;
@@ -121,6 +123,7 @@ export async function runContender(contender: Contender, vendor: VendorServer, w
     await step('the long reply', connection.prompt({ sessionId, prompt: [{ type: 'text', text: `Write a long answer. ${longMarker}` }] }));
     figures.streamMs = performance.now() - longSent;
     figures.wireBytes = stdoutBytes - bytesBefore;
+    figures.pssAfterReplyMiB = treePssBytes(child.pid!) / MiB;
     await longRequest;
     figures.chunks = received.length;
     figures.textMatches = received.join('') === pieces.join('');

@@ -1,7 +1,7 @@
 import { median } from '../support/daemon-client.js';
 import type { RunFigures } from './acp-run.js';
 
-const figures = ['initializeMs', 'sessionNewMs', 'firstPromptToRequestMs', 'streamMs', 'ttftAddedMs', 'peakRssMiB', 'hwmSumMiB', 'wireBytes', 'chunks'] as const;
+const figures = ['initializeMs', 'sessionNewMs', 'firstPromptToRequestMs', 'streamMs', 'ttftAddedMs', 'peakRssMiB', 'hwmSumMiB', 'pssAfterReplyMiB', 'wireBytes', 'chunks'] as const;
 type Figure = (typeof figures)[number];
 
 export interface SummaryRow {
@@ -36,12 +36,12 @@ export function printSummary(rows: SummaryRow[]): void {
     const ratio = base?.[figure] && row.contender !== 'agentd' ? ` (${(value / base[figure]!).toFixed(2)}×)` : '';
     return `${value.toFixed(digits)}${ratio}`;
   };
-  console.log('| contender | runs | spawn → initialize ms | spawn → session/new ms | first prompt → model request ms | 2,000-chunk reply ms | TTFT added ms | peak RSS MiB | Σ VmHWM MiB | text ok |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('| contender | runs | spawn → initialize ms | spawn → session/new ms | first prompt → model request ms | 2,000-chunk reply ms | TTFT added ms | peak RSS MiB | Σ VmHWM MiB | PSS after reply MiB | text ok |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) {
     const ok = row.runs === 0 ? '–' : row.textMismatches === 0 ? 'yes' : `${row.runs - row.textMismatches}/${row.runs}`;
     console.log(
-      `| ${row.contender} | ${row.runs} | ${cell(row, 'initializeMs')} | ${cell(row, 'sessionNewMs')} | ${cell(row, 'firstPromptToRequestMs')} | ${cell(row, 'streamMs', 0)} | ${cell(row, 'ttftAddedMs', 2)} | ${cell(row, 'peakRssMiB')} | ${cell(row, 'hwmSumMiB')} | ${ok} |`,
+      `| ${row.contender} | ${row.runs} | ${cell(row, 'initializeMs')} | ${cell(row, 'sessionNewMs')} | ${cell(row, 'firstPromptToRequestMs')} | ${cell(row, 'streamMs', 0)} | ${cell(row, 'ttftAddedMs', 2)} | ${cell(row, 'peakRssMiB')} | ${cell(row, 'hwmSumMiB')} | ${cell(row, 'pssAfterReplyMiB')} | ${ok} |`,
     );
   }
   for (const row of rows) if (row.error) console.log(`${row.contender}: ${row.error}`);

@@ -43,7 +43,11 @@ export interface RunFigures {
 
 const STEP_TIMEOUT_MS = 120_000;
 const MiB = 1024 * 1024;
-/** Longer than any agent takes to relay one delta, so its first chunk is out before the rest arrives. */
+/**
+ * Long enough for an agent to relay one delta before the rest arrives (agentd and codex-acp
+ * take a few ms); an agent slower than this (opencode) gets the rest before its first
+ * chunk is out, and its figure is still first chunk − first byte.
+ */
 const TTFT_HOLD_MS = 100;
 
 /**

@@ -71,13 +71,17 @@ export function sampleTreeMemory(root: number, intervalMs = 20): { stop(): TreeM
   };
   sample();
   const timer = setInterval(sample, intervalMs);
+  let result: TreeMemory | undefined;
   return {
+    /** Takes a last sample and stops; later calls return the same figures. */
     stop() {
+      if (result) return result;
       sample();
       clearInterval(timer);
       let hwmSumBytes = 0;
       for (const bytes of hwm.values()) hwmSumBytes += bytes;
-      return { peakRssBytes, peakBreakdown, hwmSumBytes, processes: hwm.size };
+      result = { peakRssBytes, peakBreakdown, hwmSumBytes, processes: hwm.size };
+      return result;
     },
   };
 }

@@ -1,0 +1,46 @@
+import OpenAI from 'openai';
+import { performance } from 'node:perf_hooks';
+import { peakRssMiB } from './proc-stats.js';
+import type { RelayContender, RelayRun } from './relay-run.js';
+
+/**
+ * The `openai` SDK in this process reading the same loopback stream: stream
+ * chat.completions, iterate every chunk, touch delta.content. It writes nothing, so it
+ * has no bytes on the wire; its CPU time is this process's (the vendor runs elsewhere,
+ * and the other contenders are idle while it runs), its peak RSS this process's too.
+ */
+export function startOpenAiSdk(vendorUrl: string, expected: string): RelayContender {
+  const client = new OpenAI({ baseURL: `${vendorUrl}/v1`, apiKey: 'bench-key', maxRetries: 0 });
+  return {
+    name: 'openai SDK in-process',
+    async run(): Promise<RelayRun> {
+      const pieces: string[] = [];
+      const cpuBefore = process.cpuUsage();
+      const started = performance.now();
+      const stream = await client.chat.completions.create({
+        model: 'bench',
+        messages: [{ role: 'user', content: 'go' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      for await (const chunk of stream) {
+        const content = chunk.choices[0]?.delta?.content;
+        if (typeof content === 'string') pieces.push(content);
+      }
+      const ms = performance.now() - started;
+      const cpu = process.cpuUsage(cpuBefore);
+      const text = pieces.join('');
+      if (text !== expected) throw new Error(`openai SDK: ${text.length} of ${expected.length} characters`);
+      return {
+        ms,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        contentLines: 0,
+        bytesPerChunkFirst100: 0,
+        bytesPerChunkLast100: 0,
+        bytesPerChunkAll: 0,
+        peakRssMiB: peakRssMiB(process.pid),
+      };
+    },
+    async close(): Promise<void> {},
+  };
+}

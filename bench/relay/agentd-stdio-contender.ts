@@ -54,7 +54,8 @@ export async function startAgentdStdio(name: string, vendorUrl: string, expected
       tally = wire;
       const started = performance.now();
       const result = await call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
-      const ms = performance.now() - started;
+      const finished = performance.now();
+      const ms = finished - started;
       tally = undefined;
       const cpu = cpuMs(pid) - cpuBefore;
       if (result.stopReason !== 'end_turn' || wire.text !== expected) {
@@ -63,6 +64,8 @@ export async function startAgentdStdio(name: string, vendorUrl: string, expected
       const chunks = expected.length / chunkChars;
       return {
         ms,
+        streamMs: finished - (wire.firstContentAt ?? finished),
+        streamChunks: chunks - wire.firstContentChars / chunkChars,
         cpuMs: cpu,
         contentLines: wire.contentLines,
         bytesPerChunkFirst100: wire.bytesPerChunk(0, 100, chunkChars),

@@ -15,6 +15,7 @@ export function startOpenAiSdk(vendorUrl: string, expected: string): RelayConten
     name: 'openai SDK in-process',
     async run(): Promise<RelayRun> {
       const pieces: string[] = [];
+      let firstContentAt: number | undefined;
       const cpuBefore = process.cpuUsage();
       const started = performance.now();
       const stream = await client.chat.completions.create({
@@ -25,14 +26,19 @@ export function startOpenAiSdk(vendorUrl: string, expected: string): RelayConten
       });
       for await (const chunk of stream) {
         const content = chunk.choices[0]?.delta?.content;
-        if (typeof content === 'string') pieces.push(content);
+        if (typeof content !== 'string') continue;
+        firstContentAt ??= performance.now();
+        pieces.push(content);
       }
-      const ms = performance.now() - started;
+      const finished = performance.now();
+      const ms = finished - started;
       const cpu = process.cpuUsage(cpuBefore);
       const text = pieces.join('');
       if (text !== expected) throw new Error(`openai SDK: ${text.length} of ${expected.length} characters`);
       return {
         ms,
+        streamMs: finished - (firstContentAt ?? finished),
+        streamChunks: pieces.length - 1,
         cpuMs: (cpu.user + cpu.system) / 1000,
         contentLines: 0,
         bytesPerChunkFirst100: 0,

@@ -82,7 +82,8 @@ export async function startPiRpc(vendorUrl: string, expected: string, chunkChars
       const started = performance.now();
       await command('prompt', { message: 'go' });
       await ended;
-      const ms = performance.now() - started;
+      const finished = performance.now();
+      const ms = finished - started;
       tally = undefined;
       onAgentEnd = undefined;
       const cpu = cpuMs(pid) - cpuBefore;
@@ -90,6 +91,8 @@ export async function startPiRpc(vendorUrl: string, expected: string, chunkChars
       const chunks = expected.length / chunkChars;
       return {
         ms,
+        streamMs: finished - (wire.firstContentAt ?? finished),
+        streamChunks: chunks - wire.firstContentChars / chunkChars,
         cpuMs: cpu,
         contentLines: wire.contentLines,
         bytesPerChunkFirst100: wire.bytesPerChunk(0, 100, chunkChars),

@@ -2,6 +2,10 @@
 export interface RelayRun {
   /** From sending the prompt to the answer's end, in milliseconds. */
   ms: number;
+  /** From the first content line to the answer's end: the streaming alone, without the request's set-up. */
+  streamMs: number;
+  /** The chunks that arrived after the first content line (those streamMs covers). */
+  streamChunks: number;
   /** CPU time of the relaying process over the answer, in milliseconds. */
   cpuMs: number;
   /** Content-carrying lines (notifications, events) the client read. */

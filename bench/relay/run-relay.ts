@@ -21,6 +21,8 @@ interface Summary {
   contender: string;
   runs: number;
   chunksPerSecond: number;
+  /** Chunks per second of the streaming alone (first content line to the answer's end). */
+  streamChunksPerSecond: number;
   ms: number;
   cpuMsPer1000Chunks: number;
   contentLinesPerRun: number;
@@ -94,6 +96,7 @@ function summarise(contender: string, chunks: number, runs: RelayRun[]): Summary
     contender,
     runs: runs.length,
     chunksPerSecond: Math.round(median(runs.map((run) => chunks / (run.ms / 1000)))),
+    streamChunksPerSecond: Math.round(median(runs.map((run) => run.streamChunks / (run.streamMs / 1000)))),
     ms: med((run) => run.ms),
     cpuMsPer1000Chunks: round(median(runs.map((run) => (run.cpuMs * 1000) / chunks))),
     contentLinesPerRun: med((run) => run.contentLines),

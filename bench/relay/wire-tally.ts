@@ -1,3 +1,5 @@
+import { performance } from 'node:perf_hooks';
+
 /**
  * What a relaying process wrote for one streamed answer: each content line's bytes and
  * the text it carried, so that bytes per vendor chunk can be read for any stretch of the
@@ -9,10 +11,18 @@ export class WireTally {
   /** Every byte the process wrote during the answer, content lines or not. */
   totalBytes = 0;
   contentLines = 0;
+  /** performance.now() when the first content line was read. */
+  firstContentAt: number | undefined;
+  /** Characters of text the first content line carried. */
+  firstContentChars = 0;
   private readonly lines: Array<{ end: number; bytes: number; chars: number }> = [];
 
   /** A line carrying a piece of the answer. */
   content(text: string, bytes: number): void {
+    if (this.firstContentAt === undefined) {
+      this.firstContentAt = performance.now();
+      this.firstContentChars = text.length;
+    }
     this.text += text;
     this.contentLines += 1;
     this.totalBytes += bytes;

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { readJsonlLines } from './jsonl-lines.js';
 import { cpuMs, peakRssMiB } from './proc-stats.js';
 import type { RelayContender, RelayRun } from './relay-run.js';
@@ -21,8 +21,8 @@ import { WireTally } from './wire-tally.js';
  * dir, offline, without a session file.
  */
 export async function startPiRpc(vendorUrl: string, expected: string, chunkChars: number): Promise<RelayContender> {
-  const require = createRequire(import.meta.url);
-  const cli = join(dirname(require.resolve('@mariozechner/pi-coding-agent/package.json')), 'dist', 'cli.js');
+  // The package exports only its ESM entry (dist/index.js); its `pi` bin is dist/cli.js beside it.
+  const cli = join(dirname(fileURLToPath(import.meta.resolve('@mariozechner/pi-coding-agent'))), 'cli.js');
   const root = mkdtempSync(join(tmpdir(), 'agentd-bench-pi-'));
   const agentDir = join(root, 'agent');
   const workspace = join(root, 'ws');

@@ -64,7 +64,7 @@ export async function startAgentdStdio(name: string, vendorUrl: string, expected
       const chunks = expected.length / chunkChars;
       return {
         ms,
-        streamMs: finished - (wire.firstContentAt ?? finished),
+        streamMs: (wire.lastContentAt ?? finished) - (wire.firstContentAt ?? finished),
         streamChunks: chunks - wire.firstContentChars / chunkChars,
         cpuMs: cpu,
         contentLines: wire.contentLines,

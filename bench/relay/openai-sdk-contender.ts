@@ -16,6 +16,7 @@ export function startOpenAiSdk(vendorUrl: string, expected: string): RelayConten
     async run(): Promise<RelayRun> {
       const pieces: string[] = [];
       let firstContentAt: number | undefined;
+      let lastContentAt = 0;
       const cpuBefore = process.cpuUsage();
       const started = performance.now();
       const stream = await client.chat.completions.create({
@@ -27,7 +28,8 @@ export function startOpenAiSdk(vendorUrl: string, expected: string): RelayConten
       for await (const chunk of stream) {
         const content = chunk.choices[0]?.delta?.content;
         if (typeof content !== 'string') continue;
-        firstContentAt ??= performance.now();
+        lastContentAt = performance.now();
+        firstContentAt ??= lastContentAt;
         pieces.push(content);
       }
       const finished = performance.now();
@@ -37,7 +39,7 @@ export function startOpenAiSdk(vendorUrl: string, expected: string): RelayConten
       if (text !== expected) throw new Error(`openai SDK: ${text.length} of ${expected.length} characters`);
       return {
         ms,
-        streamMs: finished - (firstContentAt ?? finished),
+        streamMs: lastContentAt - (firstContentAt ?? lastContentAt),
         streamChunks: pieces.length - 1,
         cpuMs: (cpu.user + cpu.system) / 1000,
         contentLines: 0,

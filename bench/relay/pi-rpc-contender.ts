@@ -91,7 +91,7 @@ export async function startPiRpc(vendorUrl: string, expected: string, chunkChars
       const chunks = expected.length / chunkChars;
       return {
         ms,
-        streamMs: finished - (wire.firstContentAt ?? finished),
+        streamMs: (wire.lastContentAt ?? finished) - (wire.firstContentAt ?? finished),
         streamChunks: chunks - wire.firstContentChars / chunkChars,
         cpuMs: cpu,
         contentLines: wire.contentLines,

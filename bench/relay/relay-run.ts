@@ -2,7 +2,7 @@
 export interface RelayRun {
   /** From sending the prompt to the answer's end, in milliseconds. */
   ms: number;
-  /** From the first content line to the answer's end: the streaming alone, without the request's set-up. */
+  /** From the first content line to the last: the streaming alone, without the request's set-up or the turn's end. */
   streamMs: number;
   /** The chunks that arrived after the first content line (those streamMs covers). */
   streamChunks: number;

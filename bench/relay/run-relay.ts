@@ -21,7 +21,7 @@ interface Summary {
   contender: string;
   runs: number;
   chunksPerSecond: number;
-  /** Chunks per second of the streaming alone (first content line to the answer's end). */
+  /** Chunks per second of the streaming alone (the chunks after the first content line, over the time from it to the last). */
   streamChunksPerSecond: number;
   ms: number;
   cpuMsPer1000Chunks: number;

@@ -13,6 +13,8 @@ export class WireTally {
   contentLines = 0;
   /** performance.now() when the first content line was read. */
   firstContentAt: number | undefined;
+  /** performance.now() when the last content line was read. */
+  lastContentAt: number | undefined;
   /** Characters of text the first content line carried. */
   firstContentChars = 0;
   private readonly lines: Array<{ end: number; bytes: number; chars: number }> = [];
@@ -23,6 +25,7 @@ export class WireTally {
       this.firstContentAt = performance.now();
       this.firstContentChars = text.length;
     }
+    this.lastContentAt = performance.now();
     this.text += text;
     this.contentLines += 1;
     this.totalBytes += bytes;

@@ -5,7 +5,7 @@ import { benchConfigReload } from './config-reload.js';
 import { benchFirstPrompt } from './first-prompt.js';
 import { benchHistory } from './history.js';
 import { benchLoopOverhead } from './loop-overhead.js';
-import { benchRelayThroughput } from './relay-throughput.js';
+import { benchRelay } from './relay/bench-relay.js';
 
 /** Runs every benchmark and prints the figures as JSON lines (copied into RESULTS.md). */
 async function main(): Promise<void> {
@@ -19,8 +19,9 @@ async function main(): Promise<void> {
   if (!only || only === 'abort') console.log(JSON.stringify({ bench: 'abort-latency', ...(await benchAbortLatency()) }));
   if (!only || only === 'config') console.log(JSON.stringify({ bench: 'config-reload', ...(await benchConfigReload()) }));
   if (!only || only === 'history') console.log(JSON.stringify({ bench: 'history', ...(await benchHistory(Number(process.argv[3] ?? 10_000), Number(process.argv[4] ?? 7))) }));
+  // The relay against the openai SDK and pi, both write modes (relay/bench-relay.ts prints a line per stream).
   if (!only || only === 'relay') {
-    for (let run = 0; run < 3; run++) console.log(JSON.stringify({ bench: 'relay-throughput', run, ...(await benchRelayThroughput(relayChunks)) }));
+    await benchRelay({ chunks: relayChunks, piChunks: 2000, longChunks: 50_000, modes: ['16k', 'event'], runs: 7, warmup: 3, pi: true, baseCli: process.env.AGENTD_BENCH_BASE_CLI });
   }
 }
 

@@ -119,7 +119,10 @@ export class JsonRpcConnection {
 
   notify(method: string, params: unknown): void {
     if (this.closedFlag) return;
-    void this.connection.sendNotification(method, params).catch(() => undefined);
+    // Written here rather than through vscode-jsonrpc's sendNotification, which writes it the
+    // same way (at once, in call order) but with a promise and argument handling per message:
+    // a streamed answer sends one per read of the vendor's body.
+    this.send({ jsonrpc: '2.0', method, params } as Message);
   }
 
   /** Sends a request to the peer; rejects on an error answer, timeout, abort or close. */

@@ -60,7 +60,8 @@ describe('one daemon owns a data directory', () => {
     const partial = chatCompletionSse(['Working ', 'on it', ' and more']);
     replay.enqueue({ body: partial, stallAfterBytes: partial.indexOf(' and more') - 20 });
     const prompt = peer.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'long task' }] });
-    await peer.waitFor((m) => m.params?.update?.content?.text === 'on it');
+    // Pieces that arrive in one read go out as one chunk: 'Working on it' ends with the second.
+    await peer.waitFor((m) => m.params?.update?.content?.text?.endsWith('on it') === true);
     return { owner, peer, sessionId, prompt };
   }
 

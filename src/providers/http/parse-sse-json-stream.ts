@@ -43,6 +43,12 @@ export interface SseJsonMapping<T> {
    * was written): it is skipped without being checked. Every event is read when absent.
    */
   reads?(json: Record<string, unknown>): boolean;
+  /**
+   * True for an event of the protocol's common shape that `schema` would accept as it is
+   * (a cheap check by hand): it is read without the schema's walk. False sends it through
+   * the schema. Every event goes through the schema when absent.
+   */
+  plain?(json: Record<string, unknown>, event: string | undefined): json is Record<string, unknown> & T;
   /** One event's data, parsed and checked; `event` is the SSE `event:` name, if any. */
   onEvent(value: T, sink: StreamSink, event: string | undefined): void;
   /** Data that is not JSON but a protocol marker (Chat's `[DONE]`): true when handled. */
@@ -119,6 +125,10 @@ export function parseSseJsonStream<T>(mapping: SseJsonMapping<T>): StreamParser 
     }
     if (!isRecord(json)) return;
     if (mapping.reads?.(json) === false) return;
+    if (mapping.plain?.(json, message.event) === true) {
+      mapping.onEvent(json, sink, message.event);
+      return;
+    }
     const checked = mapping.schema.safeParse(json);
     if (!checked.success) {
       const issue = checked.error.issues[0];

@@ -4,6 +4,7 @@ import { httpPost } from './http-post.js';
 import { createIdleWatchdog } from './idle-watchdog.js';
 import { networkError, type NetworkErrorContext } from './network-error.js';
 import { parseRetryAfter } from './parse-retry-after.js';
+import { releaseBody } from './release-body.js';
 
 /** Transport timeouts for one streamed request, in milliseconds. */
 export interface HttpTimeouts {
@@ -81,11 +82,7 @@ export async function postStream(options: PostStreamOptions): Promise<AsyncItera
   return readBody(response, timeouts.idleMs, context);
 }
 
-async function* readBody(
-  body: AsyncIterable<Uint8Array> & { destroy(error?: Error): unknown },
-  idleMs: number,
-  context: NetworkErrorContext,
-): AsyncGenerator<Uint8Array> {
+async function* readBody(body: IncomingMessage, idleMs: number, context: NetworkErrorContext): AsyncGenerator<Uint8Array> {
   const watchdog = createIdleWatchdog(idleMs, () => {
     body.destroy(
       new ProviderError({
@@ -96,7 +93,8 @@ async function* readBody(
       }),
     );
   });
-  const iterator = body[Symbol.asyncIterator]();
+  // Not destroyed when the reader stops early: releaseBody decides (see the finally below).
+  const iterator = body.iterator({ destroyOnReturn: false });
   let settled = false;
   try {
     while (true) {
@@ -118,9 +116,13 @@ async function* readBody(
     }
   } finally {
     watchdog.disarm();
-    // Early exit (the reader stopped): drop the socket rather than drain an unwanted body.
-    // A body read to its end is left alone so the agent can reuse the keep-alive socket.
-    if (!settled) body.destroy();
+    // Early exit: the reader stopped, mostly at the vendor's end marker. What is left is read
+    // out (within limits) so the keep-alive socket can serve the next request; an abort has
+    // destroyed the request and its body already. A body read to its end is left alone.
+    if (!settled) {
+      await iterator.return?.();
+      releaseBody(body);
+    }
   }
 }
 

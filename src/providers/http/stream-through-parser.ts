@@ -1,5 +1,6 @@
 import type { ProviderError } from '../provider-error.js';
 import type { StreamEvent } from '../stream-event.js';
+import { coalesceDeltas } from './coalesce-deltas.js';
 
 /** A protocol's stream parser: text in, unified events out. */
 export interface StreamParser {
@@ -15,7 +16,8 @@ export interface StreamParser {
 /**
  * The glue every model class shares: send the request, decode the body with a
  * streaming TextDecoder (a UTF-8 sequence cut between two chunks stays whole), feed the
- * parser, and turn any failure into the parser's closing error event.
+ * parser, and turn any failure into the parser's closing error event. The deltas parsed
+ * from one read of the body go on joined (coalesceDeltas), as soon as that read is parsed.
  */
 export async function* streamThroughParser(
   send: () => Promise<AsyncIterable<Uint8Array>>,
@@ -32,11 +34,10 @@ export async function* streamThroughParser(
   const decoder = new TextDecoder();
   try {
     for await (const chunk of body) {
-      yield* parser.push(decoder.decode(chunk, { stream: true }));
+      yield* coalesceDeltas(parser.push(decoder.decode(chunk, { stream: true })));
       if (parser.finished) return;
     }
-    yield* parser.push(decoder.decode());
-    yield* parser.end();
+    yield* coalesceDeltas([...parser.push(decoder.decode()), ...parser.end()]);
   } catch (error) {
     yield* parser.fail(toError(error));
   }

@@ -5,6 +5,7 @@ import { OpenAIChatToolCalls } from './accumulate-openai-chat-tool-calls.js';
 import { mapOpenAIChatStopReason } from './map-openai-chat-stop-reason.js';
 import { mapOpenAIChatUsage } from './map-openai-chat-usage.js';
 import { classifyOpenAIChatStreamError, type OpenAIChatErrorContext } from './openai-chat-error.js';
+import { isPlainChatChunk } from './is-plain-chat-chunk.js';
 import { chatChunkSchema, type ChatChunk, type ChatUsage } from './openai-chat-stream-schema.js';
 import { readOpenAIChatContent } from './read-openai-chat-content.js';
 
@@ -82,6 +83,7 @@ export function createOpenAIChatStreamParser(context: OpenAIChatErrorContext): O
     protocol: PROTOCOL,
     context,
     schema: chatChunkSchema,
+    plain: isPlainChatChunk,
     onMarker(data, sink) {
       if (data !== '[DONE]') return false;
       finish(sink);

@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { CLI, benchHome } from '../support/daemon-client.js';
+import { readJsonlLines } from './jsonl-lines.js';
+import { cpuMs, peakRssMiB } from './proc-stats.js';
+import type { RelayContender, RelayRun } from './relay-run.js';
+import { WireTally } from './wire-tally.js';
+
+/** Extra Node options for the daemon (`--cpu-prof …`), space-separated, as for the other daemon benchmarks. */
+const DAEMON_NODE_ARGS = (process.env.AGENTD_BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+
+/**
+ * `agentd serve --stdio` relaying to the plainest JSON-RPC client: it reads stdout,
+ * splits lines, JSON.parses each and keeps the text of `agent_message_chunk`s, so the
+ * figures are the daemon's rather than a client library's. Each run prompts a new
+ * session (the history of earlier runs is not resent); the daemon stays up between runs.
+ */
+export async function startAgentdStdio(name: string, vendorUrl: string, expected: string, chunkChars: number, cli = CLI): Promise<RelayContender> {
+  const { home, cleanup } = benchHome({ model: 'local/bench', providers: { local: { type: 'openai-chat', baseUrl: `${vendorUrl}/v1` } } });
+  const workspace = mkdtempSync(join(tmpdir(), 'agentd-bench-ws-'));
+  const child = spawn(process.execPath, [...DAEMON_NODE_ARGS, cli, 'serve', '--stdio'], { env: { ...process.env, AGENTD_HOME: home }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const pid = child.pid!;
+  let nextId = 1;
+  const waiting = new Map<number, (message: any) => void>();
+  let tally: WireTally | undefined;
+  readJsonlLines(child.stdout, (line, bytes) => {
+    const message = JSON.parse(line);
+    const update = message.method === 'session/update' ? message.params.update : undefined;
+    if (update?.sessionUpdate === 'agent_message_chunk') tally?.content(update.content.text, bytes);
+    else tally?.other(bytes);
+    if (message.id !== undefined && message.method === undefined) waiting.get(message.id)?.(message);
+  });
+  const call = (method: string, params: unknown): Promise<any> =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      waiting.set(id, (message) => {
+        waiting.delete(id);
+        if (message.error) reject(new Error(`${method}: ${JSON.stringify(message.error)}`));
+        else resolve(message.result);
+      });
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  await call('initialize', { protocolVersion: 1 });
+
+  return {
+    name,
+    async run(): Promise<RelayRun> {
+      const { sessionId } = await call('session/new', { cwd: workspace, mcpServers: [] });
+      const wire = new WireTally();
+      const cpuBefore = cpuMs(pid);
+      tally = wire;
+      const started = performance.now();
+      const result = await call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+      const finished = performance.now();
+      const ms = finished - started;
+      tally = undefined;
+      const cpu = cpuMs(pid) - cpuBefore;
+      if (result.stopReason !== 'end_turn' || wire.text !== expected) {
+        throw new Error(`${name}: relay broken: ${JSON.stringify(result)}, ${wire.text.length} of ${expected.length} characters`);
+      }
+      const chunks = expected.length / chunkChars;
+      return {
+        ms,
+        streamMs: (wire.lastContentAt ?? finished) - (wire.firstContentAt ?? finished),
+        streamChunks: chunks - wire.firstContentChars / chunkChars,
+        cpuMs: cpu,
+        contentLines: wire.contentLines,
+        bytesPerChunkFirst100: wire.bytesPerChunk(0, 100, chunkChars),
+        bytesPerChunkLast100: wire.bytesPerChunk(chunks - 100, chunks, chunkChars),
+        bytesPerChunkAll: wire.totalBytes / chunks,
+        peakRssMiB: peakRssMiB(pid),
+      };
+    },
+    async close(): Promise<void> {
+      // stdin's end is the daemon's signal to exit (and to write a --cpu-prof profile).
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.stdin.end();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+      cleanup();
+      rmSync(workspace, { recursive: true, force: true });
+    },
+  };
+}

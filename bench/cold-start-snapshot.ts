@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { median } from './support/daemon-client.js';
-import { processCpuMs } from './support/process-cpu.js';
+import { processCpuMs } from './support/proc-stats.js';
 
 const DIST = fileURLToPath(new URL('../', import.meta.url));
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { benchHome, median, percentile, spawnStdioDaemon } from './support/daemon-client.js';
-import { processCpuMs } from './support/process-cpu.js';
+import { processCpuMs } from './support/proc-stats.js';
 
 /** A bare `node` that answers the first line it reads: the floor any Node daemon starts from. */
 // It stays 50 ms after answering, so that its CPU time can be read at the answer.

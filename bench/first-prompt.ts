@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchHome, median, spawnStdioDaemon } from './support/daemon-client.js';
-import { processCpuMs } from './support/process-cpu.js';
+import { processCpuMs } from './support/proc-stats.js';
 import { chatFrames, startSseServer } from './support/sse-server.js';
 
 /**

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { resolveAgentdPaths } from '../src/config/agentd-paths.js';
 import { openStore } from '../src/store/open-store.js';
 import type { NewMessage, Store } from '../src/store/store.js';
-import { processCpuMs } from './support/process-cpu.js';
+import { processCpuMs } from './support/proc-stats.js';
 import { benchHome, median, percentile, spawnStdioDaemon } from './support/daemon-client.js';
 
 /** Figures of one `history` run (see README.md). */

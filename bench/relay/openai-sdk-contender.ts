@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { performance } from 'node:perf_hooks';
-import { peakRssMiB } from './proc-stats.js';
+import { peakRssMiB } from '../support/proc-stats.js';
 import type { RelayContender, RelayRun } from './relay-run.js';
 
 /**

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { readJsonlLines } from './jsonl-lines.js';
-import { cpuMs, peakRssMiB } from './proc-stats.js';
+import { processCpuMs as cpuMs, peakRssMiB } from '../support/proc-stats.js';
 import type { RelayContender, RelayRun } from './relay-run.js';
 import { WireTally } from './wire-tally.js';
 

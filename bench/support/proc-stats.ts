@@ -1,3 +1,4 @@
+// A process's CPU time and peak memory, read from /proc (Linux), for the benchmarks that spawn one.
 import { existsSync, readFileSync } from 'node:fs';
 
 /**
@@ -10,4 +11,10 @@ export function processCpuMs(pid: number | undefined): number {
   // Fields 14 and 15 (utime, stime) in clock ticks, counted after the ")" that ends the command name.
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** A process's peak resident set size (VmHWM) in MiB, from /proc (Linux). */
+export function peakRssMiB(pid: number): number {
+  const kib = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return kib === undefined ? NaN : Number(kib) / 1024;
 }

@@ -1,6 +1,4 @@
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
-import path from 'node:path';
 import { ripgrepPath } from './ripgrep-path.js';
 import { ToolError } from './tool-error.js';
 import { CORE_ENV_NAMES, sandboxEnv } from './sandbox/sandbox-env.js';
@@ -75,33 +73,6 @@ export function runRipgrep(
       else resolve({ exitCode: code ?? 2, stderr: stderr.trim() });
     });
   });
-}
-
-/**
- * Orders files newest first, as `rg --sortr modified` would, for a listing
- * made by rg running in parallel. Each file is stat'ed as rg reports it, so the stats
- * overlap rg's walk; files that vanished in between are dropped. ripgrep 13 (Debian's)
- * walks single-threaded when sorting and orders only within each directory: 1 to 1.6 s for
- * 50,000 files on two cores, against 0.06 s to list them (bench/RESULTS.md, "Tools").
- */
-export class NewestFirst {
-  private readonly entries: Array<{ path: string; mtime: number }> = [];
-
-  /** @param cwd what relative paths are relative to (rg's working directory). */
-  constructor(private readonly cwd: string) {}
-
-  /** Adds one path as rg printed it. */
-  add(file: string): void {
-    const info = statSync(path.resolve(this.cwd, file), { throwIfNoEntry: false });
-    if (info) this.entries.push({ path: file, mtime: info.mtimeMs });
-  }
-
-  /** The first `limit` paths, newest first. */
-  first(limit: number): string[] {
-    // Ties are common (file times tick at the kernel's clock rate); any fixed order will do.
-    this.entries.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return this.entries.slice(0, limit).map((entry) => entry.path);
-  }
 }
 
 /**

@@ -5,7 +5,8 @@ import { displayPath } from '../display-path.js';
 import { globMatcher } from '../glob-to-regex.js';
 import { resolveConfinedPath } from '../path-confinement.js';
 import { plural } from '../plural.js';
-import { NewestFirst, runRipgrep } from '../run-ripgrep.js';
+import { NewestFirst } from '../newest-first.js';
+import { runRipgrep } from '../run-ripgrep.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
 
@@ -36,7 +37,7 @@ export const globTool: Tool<GlobArgs> = {
       const info = await stat(dir).catch(() => undefined);
       if (!info?.isDirectory()) throw new ToolError(`${displayPath(dir, ctx.cwd)} is not a directory; give a directory to search in.`);
       const matches = globMatcher(args.pattern);
-      const newest = new NewestFirst(dir);
+      const newest = new NewestFirst(dir, GLOB_MAX_RESULTS);
       let total = 0;
       // rg lists the files it would search (honouring .gitignore and skipping hidden files),
       // in parallel; the glob is applied here, because rg's own `--glob` overrides ignore
@@ -49,7 +50,7 @@ export const globTool: Tool<GlobArgs> = {
       });
       if (exit.exitCode === 2 && total === 0) throw new ToolError(`glob failed: ${exit.stderr}`);
       if (total === 0) return textResult(`No files match ${args.pattern} in ${displayPath(dir, ctx.cwd)}.`);
-      const found = newest.first(GLOB_MAX_RESULTS).map((file) => displayPath(path.join(dir, file), ctx.cwd));
+      const found = newest.paths().map((file) => displayPath(path.join(dir, file), ctx.cwd));
       if (total <= found.length) return textResult(`${found.join('\n')}\n\n[${plural(total, 'file')}, newest first]`);
       return textResult(
         `${found.join('\n')}\n\n[Showing ${found.length} of ${total} files, newest first; narrow the pattern to see the rest.]`,

@@ -5,7 +5,8 @@ import { RgMatchCollector } from '../collect-rg-matches.js';
 import { displayPath } from '../display-path.js';
 import { resolveConfinedPath } from '../path-confinement.js';
 import { plural } from '../plural.js';
-import { NewestFirst, ripgrepPathKey, runRipgrep } from '../run-ripgrep.js';
+import { NewestFirst } from '../newest-first.js';
+import { ripgrepPathKey, runRipgrep } from '../run-ripgrep.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
 
@@ -66,7 +67,7 @@ export const grepTool: Tool<GrepArgs> = {
       // rg lists in parallel, unsorted (`--sortr modified` / `--sort path` would make it
       // single-threaded); the order is applied here, over every file, before the cap.
       const lines: string[] = [];
-      const newest = new NewestFirst(ctx.cwd);
+      const newest = new NewestFirst(ctx.cwd, GREP_MAX_RESULTS);
       let total = 0;
       const modeFlags = mode === 'files' ? ['--files-with-matches'] : ['--count-matches', '--with-filename'];
       const exit = await runRipgrep([...modeFlags, ...flags, ...tail], options, (line) => {
@@ -76,7 +77,7 @@ export const grepTool: Tool<GrepArgs> = {
       });
       failOnError(exit, total);
       if (total === 0) return textResult(`No matches for ${args.pattern} in ${where}.`);
-      const entries = mode === 'files' ? newest.first(GREP_MAX_RESULTS).map(show) : firstCountsByPath(lines, GREP_MAX_RESULTS, show);
+      const entries = mode === 'files' ? newest.paths().map(show) : firstCountsByPath(lines, GREP_MAX_RESULTS, show);
       return summarise(entries.join('\n'), entries.length, total, 'file', 'files');
     } catch (error) {
       return errorResult(error);

@@ -5,6 +5,7 @@ import { lockDataDir } from '../store/data-dir-lock.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { describeSandbox } from '../tools/sandbox/detect-sandbox.js';
+import { prepareToolJsonSchemas } from '../tools/tool-json-schema.js';
 import type { ClientConnection } from './client-connection.js';
 import { createDaemonContext } from './create-daemon-context.js';
 import { followConfigChanges } from './follow-config-changes.js';
@@ -70,6 +71,8 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
     log,
     ...(options.model ? { model: options.model } : {}),
   });
+  // What every session's first model request would otherwise compute: the built-in tools' schemas.
+  prepareToolJsonSchemas(daemon.tools.list().map(({ tool }) => tool));
   // In the background, like the sandbox probe; sessions never wait for it, their tools appear when ready.
   reportMcpServerStates(daemon);
   void daemon.mcp.startConfigured(config.mcpServers);

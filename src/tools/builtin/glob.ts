@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { displayPath } from '../display-path.js';
 import { globMatcher } from '../glob-to-regex.js';
+import { nameTypeFilterFlags } from '../name-type-filter.js';
 import { resolveConfinedPath } from '../path-confinement.js';
 import { plural } from '../plural.js';
 import { NewestFirst } from '../newest-first.js';
@@ -39,7 +40,7 @@ export const globTool: Tool<GlobArgs> = {
       const matches = globMatcher(args.pattern);
       const newest = new NewestFirst(dir, GLOB_MAX_RESULTS);
       let total = 0;
-      // rg lists the files it would search (honouring .gitignore and skipping hidden files),
+      // rg lists the files it would search (honouring .gitignore, skipping hidden files),
       // in parallel; the glob is applied here, because rg's own `--glob` overrides ignore
       // rules for whatever it matches (`**/*` would list build/), and so is the order:
       // `--sortr modified` would make rg single-threaded and, in rg 13, very slow.
@@ -65,12 +66,12 @@ export const globTool: Tool<GlobArgs> = {
 
 /**
  * A file-name prefilter for rg, so it prints only candidates: the glob's last segment as
- * a file type (`--type-add`), which, unlike `--glob`, filters without overriding ignore
- * rules. Only for plain segments (letters, digits, `.`, `_`, `-`, `*`, `?`), whose meaning
+ * a file type (nameTypeFilterFlags), which, unlike `--glob`, filters without overriding
+ * ignore rules. Only for plain segments (letters, digits, `.`, `_`, `-`, `*`, `?`), whose meaning
  * is the same in rg's globs and in globToRegex; the full glob is still applied here.
  */
 function nameFilterFlags(glob: string): string[] {
   const last = glob.slice(glob.lastIndexOf('/') + 1);
   if (!/^[\w.*?-]+$/.test(last) || last.includes('**') || last === '*') return [];
-  return ['--type-add', `agentdglob:${last}`, '--type', 'agentdglob'];
+  return nameTypeFilterFlags(last);
 }

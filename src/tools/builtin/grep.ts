@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { RgMatchCollector } from '../collect-rg-matches.js';
 import { displayPath } from '../display-path.js';
+import { nameTypeFilterFlags } from '../name-type-filter.js';
 import { resolveConfinedPath } from '../path-confinement.js';
 import { plural } from '../plural.js';
 import { NewestFirst } from '../newest-first.js';
@@ -87,12 +88,12 @@ export const grepTool: Tool<GrepArgs> = {
 
 /**
  * rg's `--glob` overrides .gitignore for what it matches (`*` would search build/), so a
- * name-only glob becomes a file type (`--type-add`), which filters without overriding
+ * name-only glob becomes a file type (nameTypeFilterFlags), which filters without overriding
  * ignore rules; a glob with a directory part still needs `--glob`.
  */
 function globFlags(glob: string): string[] {
   if (glob.includes('/')) return ['--glob', glob];
-  return ['--type-add', `agentdglob:${glob}`, '--type', 'agentdglob'];
+  return nameTypeFilterFlags(glob);
 }
 
 /** rg's `path:count` lines, the first `cap` by path, with paths as the model sees them. */

@@ -46,6 +46,16 @@ describe('glob', () => {
     expect(result.details?.truncated).toBe(true);
   });
 
+  it('skips hidden files whatever the pattern (rg lists hidden files its name prefilter matches)', async () => {
+    touch('.env.py', 1);
+    touch('app.py', 2);
+    touch('.config/tool.py', 3);
+    const ctx = makeContext(tmp.dir);
+    expect(textOf(await globTool.execute({ pattern: '*.py' }, ctx))).toBe('app.py\n\n[1 file, newest first]');
+    expect(textOf(await globTool.execute({ pattern: '**/*' }, ctx))).toBe('app.py\n\n[1 file, newest first]');
+    expect(textOf(await globTool.execute({ pattern: '*.py', path: '.config' }, ctx))).toBe('.config/tool.py\n\n[1 file, newest first]');
+  });
+
   it('respects .gitignore outside a git repository', async () => {
     fs.writeFileSync(path.join(tmp.dir, '.gitignore'), 'build/\n*.log\n');
     touch('build/out.js', 1);

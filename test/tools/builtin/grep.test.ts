@@ -84,6 +84,17 @@ describe('grep', () => {
     expect(underSrc).toBe('src/app.js\n\n[1 file]');
   });
 
+  it('skips hidden files with a name glob too, as without one (rg lists what a file type matches, hidden or not)', async () => {
+    put('.env.py', 'secret\n');
+    put('app.py', 'secret\n');
+    put('.config/tool.py', 'secret\n');
+    const ctx = makeContext(tmp.dir);
+    expect(textOf(await grepTool.execute({ pattern: 'secret', mode: 'files' }, ctx))).toBe('app.py\n\n[1 file]');
+    expect(textOf(await grepTool.execute({ pattern: 'secret', glob: '*.py', mode: 'files' }, ctx))).toBe('app.py\n\n[1 file]');
+    // A hidden folder named as the path is searched, as asked.
+    expect(textOf(await grepTool.execute({ pattern: 'secret', glob: '*.py', path: '.config', mode: 'files' }, ctx))).toBe('.config/tool.py\n\n[1 file]');
+  });
+
   it('searches a single file given as path, and reports a bad regex', async () => {
     put('one.txt', 'alpha\n');
     const ctx = makeContext(tmp.dir);

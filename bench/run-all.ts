@@ -5,6 +5,7 @@ import { benchFirstPrompt } from './first-prompt.js';
 import { benchHistory } from './history.js';
 import { benchLoopOverhead } from './loop-overhead.js';
 import { benchRelayThroughput } from './relay-throughput.js';
+import { benchScale } from './scale/scale.js';
 
 /** Runs every benchmark and prints the figures as JSON lines (copied into RESULTS.md). */
 async function main(): Promise<void> {
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
   if (!only || only === 'abort') console.log(JSON.stringify({ bench: 'abort-latency', ...(await benchAbortLatency()) }));
   if (!only || only === 'config') console.log(JSON.stringify({ bench: 'config-reload', ...(await benchConfigReload()) }));
   if (!only || only === 'history') console.log(JSON.stringify({ bench: 'history', ...(await benchHistory(Number(process.argv[3] ?? 10_000), Number(process.argv[4] ?? 7))) }));
+  if (!only || only === 'scale') await benchScale(Number(process.argv[3] ?? 100), Number(process.argv[4] ?? 2000), Number(process.argv[5] ?? 3), (result) => console.log(JSON.stringify({ bench: 'scale', ...result })));
   if (!only || only === 'relay') {
     for (let run = 0; run < 3; run++) console.log(JSON.stringify({ bench: 'relay-throughput', run, ...(await benchRelayThroughput(relayChunks)) }));
   }

@@ -3,7 +3,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchHome, median } from '../support/daemon-client.js';
-import { sampleRss, settledRssMiB, statusMiB } from './process-memory.js';
+import { processCpuSeconds, sampleRss, settledRssMiB, statusMiB } from './proc-status.js';
 import { SessionStreams, type StreamCheck } from './session-streams.js';
 import { spawnSocketDaemon, type SocketClient } from './socket-daemon.js';
 import { sessionTag } from './tagged-chat-server.js';
@@ -28,6 +28,14 @@ export interface ScaleCaseResult {
   /** When the fastest and the median session's answer came, from the first prompt sent. */
   firstAnswerSeconds: number;
   medianAnswerSeconds: number;
+  /** Medians over sessions of when their first and last chunk reached the client, from the first prompt sent. */
+  medianFirstChunkSeconds: number;
+  medianLastChunkSeconds: number;
+  /** The daemon's CPU time (user + system) from the first prompt to the last answer, and per chunk relayed. */
+  daemonCpuSeconds: number;
+  daemonCpuMicrosPerChunk: number;
+  /** This process's CPU time over the same span (the loopback vendor and the clients: it shares the machine's two cores with the daemon). */
+  benchCpuSeconds: number;
   rss: {
     /** After the first connection's `initialize` and a settle, before any session. */
     beforeSessionsMiB: number;
@@ -49,6 +57,8 @@ export interface ScaleCaseResult {
     afterSettleMiB: number;
   };
   loadAverage: number[];
+  /** The daemon's log lines about dropping a connection (its output queue limit), if any. */
+  daemonDrops: string[];
 }
 
 /** A fresh `agentd serve --socket` with its own AGENTD_HOME, `sessions` idle sessions, then every one prompted at once. */
@@ -84,19 +94,24 @@ export async function runScaleCase(name: ScaleCaseName, serverUrl: string, sessi
     const idleSessionsMiB = await settledRssMiB(pid, SETTLE_MS);
 
     const sampler = sampleRss(pid, 20);
+    const daemonCpuBefore = processCpuSeconds(pid);
+    const benchCpuBefore = process.cpuUsage();
     const started = performance.now();
     const answeredAt: number[] = [];
     const results = await Promise.all(
       created.map(async ({ index, sessionId, client }) => {
-        const result = (await client.connection.sendRequest('session/prompt', {
+        // A prompt the daemon never answers (its connection dropped) counts by its error, so lost pieces are reported, not thrown.
+        const result = await (client.connection.sendRequest('session/prompt', {
           sessionId,
           prompt: [{ type: 'text', text: `${sessionTag(index)}: stream your pieces` }],
-        })) as { stopReason: string };
+        }) as Promise<{ stopReason: string }>).catch((error: Error) => ({ stopReason: `failed: ${error.message}` }));
         answeredAt.push(performance.now() - started);
         return result;
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    const daemonCpuSeconds = processCpuSeconds(pid) - daemonCpuBefore;
+    const benchCpu = process.cpuUsage(benchCpuBefore);
     const { peakSampledMiB, samples } = sampler.stop();
     const peakHwmMiB = statusMiB(pid, 'VmHWM');
     const streamEndMiB = statusMiB(pid, 'VmRSS');
@@ -117,6 +132,11 @@ export async function runScaleCase(name: ScaleCaseName, serverUrl: string, sessi
       chunksPerSecond: (sessions * chunks) / seconds,
       firstAnswerSeconds: Math.min(...answeredAt) / 1000,
       medianAnswerSeconds: median(answeredAt) / 1000,
+      medianFirstChunkSeconds: median(streams.arrivals().map((a) => a.firstAt - started)) / 1000,
+      medianLastChunkSeconds: median(streams.arrivals().map((a) => a.lastAt - started)) / 1000,
+      daemonCpuSeconds,
+      daemonCpuMicrosPerChunk: (daemonCpuSeconds * 1e6) / (sessions * chunks),
+      benchCpuSeconds: (benchCpu.user + benchCpu.system) / 1e6,
       rss: {
         beforeSessionsMiB,
         oneSessionMiB,
@@ -130,6 +150,7 @@ export async function runScaleCase(name: ScaleCaseName, serverUrl: string, sessi
         afterSettleMiB,
       },
       loadAverage: loadavg(),
+      daemonDrops: daemon.stderr().split('\n').filter((line) => line.includes('closing')),
     };
   } catch (error) {
     throw new Error(`scale ${name} failed: ${(error as Error).message}\ndaemon stderr:\n${daemon.stderr().slice(-2000)}`);

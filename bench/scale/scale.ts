@@ -1,5 +1,5 @@
 import { runScaleCase, type ScaleCaseName, type ScaleCaseResult } from './scale-case.js';
-import { startTaggedChatServer } from './tagged-chat-server.js';
+import { spawnVendorProcess } from './vendor-process.js';
 
 /**
  * `sessions` sessions streaming `chunks` pieces each at once through one daemon, over one
@@ -10,7 +10,7 @@ import { startTaggedChatServer } from './tagged-chat-server.js';
  */
 export async function benchScale(sessions: number, chunks: number, runs: number, report: (result: ScaleCaseResult & { run: number }) => void): Promise<void> {
   if (sessions < 1 || sessions > 999) throw new Error('sessions: 1 to 999 (the tag has three digits)');
-  const server = await startTaggedChatServer(chunks);
+  const server = await spawnVendorProcess(chunks);
   try {
     for (let run = 0; run < runs; run++) {
       const order: ScaleCaseName[] = run % 2 === 0 ? ['one-socket', 'socket-per-session'] : ['socket-per-session', 'one-socket'];

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { MessageConnection } from 'vscode-jsonrpc/node.js';
 import { sessionPieces } from './tagged-chat-server.js';
 
@@ -5,6 +6,9 @@ import { sessionPieces } from './tagged-chat-server.js';
 interface Received {
   text: string;
   chunks: number;
+  /** performance.now() at its first and last chunk. */
+  firstAt: number;
+  lastAt: number;
 }
 
 /**
@@ -20,11 +24,18 @@ export class SessionStreams {
     connection.onNotification('session/update', (params: any) => {
       if (params?.update?.sessionUpdate !== 'agent_message_chunk') return;
       if (!ownSessions.has(params.sessionId)) return void this.crossed++;
-      const entry = this.received.get(params.sessionId) ?? { text: '', chunks: 0 };
+      const now = performance.now();
+      const entry = this.received.get(params.sessionId) ?? { text: '', chunks: 0, firstAt: now, lastAt: now };
       entry.text += params.update.content?.text ?? '';
       entry.chunks++;
+      entry.lastAt = now;
       this.received.set(params.sessionId, entry);
     });
+  }
+
+  /** When each session's first and last chunk reached its client (performance.now()), for sessions that got any. */
+  arrivals(): Array<{ firstAt: number; lastAt: number }> {
+    return [...this.received.values()].map(({ firstAt, lastAt }) => ({ firstAt, lastAt }));
   }
 
   /** Each session's text against its expected pieces: counts of sessions intact, pieces lost, doubled and out of order. */
@@ -32,7 +43,7 @@ export class SessionStreams {
     const check: StreamCheck = { sessionsIntact: 0, piecesExpected: 0, piecesReceived: 0, lost: 0, duplicated: 0, outOfOrder: 0, foreign: 0, crossed: this.crossed, chunkUpdates: 0 };
     for (const { index, sessionId } of sessions) {
       const expected = sessionPieces(index, chunks);
-      const got = this.received.get(sessionId) ?? { text: '', chunks: 0 };
+      const got = this.received.get(sessionId) ?? { text: '', chunks: 0, firstAt: NaN, lastAt: NaN };
       check.piecesExpected += expected.length;
       check.chunkUpdates += got.chunks;
       if (got.text === expected.join('')) {

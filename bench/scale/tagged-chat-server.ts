@@ -15,17 +15,16 @@ export function sessionPieces(index: number, chunks: number): string[] {
 /**
  * A loopback chat-completions server that answers each request with the pieces of the
  * session named in its body (`sessionTag`), each SSE frame written on its own as
- * startSseServer does. A request without a tag is answered 400 and counted.
+ * startSseServer does. A request without a tag is answered 400 and reported.
  */
-export async function startTaggedChatServer(chunks: number): Promise<{ url: string; untagged(): number; close(): Promise<void> }> {
-  let untagged = 0;
+export async function startTaggedChatServer(chunks: number, onUntagged: () => void): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     const body: Buffer[] = [];
     req.on('data', (b: Buffer) => body.push(b));
     req.on('end', () => {
       const match = /scale-session-(\d{3})/.exec(Buffer.concat(body).toString('utf8'));
       if (!match) {
-        untagged++;
+        onUntagged();
         res.writeHead(400, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: 'no scale-session tag in the request' } }));
         return;
@@ -40,7 +39,6 @@ export async function startTaggedChatServer(chunks: number): Promise<{ url: stri
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    untagged: () => untagged,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -39,3 +39,13 @@ export async function settledRssMiB(pid: number, waitMs: number): Promise<number
   }
   return reads.sort((a, b) => a - b)[2]!;
 }
+
+/**
+ * User and system CPU time of a process so far, from /proc/PID/stat (Linux), in seconds
+ * (10 ms ticks): how busy the daemon was, which a shared machine's wait for a core does not inflate.
+ */
+export function processCpuSeconds(pid: number): number {
+  // Fields 14 and 15 (utime, stime) in clock ticks, counted after the ")" that ends the command name.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}

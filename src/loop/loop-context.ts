@@ -32,8 +32,6 @@ export interface TurnPort {
   compacted(result: CompactionResult, priced: { usage?: Usage; costUsd?: number }): void;
   /** One event for every client attached to the session. */
   emit(event: LoopEvent): void;
-  /** While a client's output is backed up, a promise for it to catch up: the model stream waits on it. */
-  backlog?(): Promise<void> | undefined;
   /** Takes the messages waiting in a queue (steering: before the next request; followUp: when the model would stop). */
   take(queue: 'steering' | 'followUp'): UserMessage[];
   /**

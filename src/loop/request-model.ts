@@ -3,7 +3,6 @@ import { convertHistoryForModel } from '../providers/convert-history-for-model.j
 import type { ModelMessage } from '../providers/message.js';
 import { ResponseAccumulator, TEXT_PART_SEPARATOR, type AccumulatedResponse } from './accumulate-response.js';
 import type { LoopContext, TurnModel } from './loop-context.js';
-import { untilSettledOrAborted } from './until-settled-or-aborted.js';
 
 /** One response, and how it ended when it did not end by itself. */
 export interface ModelResponse extends AccumulatedResponse {
@@ -62,10 +61,6 @@ export async function requestModel(ctx: LoopContext, to: TurnModel, messages: Mo
       default:
         break;
     }
-    // A client reading slower than the vendor streams holds the stream back (and the
-    // vendor's socket with it) rather than its output piling up in the daemon.
-    const backlog = ctx.port.backlog?.();
-    if (backlog) await untilSettledOrAborted(backlog, signal);
   }
   const result = accumulator.result(model.protocol);
   const aborted = turn.signal.aborted;

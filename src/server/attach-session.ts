@@ -28,7 +28,7 @@ export function attachSession(client: ClientConnection, session: Session, catchU
   if (existing?.session === session) return;
   // Following an earlier object of this session (closed by another client, then reopened).
   existing?.unsubscribe();
-  const unsubscribe = session.subscribe(send, () => client.rpc.backlog());
+  const unsubscribe = session.subscribe(send);
   client.attached.set(session.id, { session, unsubscribe });
 }
 

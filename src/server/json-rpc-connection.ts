@@ -34,18 +34,12 @@ export interface ConnectionOptions {
   maxQueuedBytes?: number;
   /** Answer a malformed message, then close (a TCP peer that has not authenticated gets no second try). */
   closeOnMalformed?: boolean;
-  /** Output queued past which `backlog()` holds the sessions streaming to this peer back; 1 MiB by default. */
-  backlogBytes?: number;
-  /** How long a backlog may go without draining before the peer counts as not reading (and holds nothing back); 2 s by default. */
-  stallMs?: number;
 }
 
 /** The limits that may change while a connection is open (when a TCP client authenticates). */
 export type ConnectionLimits = Pick<ConnectionOptions, 'maxFrameBytes' | 'maxQueuedBytes' | 'closeOnMalformed'>;
 
 const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
-const DEFAULT_BACKLOG_BYTES = 1024 * 1024;
-const DEFAULT_STALL_MS = 2000;
 
 /**
  * One JSON-RPC 2.0 peer over a framed byte stream, both directions, on vscode-jsonrpc's
@@ -68,9 +62,6 @@ export class JsonRpcConnection {
   private readonly closeListeners: Array<() => void> = [];
   private closedFlag = false;
   private handler: InboundHandler | undefined;
-  /** The wait for the current backlog to drain, and when that backlog began (cleared when it drains). */
-  private drained: Promise<void> | undefined;
-  private backlogSince: number | undefined;
 
   constructor(
     input: Readable,
@@ -100,8 +91,6 @@ export class JsonRpcConnection {
     this.connection.onRequest((method, params, token) => this.onRequest(method, params, token));
     this.connection.onNotification((method, params) => this.onNotification(method, params));
     this.connection.listen();
-    // A peer that has taken all it was sent is reading again, whatever it did before.
-    output.on('drain', () => (this.backlogSince = undefined));
   }
 
   get label(): string {
@@ -126,35 +115,6 @@ export class JsonRpcConnection {
   onClose(listener: () => void): void {
     if (this.closedFlag) listener();
     else this.closeListeners.push(listener);
-  }
-
-  /**
-   * While more than `backlogBytes` wait to be written to this peer, a promise that resolves
-   * once they are (or the connection closes, or `stallMs` passes); undefined otherwise. A
-   * session's model stream waits on it, so a peer that reads slower than the vendor streams
-   * holds that stream back instead of its output piling up here until the peer is dropped.
-   * A backlog that has not drained for `stallMs` is a peer that stopped reading: it holds
-   * nothing back, and `maxQueuedBytes` drops it.
-   */
-  backlog(): Promise<void> | undefined {
-    if (this.closedFlag || this.output.destroyed || this.output.writableLength <= (this.options.backlogBytes ?? DEFAULT_BACKLOG_BYTES)) return undefined;
-    const stallMs = this.options.stallMs ?? DEFAULT_STALL_MS;
-    this.backlogSince ??= Date.now();
-    if (Date.now() - this.backlogSince > stallMs) return undefined;
-    this.drained ??= new Promise<void>((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.output.off('drain', done);
-        this.output.off('close', done);
-        this.drained = undefined;
-        resolve();
-      };
-      // Past the stream's high-water mark `write` returned false, so 'drain' comes once the queue is written.
-      const timer = setTimeout(done, stallMs).unref();
-      this.output.on('drain', done);
-      this.output.on('close', done);
-    });
-    return this.drained;
   }
 
   notify(method: string, params: unknown): void {

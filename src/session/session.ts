@@ -17,7 +17,6 @@ import { PromptQueues, type QueueMode, type QueueName } from './prompt-queues.js
 import { InFlightEvents } from './in-flight-events.js';
 import { LiveServices } from './live-services.js';
 import type { ToolHost } from './create-tool-dispatch.js';
-import { followersBacklog, type FollowerBacklog } from './followers-backlog.js';
 import type { SessionEvent } from './session-event.js';
 import type { SessionServices } from './session-services.js';
 import { turnSettings } from './turn-settings.js';
@@ -57,7 +56,6 @@ export interface PromptOutcome {
  */
 export class Session {
   private readonly listeners = new Set<(event: SessionEvent) => void>();
-  private readonly backlogs = new Set<FollowerBacklog>();
   private readonly inFlight = new InFlightEvents();
   private readonly queues = new PromptQueues((snapshot) => this.emit({ type: 'queue', ...snapshot }));
   /** Per-session read tracking, so write and edit refuse stale or unseen files. */
@@ -157,14 +155,10 @@ export class Session {
     return this.inFlight.snapshot();
   }
 
-  /** Receives every event from now on; returns the unsubscribe function. A model stream waits while `backlog` has one. */
-  subscribe(listener: (event: SessionEvent) => void, backlog?: FollowerBacklog): () => void {
+  /** Receives every event from now on; returns the unsubscribe function. */
+  subscribe(listener: (event: SessionEvent) => void): () => void {
     this.listeners.add(listener);
-    if (backlog) this.backlogs.add(backlog);
-    return () => {
-      this.listeners.delete(listener);
-      if (backlog) this.backlogs.delete(backlog);
-    };
+    return () => this.listeners.delete(listener);
   }
 
   /**
@@ -385,7 +379,6 @@ export class Session {
         this.conversation.replace(result.newHistory);
       },
       emit: (event) => this.publish(event),
-      backlog: () => followersBacklog(this.backlogs),
       take: (queue) => this.queues.take(queue).map((item) => item.message),
       settingsForNextRequest: (current) => this.live.settingsForNextRequest(this.record, current, this.toolHost, (message) => this.publish({ type: 'notice', level: 'warning', message })),
     };

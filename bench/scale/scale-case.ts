@@ -100,11 +100,15 @@ export async function runScaleCase(name: ScaleCaseName, serverUrl: string, sessi
     const answeredAt: number[] = [];
     const results = await Promise.all(
       created.map(async ({ index, sessionId, client }) => {
-        // A prompt the daemon never answers (its connection dropped) counts by its error, so lost pieces are reported, not thrown.
-        const result = await (client.connection.sendRequest('session/prompt', {
+        // A prompt the daemon never answers (its connection dropped) counts as failed, so lost pieces are reported, not thrown.
+        const answer = client.connection.sendRequest('session/prompt', {
           sessionId,
           prompt: [{ type: 'text', text: `${sessionTag(index)}: stream your pieces` }],
-        }) as Promise<{ stopReason: string }>).catch((error: Error) => ({ stopReason: `failed: ${error.message}` }));
+        }) as Promise<{ stopReason: string }>;
+        const result = await Promise.race([
+          answer.catch((error: Error) => ({ stopReason: `failed: ${error.message}` })),
+          client.closed.then(() => ({ stopReason: 'failed: the connection closed' })),
+        ]);
         answeredAt.push(performance.now() - started);
         return result;
       }),

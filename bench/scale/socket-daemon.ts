@@ -11,6 +11,8 @@ import { CLI, DAEMON_NODE_ARGS } from '../support/daemon-client.js';
 export interface SocketClient {
   connection: MessageConnection;
   socket: Socket;
+  /** Resolves when the socket closes (vscode-jsonrpc leaves the requests it was waiting on pending then). */
+  closed: Promise<void>;
   close(): void;
 }
 
@@ -75,9 +77,11 @@ function connectOnce(path: string): Promise<SocketClient> {
       });
       connection.onError(() => undefined);
       connection.listen();
+      const closed = new Promise<void>((resolveClosed) => socket.once('close', () => resolveClosed()));
       resolve({
         connection,
         socket,
+        closed,
         close() {
           connection.dispose();
           socket.destroy();

@@ -34,7 +34,7 @@ export interface ScaleCaseResult {
   /** The daemon's CPU time (user + system) from the first prompt to the last answer, and per chunk relayed. */
   daemonCpuSeconds: number;
   daemonCpuMicrosPerChunk: number;
-  /** This process's CPU time over the same span (the loopback vendor and the clients: it shares the machine's two cores with the daemon). */
+  /** This process's CPU time over the same span: the clients (the vendor has a process of its own). */
   benchCpuSeconds: number;
   rss: {
     /** After the first connection's `initialize` and a settle, before any session. */

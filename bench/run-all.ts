@@ -6,6 +6,7 @@ import { benchFirstPrompt } from './first-prompt.js';
 import { benchHistory } from './history.js';
 import { benchLoopOverhead } from './loop-overhead.js';
 import { benchRelay } from './relay/bench-relay.js';
+import { benchScale } from './scale/scale.js';
 
 /** Runs every benchmark and prints the figures as JSON lines (copied into RESULTS.md). */
 async function main(): Promise<void> {
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   if (!only || only === 'abort') console.log(JSON.stringify({ bench: 'abort-latency', ...(await benchAbortLatency()) }));
   if (!only || only === 'config') console.log(JSON.stringify({ bench: 'config-reload', ...(await benchConfigReload()) }));
   if (!only || only === 'history') console.log(JSON.stringify({ bench: 'history', ...(await benchHistory(Number(process.argv[3] ?? 10_000), Number(process.argv[4] ?? 7))) }));
+  if (!only || only === 'scale') await benchScale(Number(process.argv[3] ?? 100), Number(process.argv[4] ?? 2000), Number(process.argv[5] ?? 3), (result) => console.log(JSON.stringify({ bench: 'scale', ...result })));
   // The relay against the openai SDK and pi, both write modes (relay/bench-relay.ts prints a line per stream).
   if (!only || only === 'relay') {
     await benchRelay({ chunks: relayChunks, piChunks: 2000, longChunks: 50_000, modes: ['16k', 'event'], runs: 7, warmup: 3, pi: true, baseCli: process.env.AGENTD_BENCH_BASE_CLI });

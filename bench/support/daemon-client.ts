@@ -12,7 +12,7 @@ import { NdjsonMessageWriter } from '../../protocol/wire/ndjson-message-writer.j
 export const CLI = process.env.AGENTD_BENCH_CLI ?? fileURLToPath(new URL('../../bin/main.js', import.meta.url));
 
 /** Extra Node options for the spawned daemon (`--cpu-prof` is refused in NODE_OPTIONS), space-separated. */
-const DAEMON_NODE_ARGS = (process.env.AGENTD_BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+export const DAEMON_NODE_ARGS = (process.env.AGENTD_BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 
 /** A temporary AGENTD_HOME with a config.json. */
 export function benchHome(config: unknown): { home: string; cleanup(): void } {

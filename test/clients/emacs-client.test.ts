@@ -151,7 +151,8 @@ describe('the Emacs package', () => {
       expect(prompt.permissionTitle).toMatch(/^Write hello\.txt/);
       expect(prompt.permissionOptions).toEqual(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
       expect(prompt.toolUpdates).toEqual(['tool_call', 'tool_call_update', 'tool_call_update']);
-      expect(prompt.agentChunks).toBe(3);
+      // However the vendor's reads split its three pieces (pieces of one read go out joined); the chat below has the whole text.
+      expect(prompt.agentChunks).toBeGreaterThanOrEqual(1);
       expect(prompt.file).toBe('Hello from Emacs ✓\n');
       expect(prompt.chat).toBe(
         '> Create hello.txt — with a ✓, please\n\n' +

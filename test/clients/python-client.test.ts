@@ -93,10 +93,12 @@ describe('Python client (clients/python) against a real daemon', () => {
     expect(summary.features).toEqual(expect.arrayContaining(['steering', 'tools', 'events', 'cancellation']));
     expect(summary.sessionId).toMatch(/\S/);
 
+    // The vendor's pieces arrive as chunks however its reads split them (pieces of one read go out joined).
+    expect(summary.write.chunks.join('')).toBe('Wrote hello.txt.');
     expect(summary.write).toEqual({
       stopReason: 'end_turn',
       text: 'Wrote hello.txt.',
-      chunks: ['Wrote ', 'hello.txt', '.'],
+      chunks: expect.any(Array),
       streamedKinds: expect.arrayContaining(['agent_message_chunk', 'tool_call', 'tool_call_update']),
       toolCalls: [{ toolCallId: 'call_write', kind: 'edit', title: 'Write hello.txt' }],
       toolStatuses: expect.arrayContaining(['completed']),
@@ -115,7 +117,8 @@ describe('Python client (clients/python) against a real daemon', () => {
     expect(summary.listedTools).toEqual({ add_numbers: 'client', explode: 'client', write: 'builtin' });
     expect(summary.tools).toEqual({ stopReason: 'end_turn', text: '2 + 3 = 5; explode failed.', calls: [{ a: 2, b: 3 }] });
 
-    expect(summary.heldFirstChunk).toBe('Counting: ');
+    // Both pieces before the hold may come in one read, and then in one chunk.
+    expect(['Counting: ', 'Counting: one ']).toContain(summary.heldFirstChunk);
     expect(summary.steerQueued).toBe(1);
     expect(summary.abort).toMatchObject({ stopReason: 'cancelled', text: 'Counting: one ' });
     expect(summary.abort.seconds).toBeLessThan(5);
@@ -157,10 +160,11 @@ describe('Python client (clients/python) against a real daemon', () => {
     const summary = await runScenario('e2e_async_scenario.py', { ...process.env, AGENTD_SOCKET: d.socketPath, AGENTD_WORKSPACE: d.workspace });
 
     expect(summary.registered).toEqual(['lookup_city']);
+    expect(summary.lookup.streamed.join('')).toBe('PAR is Paris.');
     expect(summary.lookup).toEqual({
       stopReason: 'end_turn',
       text: 'PAR is Paris.',
-      streamed: ['PAR is ', 'Paris.'],
+      streamed: expect.any(Array),
       cities: ['PAR'],
       // Registered without `access`: the daemon's default (execute) asked, and the coroutine handler allowed it.
       permissions: [{ title: expect.stringContaining('lookup_city'), rawInput: { code: 'PAR' } }],

@@ -14,7 +14,16 @@ import { chatFrames, startSseServer } from './support/sse-server.js';
  */
 export async function benchFirstPrompt(runs = 11): Promise<Record<string, number>> {
   let arrived = 0;
-  const server = await startSseServer(chatFrames(['ok']), { onRequest: () => (arrived = performance.now()) });
+  let arrivedUs = 0;
+  const server = await startSseServer(chatFrames(['ok']), {
+    onRequest: () => {
+      arrived = performance.now();
+      arrivedUs = monotonicUs();
+    },
+  });
+  // The last run's moments on the monotonic clock, the one a daemon's --cpu-prof profile uses:
+  // summarise-cpu-profile.js --from/--to reads the daemon's work between two of them.
+  const marks = { spawnUs: 0, sessionNewUs: 0, firstPromptUs: 0, firstRequestUs: 0 };
   const { home, cleanup } = benchHome({ model: 'local/bench', providers: { local: { type: 'openai-chat', baseUrl: `${server.url}/v1` } } });
   const workspace = mkdtempSync(join(tmpdir(), 'agentd-bench-ws-'));
   const initialize: number[] = [];
@@ -26,6 +35,7 @@ export async function benchFirstPrompt(runs = 11): Promise<Record<string, number
   try {
     for (let run = 0; run < runs; run++) {
       const spawned = performance.now();
+      marks.spawnUs = monotonicUs();
       const daemon = spawnStdioDaemon(home);
       const call = (method: string, params: unknown): Promise<any> => daemon.connection.sendRequest(method, params);
       await call('initialize', { protocolVersion: 1 });
@@ -34,11 +44,14 @@ export async function benchFirstPrompt(runs = 11): Promise<Record<string, number
       const { sessionId } = await call('session/new', { cwd: workspace, mcpServers: [] });
       sessionNew.push(performance.now() - spawned);
       sessionNewCpu.push(processCpuMs(daemon.child.pid));
+      marks.sessionNewUs = monotonicUs();
       for (const into of [first, second]) {
         const sent = performance.now();
+        const sentUs = monotonicUs();
         const answer = await call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
         if (answer.stopReason !== 'end_turn') throw new Error(`prompt ended ${JSON.stringify(answer)}`);
         into.push(arrived - sent);
+        if (into === first) Object.assign(marks, { firstPromptUs: sentUs, firstRequestUs: arrivedUs });
       }
       daemon.connection.dispose();
       daemon.child.stdin.end();
@@ -57,5 +70,10 @@ export async function benchFirstPrompt(runs = 11): Promise<Record<string, number
     sessionNewCpuMs: median(sessionNewCpu),
     firstPromptToRequestMs: median(first),
     secondPromptToRequestMs: median(second),
+    ...marks,
   };
+}
+
+function monotonicUs(): number {
+  return Number(process.hrtime.bigint() / 1000n);
 }

@@ -3,25 +3,39 @@ import { readFileSync } from 'node:fs';
 /** The parts of V8's .cpuprofile (what `node --cpu-prof` writes) read here. */
 interface CpuProfile {
   nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
+  /** Microseconds on the monotonic clock (CLOCK_MONOTONIC, as process.hrtime in any process). */
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
 }
 
 /**
  * Self time of a `node --cpu-prof` profile summed by function and by file, largest first:
- * `node dist/bench/tools/summarise-cpu-profile.js FILE.cpuprofile [top]`.
+ * `node dist/bench/tools/summarise-cpu-profile.js FILE.cpuprofile [top] [--from US --to US]`.
+ * `--from`/`--to` keep the samples of a window, in microseconds of the monotonic clock
+ * (first-prompt.ts prints such marks: the window between a request and what it caused).
  */
 function main(): void {
-  const [file, topArg] = process.argv.slice(2);
-  if (!file) throw new Error('usage: summarise-cpu-profile FILE.cpuprofile [top]');
+  const args = process.argv.slice(2);
+  const option = (name: string): number | undefined => {
+    const at = args.indexOf(name);
+    return at < 0 ? undefined : Number(args.splice(at, 2)[1]);
+  };
+  const from = option('--from') ?? -Infinity;
+  const to = option('--to') ?? Infinity;
+  const [file, topArg] = args;
+  if (!file) throw new Error('usage: summarise-cpu-profile FILE.cpuprofile [top] [--from US --to US]');
   const top = Number(topArg ?? 30);
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const byFunction = new Map<string, number>();
   const byFile = new Map<string, number>();
   let total = 0;
+  let at = profile.startTime;
   profile.samples.forEach((id, i) => {
     const us = profile.timeDeltas[i] ?? 0;
+    at += us;
+    if (at < from || at > to) return;
     total += us;
     const frame = byId.get(id)!.callFrame;
     const where = shortUrl(frame.url);

@@ -5,7 +5,16 @@
  * (`.env.py` for `*.py`), which it skips otherwise, so a negated `--glob` drops those
  * again: without a name filter, neither tool shows hidden files, and with one they must
  * not either. A hidden directory named as the search path is still searched.
+ * rg checks that glob against every entry (15–30% of a listing's time, bench/RESULTS.md,
+ * "Tools"), so a caller that reads each listed path can drop them itself instead
+ * (`dropHidden: false`, then isHiddenPath).
  */
-export function nameTypeFilterFlags(nameGlob: string): string[] {
-  return ['--type-add', `agentdglob:${nameGlob}`, '--type', 'agentdglob', '--glob', '!.*'];
+export function nameTypeFilterFlags(nameGlob: string, options: { dropHidden: boolean } = { dropHidden: true }): string[] {
+  const flags = ['--type-add', `agentdglob:${nameGlob}`, '--type', 'agentdglob'];
+  return options.dropHidden ? [...flags, '--glob', '!.*'] : flags;
+}
+
+/** True when a path rg printed (relative to where it searched) has a hidden component. */
+export function isHiddenPath(relativePath: string): boolean {
+  return relativePath.startsWith('.') || relativePath.includes('/.');
 }

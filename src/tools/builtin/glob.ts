@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { displayPath } from '../display-path.js';
 import { globMatcher } from '../glob-to-regex.js';
-import { nameTypeFilterFlags } from '../name-type-filter.js';
+import { isHiddenPath, nameTypeFilterFlags } from '../name-type-filter.js';
 import { resolveConfinedPath } from '../path-confinement.js';
 import { plural } from '../plural.js';
 import { NewestFirst } from '../newest-first.js';
@@ -45,7 +45,8 @@ export const globTool: Tool<GlobArgs> = {
       // rules for whatever it matches (`**/*` would list build/), and so is the order:
       // `--sortr modified` would make rg single-threaded and, in rg 13, very slow.
       const exit = await runRipgrep(['--files', ...nameFilterFlags(args.pattern)], { cwd: dir, signal: ctx.signal, env: ctx.env }, (line) => {
-        if (!matches(line)) return;
+        // rg lists hidden files its name prefilter matches; dropped here (cheaper than rg's `!.*`).
+        if (!matches(line) || isHiddenPath(line)) return;
         total += 1;
         newest.add(line);
       });
@@ -73,5 +74,5 @@ export const globTool: Tool<GlobArgs> = {
 function nameFilterFlags(glob: string): string[] {
   const last = glob.slice(glob.lastIndexOf('/') + 1);
   if (!/^[\w.*?-]+$/.test(last) || last.includes('**') || last === '*') return [];
-  return nameTypeFilterFlags(last);
+  return nameTypeFilterFlags(last, { dropHidden: false });
 }

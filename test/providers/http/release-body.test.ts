@@ -10,7 +10,7 @@ const body =
   `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`;
 
 /** How the server ends each answer after `[DONE]`. */
-type Ending = 'at once' | 'a little later' | 'never';
+type Ending = 'at once' | 'a little later' | 'never' | 'keeps writing';
 
 let server: http.Server | undefined;
 afterEach(async () => {
@@ -18,8 +18,9 @@ afterEach(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-async function serve(ending: Ending): Promise<{ url: string; connections: () => number }> {
+async function serve(ending: Ending): Promise<{ url: string; connections: () => number; closedAt: () => number[] }> {
   let connections = 0;
+  const closedAt: number[] = [];
   server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -27,12 +28,21 @@ async function serve(ending: Ending): Promise<{ url: string; connections: () => 
       if (ending === 'at once') res.end(body);
       else if (ending === 'a little later') res.write(body, () => setTimeout(() => res.end(), 20));
       // 'never': the answer is complete but the body stays open (a proxy that never closes it).
-      else res.write(body);
+      else if (ending === 'never') res.write(body);
+      // 'keeps writing': after the end marker, padding goes on and on (16 KiB every 5 ms).
+      else {
+        res.write(body);
+        const pad = setInterval(() => res.write(`: ${'x'.repeat(16_384)}\n\n`), 5);
+        res.on('close', () => clearInterval(pad));
+      }
     });
   });
-  server.on('connection', () => (connections += 1));
+  server.on('connection', (socket) => {
+    connections += 1;
+    socket.on('close', () => closedAt.push(performance.now()));
+  });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, connections: () => connections };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, connections: () => connections, closedAt: () => closedAt };
 }
 
 async function ask(model: OpenAIChatModel): Promise<StreamEvent[]> {
@@ -60,6 +70,18 @@ describe('the keep-alive socket after a stream ends at its end marker', () => {
     // The answer ends at [DONE] although the body never does.
     expect((await ask(model)).at(-1)).toMatchObject({ type: 'stop' });
     await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect((await ask(model)).at(-1)).toMatchObject({ type: 'stop' });
+    expect(connections()).toBe(2);
+  });
+
+  it('is closed once the body goes on past 64 KiB after the end marker, before the 1 s wait for it to end', async () => {
+    const { url, connections, closedAt } = await serve('keeps writing');
+    const model = new OpenAIChatModel({ provider: 'p', modelId: 'm', baseUrl: url });
+    expect((await ask(model)).at(-1)).toMatchObject({ type: 'stop' });
+    const answered = performance.now();
+    while (closedAt().length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    // The byte limit, not the timer: 64 KiB of padding takes a few writes 5 ms apart.
+    expect(closedAt()[0]! - answered).toBeLessThan(900);
     expect((await ask(model)).at(-1)).toMatchObject({ type: 'stop' });
     expect(connections()).toBe(2);
   });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CLI, benchHome } from '../support/daemon-client.js';
 import { readJsonlLines } from './jsonl-lines.js';
-import { processCpuMs as cpuMs, peakRssMiB } from '../support/proc-stats.js';
+import { processCpuMs as cpuMs, statusMiB } from '../support/proc-stats.js';
 import type { RelayContender, RelayRun } from './relay-run.js';
 import { WireTally } from './wire-tally.js';
 
@@ -71,7 +71,7 @@ export async function startAgentdStdio(name: string, vendorUrl: string, expected
         bytesPerChunkFirst100: wire.bytesPerChunk(0, 100, chunkChars),
         bytesPerChunkLast100: wire.bytesPerChunk(chunks - 100, chunks, chunkChars),
         bytesPerChunkAll: wire.totalBytes / chunks,
-        peakRssMiB: peakRssMiB(pid),
+        peakRssMiB: statusMiB(pid, 'VmHWM'),
       };
     },
     async close(): Promise<void> {

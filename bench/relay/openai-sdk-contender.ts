@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { performance } from 'node:perf_hooks';
-import { peakRssMiB } from '../support/proc-stats.js';
+import { statusMiB } from '../support/proc-stats.js';
 import type { RelayContender, RelayRun } from './relay-run.js';
 
 /**
@@ -46,7 +46,7 @@ export function startOpenAiSdk(vendorUrl: string, expected: string): RelayConten
         bytesPerChunkFirst100: 0,
         bytesPerChunkLast100: 0,
         bytesPerChunkAll: 0,
-        peakRssMiB: peakRssMiB(process.pid),
+        peakRssMiB: statusMiB(process.pid, 'VmHWM'),
       };
     },
     async close(): Promise<void> {},

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { readJsonlLines } from './jsonl-lines.js';
-import { processCpuMs as cpuMs, peakRssMiB } from '../support/proc-stats.js';
+import { processCpuMs as cpuMs, statusMiB } from '../support/proc-stats.js';
 import type { RelayContender, RelayRun } from './relay-run.js';
 import { WireTally } from './wire-tally.js';
 
@@ -98,7 +98,7 @@ export async function startPiRpc(vendorUrl: string, expected: string, chunkChars
         bytesPerChunkFirst100: wire.bytesPerChunk(0, 100, chunkChars),
         bytesPerChunkLast100: wire.bytesPerChunk(chunks - 100, chunks, chunkChars),
         bytesPerChunkAll: wire.totalBytes / chunks,
-        peakRssMiB: peakRssMiB(pid),
+        peakRssMiB: statusMiB(pid, 'VmHWM'),
       };
     },
     async close(): Promise<void> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchHome } from '../support/daemon-client.js';
 import { heapSnapshotSize } from './heap-snapshot-size.js';
-import { settledRssMiB, statusMiB } from './proc-status.js';
+import { settledRssMiB, statusMiB } from '../support/proc-stats.js';
 import { spawnSocketDaemon } from './socket-daemon.js';
 import { sessionTag } from './tagged-chat-server.js';
 import { spawnVendorProcess } from './vendor-process.js';

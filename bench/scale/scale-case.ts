@@ -3,7 +3,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchHome, median } from '../support/daemon-client.js';
-import { processCpuSeconds, sampleRss, settledRssMiB, statusMiB } from './proc-status.js';
+import { processCpuMs, sampleRss, settledRssMiB, statusMiB } from '../support/proc-stats.js';
 import { SessionStreams, type StreamCheck } from './session-streams.js';
 import { spawnSocketDaemon, type SocketClient } from './socket-daemon.js';
 import { sessionTag } from './tagged-chat-server.js';
@@ -94,7 +94,7 @@ export async function runScaleCase(name: ScaleCaseName, serverUrl: string, sessi
     const idleSessionsMiB = await settledRssMiB(pid, SETTLE_MS);
 
     const sampler = sampleRss(pid, 20);
-    const daemonCpuBefore = processCpuSeconds(pid);
+    const daemonCpuBefore = processCpuMs(pid) / 1000;
     const benchCpuBefore = process.cpuUsage();
     const started = performance.now();
     const answeredAt: number[] = [];
@@ -114,7 +114,7 @@ export async function runScaleCase(name: ScaleCaseName, serverUrl: string, sessi
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    const daemonCpuSeconds = processCpuSeconds(pid) - daemonCpuBefore;
+    const daemonCpuSeconds = processCpuMs(pid) / 1000 - daemonCpuBefore;
     const benchCpu = process.cpuUsage(benchCpuBefore);
     const { peakSampledMiB, samples } = sampler.stop();
     const peakHwmMiB = statusMiB(pid, 'VmHWM');

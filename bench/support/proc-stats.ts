@@ -1,4 +1,4 @@
-// A process's CPU time and peak memory, read from /proc (Linux), for the benchmarks that spawn one.
+// A process's CPU time and memory, read from /proc (Linux), for the benchmarks that spawn one.
 import { existsSync, readFileSync } from 'node:fs';
 
 /**
@@ -13,8 +13,42 @@ export function processCpuMs(pid: number | undefined): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
-/** A process's peak resident set size (VmHWM) in MiB, from /proc (Linux). */
-export function peakRssMiB(pid: number): number {
-  const kib = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+/** A field of /proc/PID/status in MiB (Linux): VmRSS is resident memory now, VmHWM its peak over the process's life. */
+export function statusMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const kib = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   return kib === undefined ? NaN : Number(kib) / 1024;
+}
+
+/** Samples a process's VmRSS every `everyMs` and keeps the highest; VmHWM catches a peak between samples. */
+export function sampleRss(pid: number, everyMs = 20): { stop(): { peakSampledMiB: number; samples: number } } {
+  let peak = 0;
+  let samples = 0;
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, statusMiB(pid, 'VmRSS'));
+      samples++;
+    } catch {
+      // The process has exited; its last samples stand.
+    }
+  }, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      return { peakSampledMiB: peak, samples };
+    },
+  };
+}
+
+/**
+ * RSS after a quiet wait, as the median of a few samples a tenth of a second apart:
+ * RSS moves in pages as the heap grows and V8 returns memory, so a single read is coarse.
+ */
+export async function settledRssMiB(pid: number, waitMs: number): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, waitMs));
+  const reads: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    reads.push(statusMiB(pid, 'VmRSS'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return reads.sort((a, b) => a - b)[2]!;
 }

@@ -3,14 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { CLI, benchHome } from '../support/daemon-client.js';
+import { CLI, DAEMON_NODE_ARGS, benchHome } from '../support/daemon-client.js';
+import { endChild } from '../support/end-child.js';
 import { readJsonlLines } from './jsonl-lines.js';
 import { processCpuMs as cpuMs, statusMiB } from '../support/proc-stats.js';
-import type { RelayContender, RelayRun } from './relay-run.js';
+import { relayRunFrom, type RelayContender, type RelayRun } from './relay-run.js';
 import { WireTally } from './wire-tally.js';
-
-/** Extra Node options for the daemon (`--cpu-prof …`), space-separated, as for the other daemon benchmarks. */
-const DAEMON_NODE_ARGS = (process.env.AGENTD_BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 
 /**
  * `agentd serve --stdio` relaying to the plainest JSON-RPC client: it reads stdout,
@@ -61,26 +59,10 @@ export async function startAgentdStdio(name: string, vendorUrl: string, expected
       if (result.stopReason !== 'end_turn' || wire.text !== expected) {
         throw new Error(`${name}: relay broken: ${JSON.stringify(result)}, ${wire.text.length} of ${expected.length} characters`);
       }
-      const chunks = expected.length / chunkChars;
-      return {
-        ms,
-        streamMs: (wire.lastContentAt ?? finished) - (wire.firstContentAt ?? finished),
-        streamChunks: chunks - wire.firstContentChars / chunkChars,
-        cpuMs: cpu,
-        contentLines: wire.contentLines,
-        bytesPerChunkFirst100: wire.bytesPerChunk(0, 100, chunkChars),
-        bytesPerChunkLast100: wire.bytesPerChunk(chunks - 100, chunks, chunkChars),
-        bytesPerChunkAll: wire.totalBytes / chunks,
-        peakRssMiB: statusMiB(pid, 'VmHWM'),
-      };
+      return relayRunFrom(wire, { ms, finishedAt: finished, cpuMs: cpu, chunkChars, peakRssMiB: statusMiB(pid, 'VmHWM') });
     },
     async close(): Promise<void> {
-      // stdin's end is the daemon's signal to exit (and to write a --cpu-prof profile).
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.stdin.end();
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
+      await endChild(child);
       cleanup();
       rmSync(workspace, { recursive: true, force: true });
     },

@@ -5,8 +5,9 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { readJsonlLines } from './jsonl-lines.js';
+import { endChild } from '../support/end-child.js';
 import { processCpuMs as cpuMs, statusMiB } from '../support/proc-stats.js';
-import type { RelayContender, RelayRun } from './relay-run.js';
+import { relayRunFrom, type RelayContender, type RelayRun } from './relay-run.js';
 import { WireTally } from './wire-tally.js';
 
 /**
@@ -88,25 +89,10 @@ export async function startPiRpc(vendorUrl: string, expected: string, chunkChars
       onAgentEnd = undefined;
       const cpu = cpuMs(pid) - cpuBefore;
       if (wire.text !== expected) throw new Error(`pi: relay broken: ${wire.text.length} of ${expected.length} characters`);
-      const chunks = expected.length / chunkChars;
-      return {
-        ms,
-        streamMs: (wire.lastContentAt ?? finished) - (wire.firstContentAt ?? finished),
-        streamChunks: chunks - wire.firstContentChars / chunkChars,
-        cpuMs: cpu,
-        contentLines: wire.contentLines,
-        bytesPerChunkFirst100: wire.bytesPerChunk(0, 100, chunkChars),
-        bytesPerChunkLast100: wire.bytesPerChunk(chunks - 100, chunks, chunkChars),
-        bytesPerChunkAll: wire.totalBytes / chunks,
-        peakRssMiB: statusMiB(pid, 'VmHWM'),
-      };
+      return relayRunFrom(wire, { ms, finishedAt: finished, cpuMs: cpu, chunkChars, peakRssMiB: statusMiB(pid, 'VmHWM') });
     },
     async close(): Promise<void> {
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.stdin.end();
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
+      await endChild(child);
       rmSync(root, { recursive: true, force: true });
     },
   };

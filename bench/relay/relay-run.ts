@@ -1,3 +1,5 @@
+import type { WireTally } from './wire-tally.js';
+
 /** One contender's relay of one streamed answer. */
 export interface RelayRun {
   /** From sending the prompt to the answer's end, in milliseconds. */
@@ -23,4 +25,26 @@ export interface RelayContender {
   readonly name: string;
   run(): Promise<RelayRun>;
   close(): Promise<void>;
+}
+
+/**
+ * A relay run's figures from what the client read (`wire`) of an answer of `chunkChars`-long
+ * chunks: the same reading for every contender that writes to a pipe.
+ */
+export function relayRunFrom(
+  wire: WireTally,
+  answer: { ms: number; finishedAt: number; cpuMs: number; chunkChars: number; peakRssMiB: number },
+): RelayRun {
+  const chunks = wire.text.length / answer.chunkChars;
+  return {
+    ms: answer.ms,
+    streamMs: (wire.lastContentAt ?? answer.finishedAt) - (wire.firstContentAt ?? answer.finishedAt),
+    streamChunks: chunks - wire.firstContentChars / answer.chunkChars,
+    cpuMs: answer.cpuMs,
+    contentLines: wire.contentLines,
+    bytesPerChunkFirst100: wire.bytesPerChunk(0, 100, answer.chunkChars),
+    bytesPerChunkLast100: wire.bytesPerChunk(chunks - 100, chunks, answer.chunkChars),
+    bytesPerChunkAll: wire.totalBytes / chunks,
+    peakRssMiB: answer.peakRssMiB,
+  };
 }

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { endChild } from '../support/end-child.js';
 
 const MAIN = fileURLToPath(new URL('./vendor-process-main.js', import.meta.url));
 
 /** Starts the tagged chat-completions vendor in a child process and resolves once it listens. */
 export async function spawnVendorProcess(chunks: number): Promise<{ url: string; pid: number; untagged(): number; close(): Promise<void> }> {
   const child = spawn(process.execPath, [MAIN, String(chunks)], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let untagged = 0;
   let pending = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -26,11 +26,6 @@ export async function spawnVendorProcess(chunks: number): Promise<{ url: string;
     url,
     pid: child.pid!,
     untagged: () => untagged,
-    async close() {
-      child.stdin.end();
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    },
+    close: () => endChild(child),
   };
 }

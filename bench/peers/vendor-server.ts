@@ -1,8 +1,8 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { answerStream, type VendorProtocol } from './answer-streams.js';
 import { modelList, shortCompletion, sideText, tokenCount } from './side-answers.js';
+import { listenOnLoopback } from '../support/listen-on-loopback.js';
 
 /** When the prompt's model request reached the vendor and when the vendor wrote its answer. */
 export interface ModelRequestTimes {
@@ -106,21 +106,15 @@ export async function startVendorServer(model: string): Promise<VendorServer> {
     });
   });
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    ...listening,
     expect: (marker, pieces, options) => new Promise((resolve) => expectations.push({ marker, pieces, ...options, resolve })),
     takeLog() {
       const taken = log;
       log = [];
       return taken;
     },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
   };
 }
 

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../support/listen-on-loopback.js';
 
 /** A loopback HTTP server answering every request (any path) with one SSE body. */
 export interface LoopbackSseServer {
@@ -25,17 +25,11 @@ export async function startLoopbackSseServer(): Promise<LoopbackSseServer> {
       res.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    ...listening,
     serve(chunks) {
       body = chunks;
     },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
   };
 }

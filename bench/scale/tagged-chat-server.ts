@@ -1,6 +1,6 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { chatFrames } from '../support/sse-server.js';
+import { listenOnLoopback } from '../support/listen-on-loopback.js';
 
 /** The marker a session's prompt carries; the server reads it from the request body (the prompt text is in the messages). */
 export function sessionTag(index: number): string {
@@ -35,14 +35,8 @@ export async function startTaggedChatServer(chunks: number, onUntagged: () => vo
     });
   });
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    ...listening,
   };
 }

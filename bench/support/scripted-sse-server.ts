@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './listen-on-loopback.js';
 
 /** A loopback server answering requests in turn from a list of SSE bodies (cycling), with no delay. */
 export async function startScriptedServer(bodies: string[]): Promise<{ url: string; requests: number; close(): Promise<void> }> {
@@ -15,18 +15,12 @@ export async function startScriptedServer(bodies: string[]): Promise<{ url: stri
     });
   });
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    ...listening,
     get requests() {
       return state.requests;
     },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
   };
 }
 

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './listen-on-loopback.js';
 
 /** A loopback HTTP server that answers every request with the same SSE body, written as given chunks. */
 export async function startSseServer(
@@ -16,15 +16,9 @@ export async function startSseServer(
       if (!options.holdOpen) res.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    ...listening,
   };
 }
 

@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NewestFirst } from '../../src/tools/newest-first.js';
-import { makeTempDir, type TempDir } from './tool-test-context.js';
+import { makeTempDir, writeFileAt, type TempDir } from './tool-test-context.js';
 
 describe('NewestFirst', () => {
   let tmp: TempDir;
@@ -12,13 +11,7 @@ describe('NewestFirst', () => {
   afterEach(() => tmp.cleanup());
 
   /** Writes `name` with a modification time `secondsAgo` before a fixed instant. */
-  const touch = (name: string, secondsAgo: number): void => {
-    const file = path.join(tmp.dir, name);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, name);
-    const when = new Date(1_700_000_000_000 - secondsAgo * 1000);
-    fs.utimesSync(file, when, when);
-  };
+  const touch = (name: string, secondsAgo: number): void => writeFileAt(tmp.dir, name, name, new Date(1_700_000_000_000 - secondsAgo * 1000));
 
   it('keeps the newest `limit` files in the order a full sort gives, ties by path, whatever order they arrive in', () => {
     // 200 files over 40 distinct times, so most times are shared by several files.

@@ -16,6 +16,14 @@ export function makeTempDir(prefix = 'agentd-'): TempDir {
   return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** Writes `name` (folders made as needed) under `dir`, with `mtime` as its modification time when given. */
+export function writeFileAt(dir: string, name: string, content: string, mtime?: Date): void {
+  const file = path.join(dir, name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+  if (mtime) fs.utimesSync(file, mtime, mtime);
+}
+
 /** A gate that records every question and answers with `answer`. */
 export function recordingGate(answer: 'allow' | 'deny'): PermissionGate & { requests: PermissionRequest[] } {
   const requests: PermissionRequest[] = [];

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { globTool } from '../../../src/tools/builtin/glob.js';
-import { makeContext, makeTempDir, textOf, type TempDir } from '../tool-test-context.js';
+import { makeContext, makeTempDir, textOf, writeFileAt, type TempDir } from '../tool-test-context.js';
 
 describe('glob', () => {
   let tmp: TempDir;
@@ -11,13 +11,7 @@ describe('glob', () => {
   });
   afterEach(() => tmp.cleanup());
 
-  const touch = (name: string, secondsAgo: number): void => {
-    const file = path.join(tmp.dir, name);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, name);
-    const when = new Date(Date.now() - secondsAgo * 1000);
-    fs.utimesSync(file, when, when);
-  };
+  const touch = (name: string, secondsAgo: number): void => writeFileAt(tmp.dir, name, name, new Date(Date.now() - secondsAgo * 1000));
 
   it('lists matches newest first, relative to cwd, with the total', async () => {
     touch('src/old.ts', 300);

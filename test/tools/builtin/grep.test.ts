@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { grepTool } from '../../../src/tools/builtin/grep.js';
-import { makeContext, makeTempDir, textOf, type TempDir } from '../tool-test-context.js';
+import { makeContext, makeTempDir, textOf, writeFileAt, type TempDir } from '../tool-test-context.js';
 
 describe('grep', () => {
   let tmp: TempDir;
@@ -11,15 +9,8 @@ describe('grep', () => {
   });
   afterEach(() => tmp.cleanup());
 
-  const put = (name: string, content: string, secondsAgo = 0): void => {
-    const file = path.join(tmp.dir, name);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, content);
-    if (secondsAgo) {
-      const when = new Date(Date.now() - secondsAgo * 1000);
-      fs.utimesSync(file, when, when);
-    }
-  };
+  const put = (name: string, content: string, secondsAgo = 0): void =>
+    writeFileAt(tmp.dir, name, content, secondsAgo ? new Date(Date.now() - secondsAgo * 1000) : undefined);
 
   it('shows matching lines as path:line:text, sorted by path, with the total', async () => {
     put('b.txt', 'nothing\nneedle two\n');

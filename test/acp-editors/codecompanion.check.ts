@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +70,8 @@ describe(`CodeCompanion.nvim ${COMMIT} with the docs/editors.md configuration`, 
       AGENTD_CC_CONFIG: config,
       AGENTD_CC_OUT: out,
     });
+    // No summary: Neovim died or hung before the scenario could write one.
+    expect(existsSync(out), `no summary; Neovim exited ${run.code}: ${run.stderr}${run.stdout}`).toBe(true);
     const summary = JSON.parse(readFileSync(out, 'utf8'));
     expect(summary.error, run.stderr + run.stdout).toBeUndefined();
     expect(run.code, run.stderr).toBe(0);

@@ -47,6 +47,8 @@ export function createClientAsker(
               kind: question.kind,
               status: 'pending',
               rawInput: question.rawInput,
+              // The proposed change, so the client can show its diff before the answer.
+              ...(question.diff ? { content: question.diff.map((d) => ({ type: 'diff' as const, path: d.path, oldText: d.oldText, newText: d.newText })) } : {}),
               ...(question.reason || root !== question.sessionId
                 ? {
                     _meta: {

@@ -1,4 +1,5 @@
 import type { ToolKind } from '../../protocol/index.js';
+import type { FileDiff } from '../tools/tool.js';
 
 /**
  * A user's answer to a permission question, as ACP option kinds, or why there was none:
@@ -22,6 +23,8 @@ export interface PermissionQuestionForClient {
    * when an "always allow" would not apply (a protected path asks every time).
    */
   always?: { allow?: string; reject: string };
+  /** The change a file tool would make, for the client to show before the answer. */
+  diff?: FileDiff[];
 }
 
 /** Asks a human through some attached client; `no_client` when none can answer. */

@@ -3,6 +3,7 @@ import type { PermitDecision } from '../loop/dispatch-tool-calls.js';
 import { displayPath } from '../tools/display-path.js';
 import { isInside } from '../tools/is-inside.js';
 import type { Access, PermissionGate, PermissionRequest } from '../tools/permission-gate.js';
+import type { FileDiff } from '../tools/tool.js';
 import { describeRememberedRule } from '../tools/permissions/describe-remembered-rule.js';
 import type { PermissionRuleSet } from '../tools/permissions/match-permission-rules.js';
 import { commandCaveats } from '../tools/permissions/command-caveats.js';
@@ -36,6 +37,8 @@ export interface PermissionCall {
   access: Access;
   accessFromHint?: boolean;
   args: Record<string, unknown>;
+  /** The change the call would make (the tool's preview), shown with the question. */
+  preview?: () => Promise<FileDiff[]>;
 }
 
 /** A decision with what it was made about. */
@@ -99,6 +102,9 @@ export function createSessionPermissions(options: SessionPermissionOptions): {
     ].filter((r): r is string => r !== undefined);
     const rule = ruleForCall(call.tool, target ? { ...call.args, path: target.real } : call.args, options.cwd);
     const remembered = describeRememberedRule(rule);
+    // Only inside the session's directories and off protected paths: the preview carries
+    // the file's current text to the client.
+    const diff = decision.outside || decision.protectedReason ? [] : await call.preview?.().catch(() => []);
     return options.asker(
       {
         sessionId: options.sessionId,
@@ -111,6 +117,7 @@ export function createSessionPermissions(options: SessionPermissionOptions): {
           ...(decision.protectedReason ? {} : { allow: `Always allow ${remembered}` }),
           reject: `Always reject ${remembered}`,
         },
+        ...(diff && diff.length > 0 ? { diff } : {}),
       },
       signal,
     );

@@ -138,6 +138,12 @@ export interface Tool<Args = Record<string, unknown>> {
    * `Infinity` means the tool bounds itself (a sub-agent has its own turn limit and budget).
    */
   timeoutMs?(args: Args): number | undefined;
+  /**
+   * The change the call would make, worked out without making it, for the diff a
+   * permission question shows (ACP `diff` content); empty when it cannot tell, such as
+   * when the call would fail.
+   */
+  preview?(args: Args, ctx: Pick<ToolContext, 'cwd'>): Promise<FileDiff[]>;
   /** Runs the call. Failures come back as `isError` results, not rejections. */
   execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }

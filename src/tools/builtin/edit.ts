@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { applyEdits, type TextEdit } from '../apply-edits.js';
 import { atomicWrite } from '../atomic-write.js';
 import { displayPath } from '../display-path.js';
-import { normaliseText, restoreText, toLf } from '../line-endings.js';
-import { argLocation, resolveConfinedPath } from '../path-confinement.js';
+import { normaliseText, restoreText, toLf, type NormalisedText } from '../line-endings.js';
+import { argLocation, resolveArgPath, resolveConfinedPath } from '../path-confinement.js';
+import { readForPreview } from '../read-for-preview.js';
 import { recordWrittenFile } from '../record-written-file.js';
 import { requireFreshRead } from '../require-fresh-read.js';
 import type { Tool } from '../tool.js';
@@ -44,6 +45,18 @@ export function editsOf(args: EditArgs): TextEdit[] {
   return [{ old: args.old, new: args.new, replaceAll: args.replaceAll }];
 }
 
+/**
+ * The edits applied to a file's raw text as the model quoted them: matched with LF endings
+ * and no BOM (when the file's endings allow), written back with the file's own.
+ */
+function applyToFileText(raw: string, edits: TextEdit[], shown: string): { edited: string; newRaw: string; normal: NormalisedText } {
+  const normal = normaliseText(raw);
+  const matchLf = normal.crlf || !normal.text.includes('\r\n');
+  const prepared = matchLf ? edits.map((e) => ({ ...e, old: toLf(e.old), new: toLf(e.new) })) : edits;
+  const edited = applyEdits(normal.text, prepared, shown);
+  return { edited, newRaw: restoreText(edited, normal), normal };
+}
+
 export const editTool: Tool<EditArgs> = {
   name: 'edit',
   description:
@@ -55,6 +68,17 @@ export const editTool: Tool<EditArgs> = {
   sequential: true,
   title: (args) => `Edit ${args.path}`,
   locations: (args, ctx) => argLocation(args.path, ctx.cwd),
+  async preview(args, ctx) {
+    const file = resolveArgPath(args.path, ctx.cwd);
+    const raw = await readForPreview(file);
+    if (typeof raw !== 'string') return [];
+    try {
+      const { newRaw } = applyToFileText(raw, editsOf(args), displayPath(file, ctx.cwd));
+      return [{ path: file, oldText: raw.replace(/^\uFEFF/, ''), newText: newRaw.replace(/^\uFEFF/, '') }];
+    } catch {
+      return []; // The edit would fail; the call's own error will say why.
+    }
+  },
   async execute(args, ctx) {
     try {
       const edits = editsOf(args);
@@ -66,11 +90,7 @@ export const editTool: Tool<EditArgs> = {
       await requireFreshRead(ctx.fileState, file, shown);
 
       const raw = await readFile(file, 'utf8');
-      const normal = normaliseText(raw);
-      const matchLf = normal.crlf || !normal.text.includes('\r\n');
-      const prepared = matchLf ? edits.map((e) => ({ ...e, old: toLf(e.old), new: toLf(e.new) })) : edits;
-      const edited = applyEdits(normal.text, prepared, shown);
-      const newRaw = restoreText(edited, normal);
+      const { edited, newRaw, normal } = applyToFileText(raw, edits, shown);
       const data = Buffer.from(newRaw, 'utf8');
       await atomicWrite(file, data);
       await recordWrittenFile(ctx.fileState, file, data);

@@ -2,7 +2,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { atomicWrite } from '../atomic-write.js';
 import { displayPath } from '../display-path.js';
-import { argLocation, resolveConfinedPath } from '../path-confinement.js';
+import { argLocation, resolveArgPath, resolveConfinedPath } from '../path-confinement.js';
+import { readForPreview } from '../read-for-preview.js';
 import { recordWrittenFile } from '../record-written-file.js';
 import { requireFreshRead } from '../require-fresh-read.js';
 import type { Tool } from '../tool.js';
@@ -29,6 +30,11 @@ export const writeTool: Tool<WriteArgs> = {
   sequential: true,
   title: (args) => `Write ${args.path}`,
   locations: (args, ctx) => argLocation(args.path, ctx.cwd),
+  async preview(args, ctx) {
+    const file = resolveArgPath(args.path, ctx.cwd);
+    const oldText = await readForPreview(file);
+    return oldText === undefined ? [] : [{ path: file, oldText, newText: args.content }];
+  },
   async execute(args, ctx) {
     try {
       const file = await resolveConfinedPath(ctx, args.path, { tool: 'write', access: 'write', args });

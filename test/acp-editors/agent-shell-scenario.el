@@ -16,8 +16,6 @@
 
 ;; acp.el's own traffic log (a user option): the scenario reads it to show the wire.
 (setq acp-logging-enabled t)
-;; Transcripts would go to the workspace: keep it holding only what the agent writes.
-(setq agent-shell-transcript-file-path-function nil)
 
 (load (getenv "AGENTD_DOC_CONFIG") nil t)
 
@@ -151,13 +149,26 @@
   (scenario-prompt "Are you still there?")
   (scenario-step "after-cancel"))
 
+(defun scenario-bridges ()
+  "The live `agentd acp' processes this Emacs started."
+  (seq-filter (lambda (p) (and (process-live-p p) (member "acp" (process-command p))
+                               (string-match-p "agentd" (car (process-command p)))))
+              (process-list)))
+
 (condition-case err
     (progn
       (scenario-run)
+      (let ((bridges (length (scenario-bridges)))
+            (asked nil))
+        ;; Leave as a user closing the shell would: C-x k, answering yes to whatever it asks.
+        (cl-letf (((symbol-function 'y-or-n-p) (lambda (prompt) (push prompt asked) t))
+                  ((symbol-function 'yes-or-no-p) (lambda (prompt) (push prompt asked) t)))
+          (with-current-buffer scenario-shell
+            (call-interactively #'kill-current-buffer)))
+        (scenario-wait (lambda () (null (scenario-bridges))) "the bridge to stop" 10)
+        (scenario-step "exit" (cons 'asked (vconcat asked)) (cons 'killed (not (buffer-live-p scenario-shell)))
+                       (cons 'bridges-before bridges) (cons 'bridges-after (length (scenario-bridges)))))
       (scenario-write-summary)
-      ;; Leave as a user closing the shell would: kill the buffer (agent-shell stops its client).
-      (let ((kill-buffer-query-functions nil))
-        (kill-buffer scenario-shell))
       (kill-emacs 0))
   (error
    (scenario-step "error" (cons 'message (error-message-string err)))

@@ -53,6 +53,7 @@ describe('docs/editors.md "Emacs: agent-shell" in Emacs', () => {
   let bed: AcpEditorBed;
   let summary: Summary;
   let exitCode: number | null;
+  let stderr: string;
 
   beforeAll(async () => {
     const versions = `${checkouts()} in ${await editorVersion('emacs')}`;
@@ -86,6 +87,7 @@ describe('docs/editors.md "Emacs: agent-shell" in Emacs', () => {
       AGENTD_SUMMARY: summaryPath,
     });
     exitCode = run.code;
+    stderr = run.stderr;
     if (!existsSync(summaryPath)) throw new Error(`the scenario wrote no summary (exit ${run.code}):\n${run.stderr}${run.stdout}`);
     summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as Summary;
     if (summary.steps.error) throw new Error(`the scenario failed: ${String(summary.steps.error.message)}\n${run.stderr}`);
@@ -127,11 +129,16 @@ describe('docs/editors.md "Emacs: agent-shell" in Emacs', () => {
     // The session/prompt responses' stop reasons, one per turn: the daemon ended the third on the cancel.
     const stops = summary.wire.filter(([d, k, , detail]) => d === 'incoming' && k === 'response' && /^(end_turn|cancelled|max_tokens|refusal)$/.test(detail ?? ''));
     expect(stops.map(([, , , detail]) => detail)).toEqual(['end_turn', 'end_turn', 'cancelled', 'end_turn']);
+    // Five model requests in all: the cancelled one was not retried.
+    expect(bed.cd.replay.requests).toHaveLength(5);
     expect(lastUserText(bed.cd.replay.requests[4]!.body)).toBe('Are you still there?');
     expect(summary.steps['after-cancel']!.text).toMatch(/agentd> Are you still there\?\n\nStill here\.\n\nagentd> $/);
   });
 
-  it('exits cleanly', () => {
+  it('stops the bridge when the shell buffer is killed (C-x k, no questions), and exits cleanly', () => {
+    expect(summary.steps.exit).toMatchObject({ asked: [], killed: true, 'bridges-before': 1, 'bridges-after': 0 });
     expect(exitCode).toBe(0);
+    // Emacs's own messages: agent-shell's spinner and the permission choice, nothing gone wrong.
+    expect(stderr).not.toMatch(/error|warning|debugger/i);
   });
 });

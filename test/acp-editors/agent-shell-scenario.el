@@ -70,11 +70,14 @@
   "How many NAME events agent-shell has emitted."
   (seq-count (lambda (event) (eq (alist-get :event event) name)) scenario-events))
 
+(defvar scenario-pressed nil "The named commands keys ran, newest first: (KEYS . COMMAND).")
+
 (defun scenario-press (keys)
   "Run the command KEYS is bound to at point in the shell buffer, as typing KEYS would."
   (with-current-buffer scenario-shell
     (let ((command (key-binding (kbd keys) t)))
       (unless (commandp command) (error "%s is not bound at point: %S" keys command))
+      (push (cons keys (if (symbolp command) (symbol-name command) "a button's lambda")) scenario-pressed)
       (call-interactively command))))
 
 (defun scenario-type (text)
@@ -100,6 +103,7 @@
     (insert (json-encode
              `((steps . ,(reverse scenario-steps))
                (wire . ,(vconcat (mapcar #'vconcat (reverse scenario-wire))))
+               (pressed . ,(vconcat (mapcar (lambda (p) (vector (car p) (cdr p))) (reverse scenario-pressed))))
                (events . ,(vconcat (mapcar (lambda (e) (symbol-name (alist-get :event e)))
                                            (reverse scenario-events)))))))))
 
@@ -124,9 +128,7 @@
     (scenario-press "RET")
     (scenario-wait (lambda () (> (scenario-event-count 'permission-request) 0)) "the permission dialog")
     (let ((dialog (scenario-text)))
-      (with-current-buffer scenario-shell
-        ;; Where agent-shell puts point for a pending permission: on its button row.
-        (agent-shell-jump-to-latest-permission-button-row))
+      ;; agent-shell has put point on the dialog's button row: y there is "Allow once".
       (scenario-press "y")
       (scenario-wait (lambda () (> (scenario-event-count 'turn-complete) turns)) "the write turn")
       ;; The tool call folds under a heading once done; its body is what expanding shows.

@@ -25,6 +25,8 @@ const PLUGINS = [
 interface Summary {
   steps: Record<string, Record<string, unknown> & { text: string }>;
   wire: Array<[direction: string, kind: string, method: string | null, detail: string | null]>;
+  /** Each key the scenario pressed and the command it ran. */
+  pressed: Array<[keys: string, command: string]>;
   events: string[];
 }
 
@@ -133,6 +135,17 @@ describe('docs/editors.md "Emacs: agent-shell" in Emacs', () => {
     expect(bed.cd.replay.requests).toHaveLength(5);
     expect(lastUserText(bed.cd.replay.requests[4]!.body)).toBe('Are you still there?');
     expect(summary.steps['after-cancel']!.text).toMatch(/agentd> Are you still there\?\n\nStill here\.\n\nagentd> $/);
+  });
+
+  it('ran the commands the keys run for a user: RET submits, y is the dialog button, C-c C-c interrupts', () => {
+    expect(summary.pressed).toEqual([
+      ['RET', 'shell-maker-submit'],
+      ['RET', 'shell-maker-submit'],
+      ['y', "a button's lambda"],
+      ['RET', 'shell-maker-submit'],
+      ['C-c C-c', 'agent-shell-interrupt'],
+      ['RET', 'shell-maker-submit'],
+    ]);
   });
 
   it('stops the bridge when the shell buffer is killed (C-x k, no questions), and exits cleanly', () => {

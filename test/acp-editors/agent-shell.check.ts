@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.js';
-import { sseFrameEnds } from '../support/sse-frame-ends.js';
+import { bytesThrough, sseFrameEnds } from '../support/sse-frame-ends.js';
 import { docSnippet, editorVersion, pluginPath, pluginsDir, startAcpEditorBed, type AcpEditorBed } from './acp-editor-bed.js';
 
 /*
@@ -38,11 +38,6 @@ function checkouts(): string {
   }).join(' ');
 }
 
-/** Bytes of BODY up to the end of the SSE frame carrying MARKER: the stream stalls after it. */
-function bytesThrough(body: string, marker: string): number {
-  const at = body.indexOf(marker);
-  return Buffer.byteLength(body.slice(0, body.indexOf('\n\n', at) + 2), 'utf8');
-}
 
 /** The last user message of a recorded chat-completions request. */
 function lastUserText(body: unknown): string {
@@ -113,9 +108,9 @@ describe('docs/editors.md "Emacs: agent-shell" in Emacs', () => {
     expect(summary.steps.hello!.text).toMatch(/agentd> Say hello\n\nHello from agentd, through agent-shell\.\n\nagentd> $/);
   });
 
-  it('asks permission for the write, and y on the dialog lets it write hello.txt', () => {
+  it('asks permission for the write (with View, since the question carries the diff), and y on the dialog lets it write hello.txt', () => {
     const write = summary.steps.write!;
-    expect(write.dialog).toMatch(/agentd> Write hello\.txt\n\n▶ Edit a file\n\n╭─\n\n {4}⚠ Tool Permission ⚠\n\n\n {4}Write hello\.txt\n\n\n {4}\[ Allow once \(y\) \] \[ Reject \(C-c C-c\) \]/);
+    expect(write.dialog).toMatch(/agentd> Write hello\.txt\n\n▶ Edit a file\n\n╭─\n\n {4}⚠ Tool Permission ⚠\n\n\n {4}Write hello\.txt\n\n\n {4}\[ View \(v\) \] \[ Allow once \(y\) \] \[ Reject \(C-c C-c\) \]/);
     expect(summary.wire).toContainEqual(['incoming', 'request', 'session/request_permission', null]);
     expect(summary.wire).toContainEqual(['outgoing', 'response', null, 'selected allow_once']);
     expect(readFileSync(join(bed.cd.workspace, 'hello.txt'), 'utf8')).toBe('hi from agent-shell\n');

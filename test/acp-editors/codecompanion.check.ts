@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.js';
-import { sseFrameEnds } from '../support/sse-frame-ends.js';
+import { bytesThrough, sseFrameEnds } from '../support/sse-frame-ends.js';
 import { docSnippet, editorVersion, pluginPath, startAcpEditorBed, type AcpEditorBed } from './acp-editor-bed.js';
 
 /*
@@ -21,12 +21,6 @@ const PLUGIN = pluginPath('codecompanion.nvim', 'olimorris/codecompanion.nvim');
 const PLENARY = pluginPath('plenary.nvim', 'nvim-lua/plenary.nvim');
 const COMMIT = execFileSync('git', ['-C', PLUGIN, 'log', '-1', '--format=%h'], { encoding: 'utf8' }).trim();
 
-/** The bytes of an SSE body up to and including the frame whose JSON contains `marker`. */
-function bytesThrough(body: string, marker: string): number {
-  const at = body.indexOf(marker);
-  const end = body.indexOf('\n\n', at) + 2;
-  return Buffer.byteLength(body.slice(0, end), 'utf8');
-}
 
 interface RpcMessage {
   id?: number;
@@ -113,13 +107,22 @@ describe(`CodeCompanion.nvim ${COMMIT} with the docs/editors.md configuration`, 
     expect(rpc.find((e) => e.dir === 'sent' && e.msg.id === asked.id && e.msg.result)?.msg.result).toEqual({
       outcome: { outcome: 'selected', optionId: 'allow_once' },
     });
-    expect(summary.stages.approval.lines.slice(-12)).toEqual([
+    // The question carried the proposed change (ACP diff content), so the prompt shows it and offers View.
+    expect(asked.params?.toolCall).toMatchObject({
+      content: [{ type: 'diff', path: join(realpathSync(cd.workspace), 'hello.txt'), oldText: null, newText: 'hi from codecompanion\n' }],
+    });
+    const approval = summary.stages.approval.lines.slice(summary.stages.approval.lines.lastIndexOf('---'));
+    expect(approval).toEqual([
       '---',
-      '**Approval Required**',
+      expect.stringMatching(/^\*\*Proposed edits for `\S*hello\.txt`:\*\*$/),
       '',
-      'Edit: Write hello.txt',
+      '`````diff',
+      '@@ -0,0 +1 @@',
+      '+hi from codecompanion',
+      '`````',
       '',
       'Please select an option:',
+      '- `gv` - View',
       '- `g2` - Accept',
       '- `g1` - Always accept',
       '- `g3` - Reject',
@@ -155,7 +158,7 @@ describe(`CodeCompanion.nvim ${COMMIT} with the docs/editors.md configuration`, 
       '',
       '## CodeCompanion (agentd)',
       '',
-      ...summary.stages.approval.lines.slice(-12, -1),
+      ...approval.slice(0, -1),
       expect.stringMatching(/You selected: Accept$/),
       '',
       '---',

@@ -10,6 +10,7 @@ import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.j
 import { startClientDaemon, type ClientDaemon } from '../support/client-daemon.js';
 import { connectPeer, until } from '../support/daemon-process.js';
 import type { RpcPeer } from '../support/rpc-peer.js';
+import { bytesThrough } from '../support/sse-frame-ends.js';
 
 /*
  * The Neovim plugin (clients/neovim) end to end: a headless Neovim runs a Lua scenario
@@ -45,12 +46,6 @@ function scenarioEnv(cd: ClientDaemon, out: string, extra: Record<string, string
   };
 }
 
-/** The bytes of an SSE body up to and including the frame whose JSON contains `marker`. */
-function bytesThrough(body: string, marker: string): number {
-  const at = body.indexOf(marker);
-  const end = body.indexOf('\n\n', at) + 2;
-  return Buffer.byteLength(body.slice(0, end), 'utf8');
-}
 
 /** Waits for `predicate`, failing at once with Neovim's output if Neovim exits first. */
 async function waitUnlessExited(nvim: Promise<NvimRun>, predicate: () => boolean, what: string): Promise<void> {

@@ -38,3 +38,33 @@ describe('askOnTerminal', () => {
     expect(await answer).toBe('cancelled');
   });
 });
+
+describe('askOnTerminal with a proposed change', () => {
+  const withDiff = (oldText: string | null, newText: string) => ({
+    ...question,
+    toolCall: { ...question.toolCall, content: [{ type: 'diff' as const, path: '/ws/src/a.txt', oldText, newText }] },
+  });
+
+  it('shows the diff, labelled relative to the session directory, before the keys', async () => {
+    const t = terminal();
+    const answer = askOnTerminal(withDiff('one\ntwo\n', 'one\nTWO\n'), { ...t, cwd: '/ws' });
+    t.input.write('y\n');
+    expect(await answer).toBe('allow_once');
+    const shown = t.shown();
+    expect(shown).toContain('  --- a/src/a.txt\n  +++ b/src/a.txt\n  @@ -1,2 +1,2 @@\n   one\n  -two\n  +TWO\n');
+    expect(shown.indexOf('+TWO')).toBeLessThan(shown.indexOf('[y] Allow once'));
+  });
+
+  it('a new file diffs against /dev/null; a long change is cut with how many lines were left out', async () => {
+    const t = terminal();
+    const content = Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n') + '\n';
+    const answer = askOnTerminal(withDiff(null, content), { ...t, cwd: '/ws' });
+    t.input.end();
+    await answer;
+    const shown = t.shown();
+    expect(shown).toContain('  --- /dev/null\n  +++ b/src/a.txt\n');
+    expect(shown).toContain('+line 36\n');
+    expect(shown).not.toContain('+line 37\n');
+    expect(shown).toContain('  … 63 more diff lines\n');
+  });
+});

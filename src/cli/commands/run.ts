@@ -82,7 +82,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       if (answer) return { outcome: { outcome: 'selected', optionId: answer } };
       if (interactive) {
         display.pause();
-        const choice = await askOnTerminal(params, { input: process.stdin, output: process.stderr });
+        const choice = await askOnTerminal(params, { input: process.stdin, output: process.stderr, cwd });
         return choice === 'cancelled' ? { outcome: { outcome: 'cancelled' } } : { outcome: { outcome: 'selected', optionId: choice } };
       }
       throw new AgentdClientError(ErrorCodes.MethodNotFound, `agentd run --permission-mode ${permissionMode ?? 'ask'} answers no such question`);

@@ -1,21 +1,41 @@
 import { createInterface } from 'node:readline';
 import type { RequestPermissionRequest } from '../../../protocol/index.js';
+import { unifiedDiff } from '../../tools/unified-diff.js';
 
 /** The keys offered, by ACP option kind. */
 const KEYS: Record<string, string> = { allow_once: 'y', allow_always: 'a', reject_once: 'n', reject_always: 'N' };
 
+/** A proposed change longer than this is cut on the terminal; the question stays readable. */
+const MAX_DIFF_LINES = 40;
+
+/** The unified diff of each change the question carries (ACP `diff` content), cut at MAX_DIFF_LINES. */
+function proposedChanges(request: RequestPermissionRequest, cwd: string): string {
+  const diffs = (request.toolCall.content ?? []).flatMap((c) => (c.type === 'diff' ? [c] : []));
+  return diffs
+    .map((d) => {
+      const lines = unifiedDiff(d.path, cwd, d.oldText ?? null, d.newText).trimEnd().split('\n');
+      const cut = lines.length > MAX_DIFF_LINES ? [...lines.slice(0, MAX_DIFF_LINES), `  … ${lines.length - MAX_DIFF_LINES} more diff lines`] : lines;
+      return cut.map((line) => `  ${line}\n`).join('');
+    })
+    .join('');
+}
+
 /**
  * Asks a permission question on the terminal `agentd run` was started from: the call's
- * title, why it asks, and one key per option (y once, a always, n reject, N always
+ * title, why it asks, the proposed change as a diff when the question carries one, and one key per option (y once, a always, n reject, N always
  * reject). Anything else asks again; the end of input answers `cancelled`.
  */
-export async function askOnTerminal(request: RequestPermissionRequest, io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream }): Promise<string> {
+export async function askOnTerminal(
+  request: RequestPermissionRequest,
+  io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; cwd?: string },
+): Promise<string> {
   const reason = (request.toolCall._meta as { agentd?: { reason?: unknown } } | null | undefined)?.agentd?.reason;
   const choices = request.options.map((option) => ({ key: KEYS[option.kind] ?? option.optionId, option }));
   const menu = choices.map(({ key, option }) => `[${key}] ${option.name}`).join('  ');
   const rl = createInterface({ input: io.input, output: io.output, terminal: false });
   try {
     io.output.write(`\nagentd: ${request.toolCall.title ?? 'a tool call'} needs permission${typeof reason === 'string' ? ` (${reason})` : ''}\n`);
+    io.output.write(proposedChanges(request, io.cwd ?? process.cwd()));
     // Lines are buffered by the iterator: several typed (or pasted) at once are all read.
     const lines = rl[Symbol.asyncIterator]();
     for (;;) {

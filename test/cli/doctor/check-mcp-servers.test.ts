@@ -26,7 +26,8 @@ describe('agentd doctor: MCP servers', () => {
         hung: { command: process.execPath, args: [HANGS], env: { MCP_PID_FILE: `${t.home}/hung.pids` } },
       },
     });
-    const report = await runDoctor({ env: t.env, cwd: t.home, mcpStartupTimeoutMs: 1_000 });
+    // Short, so the hung server's check ends soon; long enough for a node server to start on a loaded machine.
+    const report = await runDoctor({ env: t.env, cwd: t.home, mcpStartupTimeoutMs: 3_000 });
     const mcp = report.checks.filter((c) => c.id.startsWith('mcp:'));
     expect(mcp).toEqual([
       { id: 'mcp:crashy', title: 'MCP crashy', status: 'ok', detail: 'running with 5 tools' },

@@ -15,8 +15,13 @@ export function sessionModes(session: Session): SessionModeState {
   };
 }
 
-/** ACP `configOptions`: the model (from the session's project settings), and how the steering and follow-up queues deliver. */
+/**
+ * ACP `configOptions`: the mode (the same agents as `modes`: a client that reads
+ * configOptions ignores `modes`), the model (from the session's project settings), and
+ * how the steering and follow-up queues deliver.
+ */
 export function sessionConfigOptions(session: Session): SessionConfigOption[] {
+  const modes = sessionModes(session);
   const current = session.record.model ?? session.services.defaultModel ?? '';
   const choices = session.services.modelChoices();
   if (current && !choices.some((c) => c.value === current)) choices.unshift({ value: current, name: current });
@@ -25,6 +30,14 @@ export function sessionConfigOptions(session: Session): SessionConfigOption[] {
     { value: 'oneAtATime', name: 'One at a time' },
   ];
   return [
+    {
+      id: 'mode',
+      name: 'Mode',
+      category: 'mode',
+      type: 'select',
+      currentValue: modes.currentModeId,
+      options: modes.availableModes.map((m) => ({ value: m.id, name: m.name, description: m.description })),
+    },
     { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: current, options: choices },
     { id: 'steeringMode', name: 'Steering delivery', type: 'select', currentValue: session.deliveryMode('steering'), options: queueChoices },
     { id: 'followUpMode', name: 'Follow-up delivery', type: 'select', currentValue: session.deliveryMode('followUp'), options: queueChoices },

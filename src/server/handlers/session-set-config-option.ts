@@ -1,17 +1,26 @@
 import { ModelNotConfiguredError } from '../../session/model-not-configured-error.js';
+import { UnknownChoiceError } from '../../session/session-errors.js';
 import type { RequestHandler } from '../handler-table.js';
 import { RpcError } from '../rpc-error.js';
 import { sessionConfigOptions } from '../session-choices.js';
 
 const QUEUE_MODES = ['all', 'oneAtATime'] as const;
 
-/** Sets the model or a queue's delivery mode; answers with every option's new state. */
+/** Sets the mode (as session/set_mode does), the model or a queue's delivery mode; answers with every option's new state. */
 export const sessionSetConfigOption: RequestHandler<'session/set_config_option'> = (params, { daemon }) => {
   const session = daemon.sessions.open(params.sessionId);
   const value = (params as { value?: unknown }).value;
   const invalid = (detail: string): RpcError => RpcError.invalidParams('session/set_config_option', [detail]);
   if (typeof value !== 'string') throw invalid(`value: expected a string for ${params.configId}`);
   switch (params.configId) {
+    case 'mode':
+      try {
+        session.setMode(value);
+      } catch (error) {
+        if (error instanceof UnknownChoiceError) throw invalid(`value: ${error.message}`);
+        throw error;
+      }
+      break;
     case 'model':
       try {
         session.setModel(value);
@@ -28,7 +37,7 @@ export const sessionSetConfigOption: RequestHandler<'session/set_config_option'>
       break;
     }
     default:
-      throw invalid(`configId: unknown option "${params.configId}"; options are model, steeringMode, followUpMode`);
+      throw invalid(`configId: unknown option "${params.configId}"; options are mode, model, steeringMode, followUpMode`);
   }
   return { configOptions: sessionConfigOptions(session) };
 };

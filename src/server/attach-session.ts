@@ -2,6 +2,7 @@ import type { Session } from '../session/session.js';
 import type { SessionEvent } from '../session/session-event.js';
 import type { ClientConnection } from './client-connection.js';
 import { mapSessionEvent } from './map-session-event.js';
+import { sessionConfigOptions } from './session-choices.js';
 
 /**
  * Streams a session's live events to a client until it detaches or disconnects. With
@@ -22,6 +23,11 @@ export function attachSession(client: ClientConnection, session: Session, catchU
     for (const out of mapSessionEvent(session.id, event, audience)) {
       if (out.method === 'session/update') client.peer.notify(out.method, out.params);
       else client.peer.notify(out.method, out.params);
+    }
+    // Every follower's pickers show the new state, whoever changed it (a client reading
+    // configOptions, as Zed does, ignores current_mode_update).
+    if (event.type === 'mode_changed' || event.type === 'settings_changed') {
+      client.peer.notify('session/update', { sessionId: session.id, update: { sessionUpdate: 'config_option_update', configOptions: sessionConfigOptions(session) } });
     }
   };
   for (const event of catchUp) send(event);

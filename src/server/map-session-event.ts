@@ -110,6 +110,9 @@ export function mapSessionEvent(sessionId: string, event: SessionEvent, to: Even
       return [update({ sessionUpdate: 'session_info_update', title: event.title })];
     case 'mode_changed':
       return [update({ sessionUpdate: 'current_mode_update', currentModeId: event.modeId })];
+    case 'settings_changed':
+      // The options' new state is the session's, not the event's: attachSession sends it.
+      return [];
     case 'compaction': {
       const status = event.status === 'started' ? 'in_progress' : event.status;
       return [

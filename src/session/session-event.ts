@@ -18,5 +18,7 @@ export type SessionEvent =
   | { type: 'session_info'; title: string }
   /** The session's mode (agent) changed. */
   | { type: 'mode_changed'; modeId: string }
+  /** The session's model or a queue's delivery mode changed (the mode has mode_changed). */
+  | { type: 'settings_changed' }
   /** The loop finished a prompt. */
   | { type: 'turn_end'; turnId: string; stopReason: TurnStopReason; error?: string };

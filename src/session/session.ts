@@ -118,6 +118,7 @@ export class Session {
     const modes = { ...(record.meta.deliveryModes as Record<string, unknown> | undefined), [queue]: mode };
     this.writer.update({ meta: { ...record.meta, deliveryModes: modes } });
     this.queues.setMode(queue, mode);
+    this.emit({ type: 'settings_changed' });
   }
 
   get state(): 'idle' | 'running' {
@@ -213,6 +214,7 @@ export class Session {
   setModel(ref: string): void {
     this.services.resolveModel(ref);
     this.writer.update({ model: ref });
+    this.emit({ type: 'settings_changed' });
   }
 
   /**

@@ -110,6 +110,9 @@ function spawnEditor(
   const root = process.env.AGENTD_EDITOR_ROOT;
   if (!root) return runProcess(editor, args, options);
   const binds = [PROJECT, tmpdir(), ...(process.env.AGENTD_EDITOR_PLUGINS ? [pluginsDir()] : []), ...extraBinds];
+  // A worktree's node_modules may be a symlink to another checkout's: bind its target too, or the CLI finds no packages.
+  const modules = realpathSync(join(PROJECT, 'node_modules'));
+  if (!modules.startsWith(resolve(PROJECT) + '/')) binds.push(modules);
   const bwrapArgs = ['--bind', resolve(root), '/', '--dev', '/dev', '--proc', '/proc', '--ro-bind', process.execPath, NODE_IN_ROOT];
   for (const path of binds) bwrapArgs.push('--bind', path, path);
   bwrapArgs.push('--chdir', options.cwd, editor, ...args);

@@ -17,6 +17,9 @@ import { sessionErrorToRpc } from './session-error-to-rpc.js';
  */
 export function createDispatcher(table: HandlerTable, client: ClientConnection, shell: DaemonShell): InboundHandler {
   const servedMethods: ReadonlySet<string> = new Set(['initialize', ...Object.keys(table)]);
+  // Handlers start in arrival order: one whose module is still loading must not be overtaken
+  // by the next message's (a session/cancel by the session/prompt sent right behind it).
+  let previousStart: Promise<unknown> = Promise.resolve();
 
   const validate = (method: string, raw: unknown): unknown => {
     const descriptor = methodsByName.get(method);
@@ -37,7 +40,10 @@ export function createDispatcher(table: HandlerTable, client: ClientConnection, 
       return answer;
     }
     const load = (table as Record<string, (() => Promise<RequestHandler<never>>) | undefined>)[method]!;
-    const [handler, daemon] = await Promise.all([load(), shell.context()]);
+    const loading = Promise.all([load(), shell.context()]);
+    const start = previousStart.then(() => loading);
+    previousStart = start.catch(() => undefined);
+    const [handler, daemon] = await start;
     try {
       // `params` passed validate() against this method's schema: the table lookup alone cannot tell the compiler which one.
       return await handler(params as never, { client, daemon, signal, servedMethods });

@@ -102,6 +102,26 @@ describe('bad input', () => {
     expect(replay.requests).toHaveLength(2);
     expect(JSON.stringify(replay.requests[1]!.body)).toContain('and then?');
   });
+
+  it('runs a prompt sent right after session/cancel, before the cancelled prompt answered, once that turn stops', async () => {
+    const { peer } = daemon;
+    const stalled = chatCompletionSse(['Working', ' on']);
+    replay.enqueue({ body: stalled, stallAfterBytes: stalled.indexOf('" on"') });
+    replay.enqueue({ body: chatCompletionSse(['Bye.']) });
+    const { sessionId } = await peer.call('session/new', { cwd: workspace, mcpServers: [] });
+    const first = peer.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'first' }] });
+    await peer.waitFor((m) => m.params?.update?.sessionUpdate === 'agent_message_chunk');
+
+    // As avante.nvim sends them: the cancel, then at once the next prompt.
+    peer.notify('session/cancel', { sessionId });
+    const next = peer.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'second' }] });
+    expect((await first).result).toEqual({ stopReason: 'cancelled' });
+    const answer = await next;
+    expect(answer.error).toBeUndefined();
+    expect(answer.result).toEqual({ stopReason: 'end_turn' });
+    expect(replay.requests).toHaveLength(2);
+    expect(JSON.stringify(replay.requests[1]!.body)).toContain('second');
+  });
 });
 
 describe('a config file with a type error', () => {

@@ -117,8 +117,8 @@ it(`avante.nvim ${commit} in ${nvimVersion}: the documented config prompts, asks
   expect(summary.state).toBe('succeeded');
 
   // The sidebar at the end, whole: each question, the tool call with its result, the replies, the stop.
-  // Each question's header names the model, from session/new's config options.
-  const header = () => [expect.stringMatching(/^- Datetime: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), '- ACP:      agentd', '- Model:    local/e2e-model', ''];
+  // Each question's header names the model and the mode, from session/new's config options.
+  const header = () => [expect.stringMatching(/^- Datetime: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), '- ACP:      agentd', '- Model:    local/e2e-model', '- Mode:     build', ''];
   expect(summary.lines).toEqual([
     ...header(),
     '> Create hello.txt',

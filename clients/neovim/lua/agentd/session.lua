@@ -25,7 +25,7 @@ local function create(id, cwd)
     chat = chat.new(id),
     -- ACP SessionModeState: { currentModeId, availableModes }.
     modes = nil,
-    -- ACP SessionConfigOption[] (model, steeringMode, followUpMode).
+    -- ACP SessionConfigOption[] (mode, model, steeringMode, followUpMode).
     config_options = nil,
     title = nil,
     -- A session/prompt from this editor awaits its answer.

@@ -73,7 +73,7 @@ export async function createToolDispatch(host: ToolHost, options: ToolRuntimeOpt
           access: tool.access,
           ...(tool.accessFromHint ? { accessFromHint: true } : {}),
           args,
-          ...(tool.preview ? { preview: () => tool.preview!(args, { cwd: record.cwd }) } : {}),
+          ...(tool.preview ? { preview: (resolved: Record<string, unknown>) => tool.preview!(resolved, { cwd: record.cwd }) } : {}),
         },
         signal,
       ),

@@ -37,8 +37,8 @@ export interface PermissionCall {
   access: Access;
   accessFromHint?: boolean;
   args: Record<string, unknown>;
-  /** The change the call would make (the tool's preview), shown with the question. */
-  preview?: () => Promise<FileDiff[]>;
+  /** The change the call would make with these arguments (the tool's preview), shown with the question. */
+  preview?: (args: Record<string, unknown>) => Promise<FileDiff[]>;
 }
 
 /** A decision with what it was made about. */
@@ -103,8 +103,9 @@ export function createSessionPermissions(options: SessionPermissionOptions): {
     const rule = ruleForCall(call.tool, target ? { ...call.args, path: target.real } : call.args, options.cwd);
     const remembered = describeRememberedRule(rule);
     // Only inside the session's directories and off protected paths: the preview carries
-    // the file's current text to the client.
-    const diff = decision.outside || decision.protectedReason ? [] : await call.preview?.().catch(() => []);
+    // the file's current text to the client. It reads the resolved path the decision was
+    // about, not whatever the written one leads to by then.
+    const diff = !target || decision.outside || decision.protectedReason ? [] : await call.preview?.({ ...call.args, path: target.real }).catch(() => []);
     return options.asker(
       {
         sessionId: options.sessionId,

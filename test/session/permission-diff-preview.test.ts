@@ -58,6 +58,15 @@ describe('the diff a permission question shows', () => {
     ]);
   });
 
+  it('a symlink inside the workspace shows the change to the file it resolves to, under that path', async () => {
+    h = await startLoopHarness();
+    mkdirSync(join(h.workspace, 'real'));
+    writeFileSync(join(h.workspace, 'real', 'a.txt'), 'before\n');
+    symlinkSync(join(h.workspace, 'real', 'a.txt'), join(h.workspace, 'alias.txt'));
+    const call = await questionFor(h, 'write', { path: 'alias.txt', content: 'after\n' });
+    expect(call.content).toEqual([{ type: 'diff', path: join(h.workspace, 'real', 'a.txt'), oldText: 'before\n', newText: 'after\n' }]);
+  });
+
   it('an edit that would fail, a binary file and a file above 256 KiB show no diff (the question still comes)', async () => {
     h = await startLoopHarness();
     writeFileSync(join(h.workspace, 'a.txt'), 'one\n');

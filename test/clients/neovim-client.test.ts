@@ -178,6 +178,11 @@ describe('Neovim client (clients/neovim) against a real daemon', () => {
       '',
       '- tool: Write hello.txt [completed]',
       '',
+      // The question's proposed change, shown in the chat while the picker asks.
+      '- proposed new file hello.txt:',
+      '  @@ -0,0 +1 @@',
+      '  +hi from nvim',
+      '',
       '- permission: Write hello.txt -> Allow once',
       '',
       '## Agent',
@@ -288,6 +293,21 @@ describe('Neovim client (clients/neovim) against a real daemon', () => {
       other.close();
     }
   }, TEST_TIMEOUT_MS);
+
+  it("turns a permission question's diffs into chat lines, relative to the session's directory, cut at 40", async () => {
+    const out = join(scratch, 'summary.json');
+    const run = await runNvim('proposed_change.lua', scenarioEnv(cd, out));
+    expect(run.stderr + run.stdout, 'the scenario failed').not.toMatch(/scenario failed/);
+    const summary = JSON.parse(readFileSync(out, 'utf8'));
+    expect(summary.change).toEqual(['- proposed change to src/a.lua:', '  @@ -1,2 +1,2 @@', '   one', '  -two', '  +TWO']);
+    expect(summary.outside[0]).toBe('- proposed change to /elsewhere/b.txt:');
+    expect(summary.long[0]).toBe('- proposed new file long.txt:');
+    expect(summary.long.slice(1, 3)).toEqual(['  @@ -0,0 +1,100 @@', '  +line 1']);
+    expect(summary.long.at(-2)).toBe('  +line 39');
+    expect(summary.long.at(-1)).toBe('  ... 61 more diff lines');
+    // Empty tables encode as JSON objects from Lua.
+    expect([summary.none, summary.no_content].map((v: unknown) => (Array.isArray(v) ? v.length : Object.keys(v as object).length))).toEqual([0, 0]);
+  });
 
   it('shows turns that stop at maxTurns and at the budget', async () => {
     // The workspace's project config: one model request per turn, and a price that makes

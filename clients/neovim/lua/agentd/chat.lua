@@ -236,6 +236,11 @@ function Chat:tool_call_update(update)
 end
 
 --- The user's answer to a permission question.
+--- The change a permission question proposes (lines from agentd.proposed_change), before the answer.
+function Chat:proposed_change(lines)
+  self:_block(lines, 'note')
+end
+
 function Chat:permission(title, answer)
   self:_block({ string.format('- permission: %s -> %s', title, answer) }, 'note')
 end

@@ -26,7 +26,7 @@ client.route({
   on_event = session.on_event,
   on_permission = function(params, respond, id)
     local s = session.by_id[params.sessionId]
-    permission.request(params, respond, id, s and s.chat)
+    permission.request(params, respond, id, s and s.chat, s and s.cwd)
   end,
   on_withdrawn = permission.withdraw,
   on_exit = function(reason, was_ready)

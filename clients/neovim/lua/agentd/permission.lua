@@ -1,6 +1,8 @@
 -- Answers session/request_permission with vim.ui.select, one question at a time: two
 -- pickers open at once (parallel tool calls) would fight over the screen, and an
 -- asynchronous picker (telescope, dressing, fzf-lua) must not be stacked on itself.
+local proposed_change = require('agentd.proposed_change')
+
 local M = {}
 
 -- Questions waiting for the user: { params, respond, id, chat }.
@@ -25,6 +27,11 @@ local function ask(question)
   asking = question
   local title = label(question.params)
   local options = question.params.options or {}
+  -- The proposed change goes in the chat first, where it can be read while choosing.
+  local change = proposed_change.lines(question.params.toolCall, question.cwd)
+  if question.chat and #change > 0 then
+    question.chat:proposed_change(change)
+  end
   vim.ui.select(options, {
     prompt = 'agentd: allow ' .. title .. '?',
     kind = 'agentd.permission',
@@ -63,9 +70,10 @@ ask_next = function()
   ask(table.remove(queue, 1))
 end
 
---- A permission question from the daemon; `chat` shows the answer (nil for unknown sessions).
-function M.request(params, respond, id, chat)
-  table.insert(queue, { params = params, respond = respond, id = id, chat = chat })
+--- A permission question from the daemon; `chat` shows the proposed change and the answer
+--- (nil for unknown sessions); paths in it are shown relative to `cwd`.
+function M.request(params, respond, id, chat, cwd)
+  table.insert(queue, { params = params, respond = respond, id = id, chat = chat, cwd = cwd })
   ask_next()
 end
 

@@ -40,6 +40,7 @@
 (require 'subr-x)
 (require 'url-util)
 (require 'agentd-chat)
+(require 'agentd-diff)
 (require 'agentd-rpc)
 (require 'agentd-session)
 
@@ -135,12 +136,16 @@ few seconds.  Sessions stay stored in the daemon."
   "The `session/request_permission' answer to PARAMS, asking the user."
   (let* ((tool-call (plist-get params :toolCall))
          (options (append (plist-get params :options) nil))
+         (session (agentd-session-get (plist-get params :sessionId)))
+         (change (agentd-diff-proposed-change tool-call (and session (agentd-session-cwd session))))
+         ;; The proposed change goes in the chat first, to be read while answering.
+         (_ (when change
+              (agentd-session-in-chat session (agentd-chat-insert-notice (string-join change "\n") 'shadow))))
          ;; Quitting the question answers it as cancelled.
          (choice (condition-case nil
                      (funcall agentd-permission-function tool-call options)
                    (quit nil)))
-         (chosen (cl-find choice options :key (lambda (o) (plist-get o :optionId)) :test #'equal))
-         (session (agentd-session-get (plist-get params :sessionId))))
+         (chosen (cl-find choice options :key (lambda (o) (plist-get o :optionId)) :test #'equal)))
     (agentd-session-in-chat session
       (agentd-chat-insert-notice
        (format "permission for %s: %s" (or (plist-get tool-call :title) "a tool call")

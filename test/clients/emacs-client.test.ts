@@ -82,7 +82,7 @@ describe('the Emacs package', () => {
     const dir = mkdtempSync(join(tmpdir(), 'agentd-elc-'));
     try {
       const files = readdirSync(EMACS_DIR).filter((f) => f.endsWith('.el')).sort();
-      expect(files).toEqual(['agentd-chat.el', 'agentd-rpc.el', 'agentd-session.el', 'agentd.el']);
+      expect(files).toEqual(['agentd-chat.el', 'agentd-diff.el', 'agentd-rpc.el', 'agentd-session.el', 'agentd.el']);
       for (const file of files) copyFileSync(join(EMACS_DIR, file), join(dir, file));
       const compiled = await runEmacs(
         ['-L', dir, '--eval', '(setq byte-compile-error-on-warn t)', '-f', 'batch-byte-compile', ...files.map((f) => join(dir, f))],
@@ -157,6 +157,8 @@ describe('the Emacs package', () => {
       expect(prompt.chat).toBe(
         '> Create hello.txt — with a ✓, please\n\n' +
           '[tool] Write hello.txt (completed)\n\n' +
+          // The question's proposed change, shown while it is asked.
+          '- proposed new file hello.txt:\n  @@ -0,0 +1 @@\n  +Hello from Emacs ✓\n\n' +
           'permission for Write hello.txt: Allow once\n\n' +
           'Created hello.txt for you.\n\n' +
           '--- done\n',

@@ -208,5 +208,24 @@
     (with-current-buffer (agentd-session-buffer session)
       (should (equal (buffer-string) "> Their question\n\nTheir answer.\n\n--- cancelled\n")))))
 
+(ert-deftest agentd-diff-shows-a-proposed-change-relative-to-the-session ()
+  (let ((call (list :content (vector (list :type "diff" :path "/ws/src/a.el"
+                                           :oldText "one\ntwo\n" :newText "one\nTWO\n")))))
+    (should (equal (agentd-diff-proposed-change call "/ws")
+                   '("- proposed change to src/a.el:" "  @@ -1,2 +1,2 @@" "   one" "  -two" "  +TWO")))
+    (should (equal (car (agentd-diff-proposed-change call "/elsewhere"))
+                   "- proposed change to /ws/src/a.el:"))))
+
+(ert-deftest agentd-diff-cuts-a-long-new-file-and-skips-other-content ()
+  (let* ((text (mapconcat (lambda (i) (format "line %d\n" i)) (number-sequence 1 100) ""))
+         (lines (agentd-diff-proposed-change
+                 (list :content (vector (list :type "content" :content (list :type "text" :text "hi"))
+                                        (list :type "diff" :path "/ws/long.txt" :oldText nil :newText text)))
+                 "/ws")))
+    (should (equal (seq-take lines 3) '("- proposed new file long.txt:" "  @@ -0,0 +1,100 @@" "  +line 1")))
+    (should (equal (car (last lines 2)) "  +line 39"))
+    (should (equal (car (last lines)) "  ... 61 more diff lines"))
+    (should (null (agentd-diff-proposed-change (list :title "Run ls") "/ws")))))
+
 (provide 'agentd-chat-test)
 ;;; agentd-chat-test.el ends here

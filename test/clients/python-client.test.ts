@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +108,8 @@ describe('Python client (clients/python) against a real daemon', () => {
           sessionId: summary.sessionId,
           toolCall: expect.objectContaining({ toolCallId: 'call_write', title: 'Write hello.txt', kind: 'edit', rawInput: { path: 'hello.txt', content: 'hello from python\n' } }),
           options: expect.arrayContaining([expect.objectContaining({ optionId: 'allow_once', kind: 'allow_once' }), expect.objectContaining({ optionId: 'reject_once', kind: 'reject_once' })]),
+          // PermissionRequest.diffs: the proposed change, to show before answering.
+          diffs: [{ type: 'diff', path: join(realpathSync(d.workspace), 'hello.txt'), oldText: null, newText: 'hello from python\n' }],
         },
       ],
     });

@@ -25,7 +25,7 @@ def main() -> None:
     permissions: List[Dict[str, Any]] = []
 
     def allow_writes(request: PermissionRequest) -> Any:
-        permissions.append({"sessionId": request.session_id, "toolCall": request.tool_call, "options": request.options})
+        permissions.append({"sessionId": request.session_id, "toolCall": request.tool_call, "options": request.options, "diffs": request.diffs})
         return request.option("allow_once")
 
     client = Client.connect(socket_path, on_permission=allow_writes, events=True)

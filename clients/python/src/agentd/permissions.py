@@ -23,6 +23,16 @@ class PermissionRequest:
     #: ACP ``PermissionOption``s in the order to show them: ``optionId``, ``name``, ``kind``.
     options: List[Dict[str, Any]]
 
+    @property
+    def diffs(self) -> List[Dict[str, Any]]:
+        """The change a ``write`` or ``edit`` would make, to show before answering: ACP ``diff``
+        content (``path``, ``oldText`` -- None for a new file -- and ``newText``); empty when the
+        question carries none (another tool, or a file outside the session's directories)."""
+        content = self.tool_call.get("content")
+        if not isinstance(content, list):
+            return []
+        return [item for item in content if isinstance(item, dict) and item.get("type") == "diff"]
+
     def option(self, kind: str) -> Optional[str]:
         """The ``optionId`` of the first option of ``kind`` (e.g. ``"allow_once"``), or None."""
         for option in self.options:

@@ -2,11 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { median } from './support/daemon-client.js';
-import { processCpuMs } from './support/proc-stats.js';
+import { BARE_NODE_ARGS, timeToAnswer } from './support/time-to-answer.js';
 
 const DIST = fileURLToPath(new URL('../', import.meta.url));
 
@@ -44,7 +43,7 @@ export async function benchColdStartSnapshot(runs = 21): Promise<Record<string, 
     const cases: Record<string, string[]> = {
       plain: [script],
       snapshot: ['--snapshot-blob', blob],
-      bare: ['-e', "process.stdin.once('data', () => { process.stdout.write('{}\\n'); setTimeout(() => process.exit(0), 50); });"],
+      bare: BARE_NODE_ARGS,
     };
     const wall: Record<string, number[]> = { plain: [], snapshot: [], bare: [] };
     const cpu: Record<string, number[]> = { plain: [], snapshot: [], bare: [] };
@@ -64,18 +63,6 @@ export async function benchColdStartSnapshot(runs = 21): Promise<Record<string, 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-async function timeToAnswer(args: string[]): Promise<{ ms: number; cpuMs: number }> {
-  const start = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-  const answered = new Promise<{ ms: number; cpuMs: number }>((resolve) =>
-    child.stdout.once('data', () => resolve({ ms: performance.now() - start, cpuMs: processCpuMs(child.pid) })),
-  );
-  child.stdin.write('{"jsonrpc":"2.0","id":0,"method":"initialize"}\n');
-  const result = await answered;
-  await new Promise((resolve) => child.once('exit', resolve));
-  return result;
 }
 
 function run(command: string, args: string[]): Promise<void> {

@@ -1,11 +1,7 @@
-import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { benchHome, median, percentile, spawnStdioDaemon } from './support/daemon-client.js';
 import { processCpuMs } from './support/proc-stats.js';
-
-/** A bare `node` that answers the first line it reads: the floor any Node daemon starts from. */
-// It stays 50 ms after answering, so that its CPU time can be read at the answer.
-const BARE_NODE = "process.stdin.once('data', () => { process.stdout.write('{}\\n'); setTimeout(() => process.exit(0), 50); });";
+import { BARE_NODE_ARGS, timeToAnswer } from './support/time-to-answer.js';
 
 /**
  * Time from spawning `agentd serve --stdio` to the answer of `initialize`, and, in the
@@ -38,7 +34,7 @@ export async function benchColdStart(runs = 30): Promise<{
       daemon.connection.dispose();
       daemon.child.stdin.end();
       await new Promise((resolve) => daemon.child.once('exit', resolve));
-      const bareRun = await bareNode();
+      const bareRun = await timeToAnswer(BARE_NODE_ARGS);
       bare.push(bareRun.ms);
       bareCpu.push(bareRun.cpuMs);
     }
@@ -60,16 +56,4 @@ export async function benchColdStart(runs = 30): Promise<{
     bareNodeCpuMedianMs,
     cpuRatio: cpuMedianMs / bareNodeCpuMedianMs,
   };
-}
-
-async function bareNode(): Promise<{ ms: number; cpuMs: number }> {
-  const start = performance.now();
-  const child = spawn(process.execPath, ['-e', BARE_NODE], { stdio: 'pipe' });
-  const answered = new Promise<{ ms: number; cpuMs: number }>((resolve) =>
-    child.stdout.once('data', () => resolve({ ms: performance.now() - start, cpuMs: processCpuMs(child.pid) })),
-  );
-  child.stdin.write('{"jsonrpc":"2.0","id":0,"method":"initialize"}\n');
-  const elapsed = await answered;
-  await new Promise((resolve) => child.once('exit', resolve));
-  return elapsed;
 }

@@ -153,15 +153,11 @@ export class Session {
    */
   async prompt(blocks: ContentBlock[], options: { delivery?: PromptDelivery; origin?: string } = {}): Promise<PromptOutcome> {
     const message: UserMessage = { role: 'user', content: convertPrompt(blocks) };
+    // A prompt sent right after session/cancel, without waiting for the cancelled prompt's
+    // answer (avante.nvim does this), runs once that turn has stopped instead of failing.
+    while (!options.delivery && this.turn?.controller.signal.aborted) await this.turn.done.catch(() => undefined);
     if (this.compacting) throw new SessionBusyError(this.id);
     if (this.turn) {
-      // A prompt sent right after session/cancel, without waiting for the cancelled prompt's
-      // answer (avante.nvim does this), runs once that turn has stopped instead of failing.
-      const ending = this.turn;
-      if (!options.delivery && ending.controller.signal.aborted) {
-        await ending.done.catch(() => undefined);
-        return this.prompt(blocks, options);
-      }
       if (!options.delivery) throw new SessionBusyError(this.id);
       const queue: QueueName = options.delivery === 'steer' ? 'steering' : 'followUp';
       const reason = await this.enqueue(queue, message, blocks, options.origin);

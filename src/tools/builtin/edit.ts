@@ -47,14 +47,21 @@ export function editsOf(args: EditArgs): TextEdit[] {
 
 /**
  * The edits applied to a file's raw text as the model quoted them: matched with LF endings
- * and no BOM (when the file's endings allow), written back with the file's own.
+ * and no BOM (when the file's endings allow), written back with the file's own. Gives the
+ * text to write (`newRaw`), before and after as matched (`normal.text`, `edited`, for the
+ * model's diff) and without the BOM (`oldText`, `newText`, for the client's diff view).
  */
-function applyToFileText(raw: string, edits: TextEdit[], shown: string): { edited: string; newRaw: string; normal: NormalisedText } {
+function applyToFileText(
+  raw: string,
+  edits: TextEdit[],
+  shown: string,
+): { edited: string; newRaw: string; normal: NormalisedText; oldText: string; newText: string } {
   const normal = normaliseText(raw);
   const matchLf = normal.crlf || !normal.text.includes('\r\n');
   const prepared = matchLf ? edits.map((e) => ({ ...e, old: toLf(e.old), new: toLf(e.new) })) : edits;
   const edited = applyEdits(normal.text, prepared, shown);
-  return { edited, newRaw: restoreText(edited, normal), normal };
+  const newRaw = restoreText(edited, normal);
+  return { edited, newRaw, normal, oldText: raw.replace(/^\uFEFF/, ''), newText: newRaw.replace(/^\uFEFF/, '') };
 }
 
 export const editTool: Tool<EditArgs> = {
@@ -73,8 +80,8 @@ export const editTool: Tool<EditArgs> = {
     const raw = await readForPreview(file);
     if (typeof raw !== 'string') return [];
     try {
-      const { newRaw } = applyToFileText(raw, editsOf(args), displayPath(file, ctx.cwd));
-      return [{ path: file, oldText: raw.replace(/^\uFEFF/, ''), newText: newRaw.replace(/^\uFEFF/, '') }];
+      const { oldText, newText } = applyToFileText(raw, editsOf(args), displayPath(file, ctx.cwd));
+      return [{ path: file, oldText, newText }];
     } catch {
       return []; // The edit would fail; the call's own error will say why.
     }
@@ -90,12 +97,10 @@ export const editTool: Tool<EditArgs> = {
       await requireFreshRead(ctx.fileState, file, shown);
 
       const raw = await readFile(file, 'utf8');
-      const { edited, newRaw, normal } = applyToFileText(raw, edits, shown);
+      const { edited, newRaw, normal, oldText, newText } = applyToFileText(raw, edits, shown);
       const data = Buffer.from(newRaw, 'utf8');
       await atomicWrite(file, data);
       await recordWrittenFile(ctx.fileState, file, data);
-      const oldText = raw.replace(/^\uFEFF/, '');
-      const newText = newRaw.replace(/^\uFEFF/, '');
       const count = edits.length === 1 ? '1 edit' : `${edits.length} edits`;
       return textResult(`Applied ${count} to ${shown}.\n\n${unifiedDiff(file, ctx.cwd, normal.text, edited)}`, {
         diff: [{ path: file, oldText, newText }],

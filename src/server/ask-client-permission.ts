@@ -1,3 +1,4 @@
+import { diffContent } from '../loop/tool-result-content.js';
 import type { PermissionAnswer, PermissionAsker, PermissionQuestionForClient } from '../session/permission-asker.js';
 import type { ClientConnection } from './client-connection.js';
 
@@ -48,7 +49,7 @@ export function createClientAsker(
               status: 'pending',
               rawInput: question.rawInput,
               // The proposed change, so the client can show its diff before the answer.
-              ...(question.diff ? { content: question.diff.map((d) => ({ type: 'diff' as const, path: d.path, oldText: d.oldText, newText: d.newText })) } : {}),
+              ...(question.diff ? { content: diffContent(question.diff) } : {}),
               ...(question.reason || root !== question.sessionId
                 ? {
                     _meta: {

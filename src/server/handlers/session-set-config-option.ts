@@ -12,22 +12,21 @@ export const sessionSetConfigOption: RequestHandler<'session/set_config_option'>
   const value = (params as { value?: unknown }).value;
   const invalid = (detail: string): RpcError => RpcError.invalidParams('session/set_config_option', [detail]);
   if (typeof value !== 'string') throw invalid(`value: expected a string for ${params.configId}`);
+  /** Runs a setter; its error for a value the session does not offer is the caller's invalid `value`. */
+  const set = (apply: (value: string) => void, refusal: new (...args: never[]) => Error): void => {
+    try {
+      apply(value);
+    } catch (error) {
+      if (error instanceof refusal) throw invalid(`value: ${error.message}`);
+      throw error;
+    }
+  };
   switch (params.configId) {
     case 'mode':
-      try {
-        session.setMode(value);
-      } catch (error) {
-        if (error instanceof UnknownChoiceError) throw invalid(`value: ${error.message}`);
-        throw error;
-      }
+      set((mode) => session.setMode(mode), UnknownChoiceError);
       break;
     case 'model':
-      try {
-        session.setModel(value);
-      } catch (error) {
-        if (error instanceof ModelNotConfiguredError) throw invalid(`value: ${error.message}`);
-        throw error;
-      }
+      set((model) => session.setModel(model), ModelNotConfiguredError);
       break;
     case 'steeringMode':
     case 'followUpMode': {

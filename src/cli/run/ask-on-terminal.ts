@@ -22,8 +22,9 @@ function proposedChanges(request: RequestPermissionRequest, cwd: string): string
 
 /**
  * Asks a permission question on the terminal `agentd run` was started from: the call's
- * title, why it asks, the proposed change as a diff when the question carries one, and one key per option (y once, a always, n reject, N always
- * reject). Anything else asks again; the end of input answers `cancelled`.
+ * title, why it asks, the proposed change as a diff when the question carries one, and
+ * one key per option (y once, a always, n reject, N always reject). Anything else asks
+ * again; the end of input answers `cancelled`.
  */
 export async function askOnTerminal(
   request: RequestPermissionRequest,

@@ -1,11 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { daemonEnv, makeHome } from '../support/daemon-process.js';
-import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
-import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 import type { RpcPeer } from '../support/rpc-peer.js';
+import { startTwoClients } from '../support/two-clients.js';
 
 /*
  * A change to a session's mode, model or queue delivery reaches every client following
@@ -19,32 +14,16 @@ const optionUpdates = (peer: RpcPeer, sessionId: string): Option[][] =>
 const current = (options: Option[] | undefined, id: string): string | undefined => options?.find((o) => o.id === id)?.currentValue;
 
 describe('config_option_update to every follower', () => {
-  let replay: ReplayServer;
-  let daemon: InProcessDaemon;
   const cleanups: Array<() => Promise<void> | void> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
+  /** Two clients, the second following the session; models on two providers. */
   async function twoClients(): Promise<{ editor: RpcPeer; watcher: RpcPeer; sessionId: string }> {
-    replay = await startReplayServer();
-    cleanups.push(() => replay.close());
-    const home = makeHome({
-      model: 'local/e2e-model',
-      providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` }, other: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } },
-    });
-    cleanups.push(() => home.cleanup());
-    const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
-    cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
-    daemon = startInProcessDaemon(daemonEnv(home.home), workspace);
-    cleanups.push(() => daemon.close());
-    const editor = daemon.peer;
-    const watcher = daemon.connect();
-    await editor.call('initialize', { protocolVersion: 1, clientCapabilities: {} });
-    await watcher.call('initialize', { protocolVersion: 1, clientCapabilities: {} });
-    const { sessionId } = await editor.call('session/new', { cwd: workspace, mcpServers: [] });
-    await watcher.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
-    return { editor, watcher, sessionId };
+    const bed = await startTwoClients(cleanups, (url) => ({ providers: { other: { type: 'openai-chat', baseUrl: `${url}/v1` } } }));
+    await bed.watcher.call('session/load', { sessionId: bed.sessionId, cwd: bed.workspace, mcpServers: [] });
+    return bed;
   }
 
   it('session/set_mode from one client: the other gets current_mode_update and the mode option at its new value', async () => {

@@ -1,44 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse } from '../support/chat-tool-call-sse.js';
-import { daemonEnv, makeHome } from '../support/daemon-process.js';
-import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
 import { sseFrameEnds } from '../support/sse-frame-ends.js';
-import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 import type { RpcPeer } from '../support/rpc-peer.js';
+import { startTwoClients } from '../support/two-clients.js';
 
 const updatesOf = (peer: RpcPeer, sessionId: string, kind: string): any[] => peer.updates(sessionId).filter((u) => u.sessionUpdate === kind);
 
 describe('a client that joins a running turn', () => {
-  let replay: ReplayServer;
-  let daemon: InProcessDaemon;
   const cleanups: Array<() => Promise<void> | void> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function start(config: Record<string, unknown> = {}): Promise<{ editor: RpcPeer; watcher: RpcPeer; sessionId: string; workspace: string }> {
-    replay = await startReplayServer();
-    cleanups.push(() => replay.close());
-    const home = makeHome({ model: 'local/e2e-model', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } }, ...config });
-    cleanups.push(() => home.cleanup());
-    const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
-    cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
-    daemon = startInProcessDaemon(daemonEnv(home.home), workspace);
-    cleanups.push(() => daemon.close());
-    const editor = daemon.peer;
-    const watcher = daemon.connect();
-    await editor.call('initialize', { protocolVersion: 1, clientCapabilities: {} });
-    await watcher.call('initialize', { protocolVersion: 1, clientCapabilities: {} });
-    const { sessionId } = await editor.call('session/new', { cwd: workspace, mcpServers: [] });
-    return { editor, watcher, sessionId, workspace };
-  }
-
   it('gets the reply streamed so far in one chunk, then the live rest: the whole reply, nothing twice', async () => {
-    const { editor, watcher, sessionId, workspace } = await start();
+    const { replay, editor, watcher, sessionId, workspace } = await startTwoClients(cleanups);
     const body = chatCompletionSse(['Hello', ' there', ', ', 'world', ' of', ' agents', '.']);
     replay.enqueue({ body, chunking: { splitAt: sseFrameEnds(body) }, delayMs: 120 });
     const turn = editor.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
@@ -61,7 +37,7 @@ describe('a client that joins a running turn', () => {
   });
 
   it('sees a tool call that is running with its latest status, once, then its result', async () => {
-    const { editor, watcher, sessionId, workspace } = await start();
+    const { replay, editor, watcher, sessionId, workspace } = await startTwoClients(cleanups);
     // The model asks to write a file; the default mode asks the editor, which holds its answer.
     replay.enqueue({ body: chatToolCallSse([{ id: 'call_w', name: 'write', arguments: { path: 'note.txt', content: 'hi\n' } }]) });
     replay.enqueue({ body: chatCompletionSse(['Written.']) });

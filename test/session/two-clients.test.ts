@@ -1,11 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
-import { daemonEnv, makeHome } from '../support/daemon-process.js';
-import { startInProcessDaemon } from '../support/in-process-daemon.js';
-import { startReplayServer } from '../support/replay-server.js';
+import { startTwoClients } from '../support/two-clients.js';
 
 describe('two clients of one daemon', () => {
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -14,20 +9,7 @@ describe('two clients of one daemon', () => {
   });
 
   it('a client that loads a session another one prompts sees the history, then the live turn', async () => {
-    const replay = await startReplayServer();
-    cleanups.push(() => replay.close());
-    const home = makeHome({ model: 'local/e2e-model', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
-    cleanups.push(() => home.cleanup());
-    const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
-    cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
-    const daemon = startInProcessDaemon(daemonEnv(home.home), workspace);
-    cleanups.push(() => daemon.close());
-    const editor = daemon.peer;
-    const watcher = daemon.connect();
-    await editor.call('initialize', { protocolVersion: 1, clientCapabilities: {} });
-    await watcher.call('initialize', { protocolVersion: 1, clientCapabilities: {} });
-
-    const { sessionId } = await editor.call('session/new', { cwd: workspace, mcpServers: [] });
+    const { replay, editor, watcher, sessionId, workspace } = await startTwoClients(cleanups);
     replay.enqueue({ body: chatCompletionSse(['First ', 'answer.']) });
     await editor.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'one' }] });
     await watcher.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });

@@ -2,11 +2,9 @@
 -- `nvim --headless -u NONE -c 'luafile THIS'` in the workspace, with AVANTE_PLUGINS (the
 -- folder of checkouts), AVANTE_CONFIG (docs/editors.md's block, verbatim) and AVANTE_OUT
 -- (where the JSON summary goes). Everything is read back from avante's own sidebar buffers.
-local function env(name)
-  local value = vim.env[name]
-  assert(value and value ~= '', 'missing environment variable ' .. name)
-  return value
-end
+local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
+local nvim_scenario = dofile(here .. '/nvim-scenario.lua')
+local env = nvim_scenario.env
 
 for _, name in ipairs({ 'nui.nvim', 'plenary.nvim', 'avante.nvim' }) do
   vim.opt.runtimepath:append(env('AVANTE_PLUGINS') .. '/' .. name)
@@ -127,17 +125,6 @@ local function scenario()
   return summary
 end
 
-local ok, err = xpcall(scenario, debug.traceback)
-if not ok then
-  summary.error = tostring(err)
-  summary.lines = result_lines()
-end
-local file = assert(io.open(env('AVANTE_OUT'), 'w'))
-file:write(vim.json.encode(summary))
-file:close()
-if ok then
-  vim.cmd('qa!')
-else
-  io.stderr:write('scenario failed: ' .. tostring(err) .. '\n')
-  vim.cmd('cquit 1')
-end
+nvim_scenario.run(scenario, summary, 'AVANTE_OUT', function(failed)
+  failed.lines = result_lines()
+end)

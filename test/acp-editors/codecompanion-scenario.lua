@@ -11,11 +11,9 @@
 
 local api = vim.api
 
-local function env(name)
-  local value = vim.env[name]
-  assert(value and value ~= '', 'missing environment variable ' .. name)
-  return value
-end
+local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
+local nvim_scenario = dofile(here .. '/nvim-scenario.lua')
+local env = nvim_scenario.env
 
 local summary = { rpc = {}, stages = {}, events = {} }
 
@@ -180,16 +178,4 @@ local function run()
   summary.stages.last = snapshot(chat.bufnr)
 end
 
-local ok, err = xpcall(run, debug.traceback)
-if not ok then
-  summary.error = tostring(err)
-end
-local file = assert(io.open(env('AGENTD_CC_OUT'), 'w'))
-file:write(vim.json.encode(summary))
-file:close()
-if ok then
-  vim.cmd('qall!')
-else
-  io.stderr:write('scenario failed: ' .. tostring(err) .. '\n')
-  vim.cmd('cquit 1')
-end
+nvim_scenario.run(run, summary, 'AGENTD_CC_OUT')

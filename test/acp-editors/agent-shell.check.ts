@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
-import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.js';
+import { chatToolCallSse, lastUserText, toolResultText } from '../support/chat-tool-call-sse.js';
 import { bytesThrough, sseFrameEnds } from '../support/sse-frame-ends.js';
 import { docSnippet, editorVersion, pluginPath, pluginsDir, startAcpEditorBed, type AcpEditorBed } from './acp-editor-bed.js';
 
@@ -38,13 +38,6 @@ function checkouts(): string {
   }).join(' ');
 }
 
-
-/** The last user message of a recorded chat-completions request. */
-function lastUserText(body: unknown): string {
-  const messages = (body as { messages: Array<{ role: string; content: unknown }> }).messages.filter((m) => m.role === 'user');
-  const content = messages.at(-1)?.content;
-  return typeof content === 'string' ? content : (content as Array<{ text?: string }>).map((p) => p.text ?? '').join('');
-}
 
 describe('docs/editors.md "Emacs: agent-shell" in Emacs', () => {
   let bed: AcpEditorBed;

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
-import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.js';
+import { chatToolCallSse, lastUserText, toolResultText } from '../support/chat-tool-call-sse.js';
+import { bytesThrough, sseFrameEnds } from '../support/sse-frame-ends.js';
 import { docSnippet, editorVersion, pluginPath, pluginsDir, startAcpEditorBed, type AcpEditorBed } from './acp-editor-bed.js';
 
 /*
@@ -20,26 +21,6 @@ import { docSnippet, editorVersion, pluginPath, pluginsDir, startAcpEditorBed, t
 
 const SCENARIO = fileURLToPath(new URL('./avante-scenario.lua', import.meta.url));
 const HEADING = 'Neovim: avante.nvim';
-
-/** The bytes of an SSE body up to and including the frame whose JSON contains `marker`. */
-function bytesThrough(body: string, marker: string): number {
-  const at = body.indexOf(marker);
-  return Buffer.byteLength(body.slice(0, body.indexOf('\n\n', at) + 2), 'utf8');
-}
-
-/** The frame ends of an SSE body: a cut after each, so every chunk is its own write. */
-function everyFrame(body: string): number[] {
-  const ends: number[] = [];
-  for (let at = body.indexOf('\n\n'); at >= 0; at = body.indexOf('\n\n', at + 2)) ends.push(Buffer.byteLength(body.slice(0, at + 2), 'utf8'));
-  return ends;
-}
-
-/** The text of the last user message of a recorded chat-completions body. */
-function lastUserText(body: unknown): string {
-  const messages = (body as { messages: Array<{ role: string; content: unknown }> }).messages;
-  const content = messages.filter((m) => m.role === 'user').at(-1)!.content;
-  return typeof content === 'string' ? content : (content as Array<{ text?: string }>).map((p) => p.text ?? '').join('');
-}
 
 const avante = pluginPath('avante.nvim', 'yetone/avante.nvim');
 pluginPath('nui.nvim', 'MunifTanjim/nui.nvim');
@@ -60,7 +41,7 @@ it(`avante.nvim ${commit} in ${nvimVersion}: the documented config prompts, asks
   // 1. The model writes hello.txt (a permission question), then says so in three chunks, 300 ms apart.
   cd.replay.enqueue({ body: chatToolCallSse([{ id: 'call_write', name: 'write', arguments: { path: 'hello.txt', content: 'hi from avante\n' } }]) });
   const wrote = chatCompletionSse(['Wrote ', 'hello.txt', ' for you.']);
-  cd.replay.enqueue({ body: wrote, chunking: { splitAt: everyFrame(wrote) }, delayMs: 300 });
+  cd.replay.enqueue({ body: wrote, chunking: { splitAt: sseFrameEnds(wrote) }, delayMs: 300 });
   // 2. A reply that stalls after its first words, until the turn is stopped.
   const stalled = chatCompletionSse(['Working on it', ' and more']);
   cd.replay.enqueue({ body: stalled, stallAfterBytes: bytesThrough(stalled, 'Working on it') });

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runProcess, type ProcessResult } from '../support/run-process.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
-import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.js';
+import { chatToolCallSse, toolResultText, userTexts } from '../support/chat-tool-call-sse.js';
 import { startClientDaemon, type ClientDaemon } from '../support/client-daemon.js';
 import { connectPeer, until } from '../support/daemon-process.js';
 import type { RpcPeer } from '../support/rpc-peer.js';
@@ -53,14 +53,6 @@ async function waitUnlessExited(nvim: Promise<NvimRun>, predicate: () => boolean
   void nvim.then((run) => (exited = run));
   await until(() => predicate() || exited !== undefined, 20_000, what);
   if (!predicate()) throw new Error(`Neovim exited before ${what}: ${exited?.stderr}${exited?.stdout}`);
-}
-
-/** Text of every user message of a recorded chat-completions body. */
-function userTexts(body: unknown): string[] {
-  const messages = (body as { messages: Array<{ role: string; content: unknown }> }).messages;
-  return messages
-    .filter((m) => m.role === 'user')
-    .map((m) => (typeof m.content === 'string' ? m.content : (m.content as Array<{ text?: string }>).map((p) => p.text ?? '').join('')));
 }
 
 // Not skipped when missing: a client left untested must show as a failure, with the fix.

@@ -40,3 +40,16 @@ export function toolResultText(body: unknown, toolCallId: string): string {
   if (!message) throw new Error(`no tool result for ${toolCallId} in ${JSON.stringify(messages)}`);
   return typeof message.content === 'string' ? message.content : (message.content as Array<{ text?: string }>).map((p) => p.text ?? '').join('');
 }
+
+/** The text of every user message of a recorded chat-completions request body, in order. */
+export function userTexts(body: unknown): string[] {
+  const messages = (body as { messages: Array<{ role: string; content: unknown }> }).messages;
+  return messages
+    .filter((m) => m.role === 'user')
+    .map((m) => (typeof m.content === 'string' ? m.content : (m.content as Array<{ text?: string }>).map((p) => p.text ?? '').join('')));
+}
+
+/** The text of the last user message of a recorded chat-completions request body ('' when none). */
+export function lastUserText(body: unknown): string {
+  return userTexts(body).at(-1) ?? '';
+}

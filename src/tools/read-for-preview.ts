@@ -1,7 +1,12 @@
 import { open } from 'node:fs/promises';
 
-/** Larger files are not previewed: a permission question should stay a small message. */
+/** Larger files, before or after the change, are not previewed: a permission question should stay a small message. */
 export const PREVIEW_MAX_BYTES = 256 * 1024;
+
+/** Whether a proposed text is small enough to go in a permission question's diff. */
+export function fitsPreview(text: string): boolean {
+  return Buffer.byteLength(text, 'utf8') <= PREVIEW_MAX_BYTES;
+}
 
 /**
  * A file's text for the diff a permission question shows before a write: `null` when the

@@ -67,7 +67,7 @@ describe('the diff a permission question shows', () => {
     expect(call.content).toEqual([{ type: 'diff', path: join(h.workspace, 'real', 'a.txt'), oldText: 'before\n', newText: 'after\n' }]);
   });
 
-  it('an edit that would fail, a binary file and a file above 256 KiB show no diff (the question still comes)', async () => {
+  it('an edit that would fail, a binary file and a file above 256 KiB, before or after, show no diff (the question still comes)', async () => {
     h = await startLoopHarness();
     writeFileSync(join(h.workspace, 'a.txt'), 'one\n');
     expect((await questionFor(h, 'edit', { path: 'a.txt', old: 'missing', new: 'x' })).content).toBeUndefined();
@@ -75,6 +75,10 @@ describe('the diff a permission question shows', () => {
     expect((await questionFor(h, 'write', { path: 'b.bin', content: 'text' })).content).toBeUndefined();
     writeFileSync(join(h.workspace, 'big.txt'), 'x'.repeat(256 * 1024 + 1));
     expect((await questionFor(h, 'write', { path: 'big.txt', content: 'small' })).content).toBeUndefined();
+    // Nor a change whose result would be above 256 KiB: a new file, or an edit that grows one.
+    expect((await questionFor(h, 'write', { path: 'new-big.txt', content: 'y'.repeat(256 * 1024 + 1) })).content).toBeUndefined();
+    writeFileSync(join(h.workspace, 'grows.txt'), 'a\n'.repeat(1000));
+    expect((await questionFor(h, 'edit', { path: 'grows.txt', old: 'a', new: 'b'.repeat(300), replaceAll: true })).content).toBeUndefined();
   });
 
   it('never for a file outside the session, however it is spelled: absolute, ../, or a symlink inside that leads out', async () => {

@@ -5,7 +5,7 @@ import { atomicWrite } from '../atomic-write.js';
 import { displayPath } from '../display-path.js';
 import { normaliseText, restoreText, toLf, type NormalisedText } from '../line-endings.js';
 import { argLocation, resolveArgPath, resolveConfinedPath } from '../path-confinement.js';
-import { readForPreview } from '../read-for-preview.js';
+import { fitsPreview, readForPreview } from '../read-for-preview.js';
 import { recordWrittenFile } from '../record-written-file.js';
 import { requireFreshRead } from '../require-fresh-read.js';
 import type { Tool } from '../tool.js';
@@ -81,7 +81,7 @@ export const editTool: Tool<EditArgs> = {
     if (typeof raw !== 'string') return [];
     try {
       const { oldText, newText } = applyToFileText(raw, editsOf(args), displayPath(file, ctx.cwd));
-      return [{ path: file, oldText, newText }];
+      return fitsPreview(newText) ? [{ path: file, oldText, newText }] : [];
     } catch {
       return []; // The edit would fail; the call's own error will say why.
     }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { atomicWrite } from '../atomic-write.js';
 import { displayPath } from '../display-path.js';
 import { argLocation, resolveArgPath, resolveConfinedPath } from '../path-confinement.js';
-import { readForPreview } from '../read-for-preview.js';
+import { fitsPreview, readForPreview } from '../read-for-preview.js';
 import { recordWrittenFile } from '../record-written-file.js';
 import { requireFreshRead } from '../require-fresh-read.js';
 import type { Tool } from '../tool.js';
@@ -31,6 +31,7 @@ export const writeTool: Tool<WriteArgs> = {
   title: (args) => `Write ${args.path}`,
   locations: (args, ctx) => argLocation(args.path, ctx.cwd),
   async preview(args, ctx) {
+    if (!fitsPreview(args.content)) return [];
     const file = resolveArgPath(args.path, ctx.cwd);
     const oldText = await readForPreview(file);
     return oldText === undefined ? [] : [{ path: file, oldText, newText: args.content }];

@@ -23,21 +23,31 @@ The lines beyond are not shown, only counted."
   :type 'integer
   :group 'agentd)
 
+(defcustom agentd-diff-program "diff"
+  "The program that shows a proposed change (it is run as PROGRAM -u OLD -)."
+  :type 'string
+  :group 'agentd)
+
 (defun agentd-diff--hunks (old new)
-  "The unified diff hunks (from the first @@ line) turning OLD into NEW, as lines."
+  "The unified diff hunks (from the first @@ line) turning OLD into NEW, as lines.
+When `agentd-diff-program' cannot run, one line saying so instead: the
+permission question is still asked."
   (let ((old-file (make-temp-file "agentd-old-")))
     (unwind-protect
-        (with-temp-buffer
-          (let ((coding-system-for-write 'utf-8-unix)
-                (coding-system-for-read 'utf-8-unix))
-            (with-temp-file old-file (insert old))
-            (insert new)
-            ;; diff exits 1 when the texts differ; its output is what matters.
-            (call-process-region (point-min) (point-max) "diff" t t nil "-u" old-file "-"))
-          (goto-char (point-min))
-          (if (re-search-forward "^@@" nil t)
-              (split-string (buffer-substring (line-beginning-position) (point-max)) "\n" t)
-            nil))
+        (condition-case error
+            (with-temp-buffer
+              (let ((coding-system-for-write 'utf-8-unix)
+                    (coding-system-for-read 'utf-8-unix))
+                (with-temp-file old-file (insert old))
+                (insert new)
+                ;; diff exits 1 when the texts differ; its output is what matters.
+                (call-process-region (point-min) (point-max) agentd-diff-program t t nil "-u" old-file "-"))
+              (goto-char (point-min))
+              (if (re-search-forward "^@@" nil t)
+                  (split-string (buffer-substring (line-beginning-position) (point-max)) "\n" t)
+                nil))
+          (file-error
+           (list (format "(cannot show it: %s; set `agentd-diff-program')" (error-message-string error)))))
       (delete-file old-file))))
 
 (defun agentd-diff--relative (path cwd)

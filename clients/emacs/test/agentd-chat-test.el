@@ -227,5 +227,14 @@
     (should (equal (car (last lines)) "  ... 61 more diff lines"))
     (should (null (agentd-diff-proposed-change (list :title "Run ls") "/ws")))))
 
+(ert-deftest agentd-diff-says-so-when-the-diff-program-cannot-run ()
+  (let ((agentd-diff-program "agentd-no-such-diff-program"))
+    (let ((lines (agentd-diff-proposed-change
+                  (list :content (vector (list :type "diff" :path "/ws/a.txt" :oldText "a\n" :newText "b\n")))
+                  "/ws")))
+      (should (equal (car lines) "- proposed change to a.txt:"))
+      (should (string-match-p "\\`  (cannot show it: .*agentd-no-such-diff-program.*; set `agentd-diff-program')\\'"
+                              (cadr lines))))))
+
 (provide 'agentd-chat-test)
 ;;; agentd-chat-test.el ends here

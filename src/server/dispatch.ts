@@ -41,6 +41,9 @@ export function createDispatcher(table: HandlerTable, client: ClientConnection, 
     }
     const load = (table as Record<string, (() => Promise<RequestHandler<never>>) | undefined>)[method]!;
     const loading = Promise.all([load(), shell.context()]);
+    // Observed now: it may fail while an earlier message's handler is still loading, and an
+    // unobserved rejection would end the process before `start` gets to it.
+    void loading.catch(() => undefined);
     const start = previousStart.then(() => loading);
     previousStart = start.catch(() => undefined);
     const [handler, daemon] = await start;

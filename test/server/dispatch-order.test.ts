@@ -25,3 +25,38 @@ it('starts handlers in arrival order even when the first one is still loading', 
   await dispatch.request('session/list', {}, new AbortController().signal);
   expect(started).toEqual(['session/cancel', 'session/list']);
 });
+
+it('a handler whose module fails to load while an earlier one still loads fails its own request only, and the next still runs', async () => {
+  const started: string[] = [];
+  const table = {
+    'session/cancel': async () => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      return () => void started.push('session/cancel');
+    },
+    // Rejects at once, while session/cancel is still loading: nothing may wait unobserved on it.
+    'session/close': async () => {
+      throw new Error('module failed to load');
+    },
+    'session/list': async () => () => {
+      started.push('session/list');
+      return { sessions: [] };
+    },
+  } as unknown as HandlerTable;
+  const client = { authenticated: true } as unknown as ClientConnection;
+  const shell = { context: async () => ({}), log: () => undefined } as unknown as DaemonShell;
+  const dispatch = createDispatcher(table, client, shell);
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    dispatch.notification('session/cancel', { sessionId: 's1' });
+    const closing = dispatch.request('session/close', { sessionId: 's1' }, new AbortController().signal);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect(closing).rejects.toThrow('module failed to load');
+    await dispatch.request('session/list', {}, new AbortController().signal);
+    expect(started).toEqual(['session/cancel', 'session/list']);
+    expect(unhandled).toEqual([]);
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
+});

@@ -4,9 +4,12 @@ import type { DaemonShell } from '../../src/server/daemon-shell.js';
 import { createDispatcher } from '../../src/server/dispatch.js';
 import type { HandlerTable } from '../../src/server/handler-table.js';
 
-it('starts handlers in arrival order even when the first one is still loading', async () => {
+/**
+ * A dispatcher over a table where session/cancel's module takes a while to load (its first
+ * use) and session/list's is loaded; `more` adds handlers. `started` lists the handlers run.
+ */
+function dispatcherWithSlowCancel(more: Record<string, unknown> = {}): { dispatch: ReturnType<typeof createDispatcher>; started: string[] } {
   const started: string[] = [];
-  // session/cancel's module takes a while to load (its first use); session/list's is loaded.
   const table = {
     'session/cancel': async () => {
       await new Promise((resolve) => setTimeout(resolve, 30));
@@ -16,35 +19,27 @@ it('starts handlers in arrival order even when the first one is still loading', 
       started.push('session/list');
       return { sessions: [] };
     },
+    ...more,
   } as unknown as HandlerTable;
   const client = { authenticated: true } as unknown as ClientConnection;
   const shell = { context: async () => ({}), log: () => undefined } as unknown as DaemonShell;
-  const dispatch = createDispatcher(table, client, shell);
+  return { dispatch: createDispatcher(table, client, shell), started };
+}
 
+it('starts handlers in arrival order even when the first one is still loading', async () => {
+  const { dispatch, started } = dispatcherWithSlowCancel();
   dispatch.notification('session/cancel', { sessionId: 's1' });
   await dispatch.request('session/list', {}, new AbortController().signal);
   expect(started).toEqual(['session/cancel', 'session/list']);
 });
 
 it('a handler whose module fails to load while an earlier one still loads fails its own request only, and the next still runs', async () => {
-  const started: string[] = [];
-  const table = {
-    'session/cancel': async () => {
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      return () => void started.push('session/cancel');
-    },
+  const { dispatch, started } = dispatcherWithSlowCancel({
     // Rejects at once, while session/cancel is still loading: nothing may wait unobserved on it.
     'session/close': async () => {
       throw new Error('module failed to load');
     },
-    'session/list': async () => () => {
-      started.push('session/list');
-      return { sessions: [] };
-    },
-  } as unknown as HandlerTable;
-  const client = { authenticated: true } as unknown as ClientConnection;
-  const shell = { context: async () => ({}), log: () => undefined } as unknown as DaemonShell;
-  const dispatch = createDispatcher(table, client, shell);
+  });
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
   process.on('unhandledRejection', onUnhandled);

@@ -6,11 +6,13 @@ import { runProcess, type ProcessResult } from '../support/run-process.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.js';
 import { startClientDaemon, type ClientDaemon } from '../support/client-daemon.js';
+import { requireProgram } from '../support/required-program.js';
 
 /** clients/python: the package (src/agentd) and its tests, scenarios included. */
 const PYTHON_CLIENT = fileURLToPath(new URL('../../clients/python', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PYTHON = 'python3';
+const hasPython = requireProgram({ command: PYTHON, debianPackage: 'python3', neededBy: 'the Python client tests' });
 
 type PythonRun = ProcessResult;
 
@@ -46,7 +48,7 @@ function lastUserText(body: unknown): string {
 /** Each test starts Python (and the stdio test two daemons); under a loaded `npm test` that takes longer than a unit test. */
 const PYTHON_TEST_TIMEOUT_MS = 60_000;
 
-describe('Python client (clients/python) against a real daemon', () => {
+describe.skipIf(!hasPython)('Python client (clients/python) against a real daemon', () => {
   let d: ClientDaemon;
 
   beforeAll(async () => {

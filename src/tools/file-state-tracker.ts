@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { openRegularFile, readChunks } from './open-regular-file.js';
 
 /** What was known about a file when the model last read (or wrote) it. */
 export interface FileSnapshot {
@@ -15,10 +15,18 @@ export interface FileSnapshot {
 /** Why a write must not go ahead; `undefined` from `checkUnchanged` means it may. */
 export type StaleReason = 'not-read' | 'changed' | 'deleted';
 
-/** SHA-256 of a file, streamed so large files do not sit in memory. */
+/**
+ * SHA-256 of a file, streamed so large files do not sit in memory; opened without
+ * blocking, and refused (ToolError) unless it is a regular file.
+ */
 export async function hashFile(filePath: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(filePath)) hash.update(chunk as Buffer);
+  const { handle } = await openRegularFile(filePath, filePath);
+  try {
+    for await (const chunk of readChunks(handle)) hash.update(chunk);
+  } finally {
+    await handle.close();
+  }
   return hash.digest('hex');
 }
 

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { describeFileType } from './describe-file-type.js';
 
@@ -69,6 +69,10 @@ export function readRepositoryFile(file: string, options: ReadRepositoryFileOpti
       };
     }
   }
+  // The type is checked before opening too: a device is never opened (some act on open).
+  const before = statSync(real, { throwIfNoEntry: false });
+  if (before === undefined) return { kind: 'missing' };
+  if (!before.isFile()) return notRegular(before);
   let fd: number;
   try {
     fd = openSync(real, OPEN_FLAGS);
@@ -84,10 +88,7 @@ export function readRepositoryFile(file: string, options: ReadRepositoryFileOpti
       return { kind: 'refused', message: `changed while it was being read and now leads outside the repository, to ${opened}; leave it alone and try again` };
     }
     const stats = fstatSync(fd);
-    if (!stats.isFile()) {
-      const fix = stats.isDirectory() ? 'move the directory away and put a file in its place' : 'replace it with a regular file, or delete it';
-      return { kind: 'refused', message: `is ${describeFileType(stats)}, not a regular file; agentd reads only regular files here: ${fix}` };
-    }
+    if (!stats.isFile()) return notRegular(stats);
     const { bytes, label } = options.cap;
     const buffer = Buffer.allocUnsafe(bytes + 1);
     let length = 0;
@@ -110,6 +111,11 @@ export function readRepositoryFile(file: string, options: ReadRepositoryFileOpti
   } finally {
     closeSync(fd);
   }
+}
+
+function notRegular(stats: Stats): RepositoryFileResult {
+  const fix = stats.isDirectory() ? 'move the directory away and put a file in its place' : 'replace it with a regular file, or delete it';
+  return { kind: 'refused', message: `is ${describeFileType(stats)}, not a regular file; agentd reads only regular files here: ${fix}` };
 }
 
 /** Where an open descriptor really points (Linux's /proc/self/fd); undefined where that is not available. */

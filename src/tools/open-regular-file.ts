@@ -19,12 +19,15 @@ export interface OpenedFile {
 }
 
 /**
- * Opens a workspace file for reading without ever blocking, and keeps it only when fstat
- * (of what was opened, so a swap after an earlier stat changes nothing) says it is a
- * regular file. A FIFO, socket, device or directory is closed and refused with a
- * ToolError naming what it is; open errors (ENOENT, EACCES) are thrown as they are.
+ * Opens a workspace file for reading without ever blocking, and keeps it only when it is
+ * a regular file: checked with stat before opening (a device is never opened: some act
+ * on open, a socket cannot be), and with fstat of what was opened (a swap in between
+ * changes nothing). A FIFO, socket, device or directory is refused with a ToolError
+ * naming what it is; other errors (ENOENT, EACCES) are thrown as they are.
  */
 export async function openRegularFile(file: string, shown: string): Promise<OpenedFile> {
+  const before = await stat(file);
+  if (!before.isFile()) throw notRegularFile(shown, before);
   const handle = await open(file, OPEN_FLAGS);
   let info: Stats;
   try {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { editTool } from '../../../src/tools/builtin/edit.js';
 import { grepTool } from '../../../src/tools/builtin/grep.js';
+import { FileStateTracker } from '../../../src/tools/file-state-tracker.js';
 import { readTool } from '../../../src/tools/builtin/read.js';
 import { writeTool } from '../../../src/tools/builtin/write.js';
 import { readForPreview } from '../../../src/tools/read-for-preview.js';
@@ -113,6 +114,15 @@ describe('F13 special files in the workspace', () => {
     for (const call of [writeTool.execute({ path: 'a.txt', content: 'x' }, ctx), editTool.execute({ path: 'a.txt', old: 'a', new: 'b' }, ctx)]) {
       expect(textOf(await settlesWithin(2000, call, 'write/edit'))).toMatch(/a\.txt is a FIFO/);
     }
+  });
+
+  it('F13 the freshness check of a file swapped for a FIFO of the same size never opens it blocking', async () => {
+    const file = path.join(ws.dir, 'a.txt');
+    const tracker = new FileStateTracker();
+    tracker.record(file, { mtimeMs: 1, size: 0, hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' });
+    fifo('a.txt');
+    // Same size (0), another mtime: the tracker hashes the content to decide.
+    await expect(settlesWithin(2000, tracker.checkUnchanged(file), 'checkUnchanged')).rejects.toThrow(/is a FIFO \(named pipe\), not a regular file/);
   });
 
   it.each([

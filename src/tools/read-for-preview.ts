@@ -1,4 +1,4 @@
-import { openRegularFile } from './open-regular-file.js';
+import { openIfRegular } from './open-if-regular.js';
 
 /** Larger files, before or after the change, are not previewed: a permission question should stay a small message. */
 export const PREVIEW_MAX_BYTES = 256 * 1024;
@@ -16,8 +16,8 @@ export function fitsPreview(text: string): boolean {
  * PREVIEW_MAX_BYTES + 1 bytes are read, whatever the file claims or becomes.
  */
 export async function readForPreview(file: string): Promise<string | null | undefined> {
-  const opened = await openRegularFile(file, file).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : undefined));
-  if (!opened) return opened;
+  const opened = await openIfRegular(file).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : undefined));
+  if (!opened?.handle) return opened === null ? null : undefined;
   const { handle, info } = opened;
   try {
     if (info.size > PREVIEW_MAX_BYTES) return undefined;

@@ -99,6 +99,15 @@ describe('F13 repository files: AGENTS.md', () => {
     expect(problems.map((p) => p.file)).toEqual([path.join(sub, 'AGENTS.md')]);
   });
 
+  it('F13 AGENTS.md that links to itself is named as a loop; one that leaves and comes back into the repository is read', async () => {
+    fs.symlinkSync('AGENTS.md', path.join(l.repo, 'AGENTS.md'));
+    expect((await agentsOf()).problems[0]?.message).toMatch(/^is a loop of symbolic links/);
+    fs.rmSync(path.join(l.repo, 'AGENTS.md'));
+    fs.writeFileSync(path.join(l.repo, 'notes.md'), 'Rule: inside.\n');
+    fs.symlinkSync('../repo/notes.md', path.join(l.repo, 'AGENTS.md'));
+    expect(await agentsOf()).toEqual({ texts: 'Rule: inside.', problems: [] });
+  });
+
   it('F13 a FIFO named AGENTS.md does not hang and is named as a FIFO', async () => {
     mkfifo(path.join(l.repo, 'AGENTS.md'));
     const { texts, problems } = await agentsOf();

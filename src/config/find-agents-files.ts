@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { FILE_CAPS, readRepositoryFile } from './read-repository-file.js';
-import { repositoryRoot } from './repository-root.js';
+import { projectBoundaries, repositoryRoot } from './repository-root.js';
 
 /** One instructions file and its text. */
 export interface AgentsFile {
@@ -38,6 +38,8 @@ export async function findAgentsFiles(cwd: string, userConfigDir: string, onProb
     dirs.unshift(dir);
     if (dir === root || path.dirname(dir) === dir) break;
   }
+  // The files found walking up as written, or inside the real directory's repository.
+  const boundaries = [root, ...projectBoundaries(start)];
   const userFile = path.join(path.resolve(userConfigDir), AGENTS_FILE_NAME);
   const candidates = [userFile, ...dirs.map((dir) => path.join(dir, AGENTS_FILE_NAME))];
   const seen = new Set<string>();
@@ -45,7 +47,7 @@ export async function findAgentsFiles(cwd: string, userConfigDir: string, onProb
   for (const file of candidates) {
     if (seen.has(file)) continue;
     seen.add(file);
-    const result = readRepositoryFile(file, { root: file === userFile ? undefined : root, cap: FILE_CAPS.prompt, overCap: 'cut' });
+    const result = readRepositoryFile(file, { root: file === userFile ? undefined : boundaries, cap: FILE_CAPS.prompt, overCap: 'cut' });
     if (result.kind === 'refused') onProblem?.({ file, message: `${result.message}; it is left out of the instructions` });
     if (result.kind !== 'ok') continue;
     if (result.warning !== undefined) onProblem?.({ file, message: result.warning });

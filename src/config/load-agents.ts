@@ -8,7 +8,7 @@ import { describeConfigIssues } from './describe-config-issues.js';
 import { formatJsonPath } from '../../protocol/index.js';
 import { FrontMatterError, parseFrontMatter } from './parse-front-matter.js';
 import { FILE_CAPS, readRepositoryFile } from './read-repository-file.js';
-import { projectBoundary } from './repository-root.js';
+import { projectBoundaries } from './repository-root.js';
 
 export type { AgentAccess, AgentDefinition } from './agent-definition.js';
 
@@ -93,7 +93,7 @@ export function loadAgents(options: LoadAgentsOptions): LoadedAgents {
   const projectAgents = Object.fromEntries(Object.entries(options.projectConfig?.agents ?? {}).filter(([name]) => !shadows(name, `${projectConfigFile} (agents.${name})`)));
   readConfigAgents({ agents: projectAgents }, projectConfigFile, byName, errors);
   // A project's agent files must stay inside its repository: a link to ../elsewhere would be read into the prompt.
-  const boundary = projectBoundary(projectRoot);
+  const boundary = projectBoundaries(projectRoot);
   for (const file of listAgentFiles(path.join(projectRoot, '.agentd', 'agents'), errors)) {
     if (!shadows(path.basename(file, '.md'), file)) readInto(file, boundary, byName, errors);
   }
@@ -116,14 +116,14 @@ function readConfigAgents(config: Pick<AgentdConfig, 'agents'>, file: string, by
   }
 }
 
-function readInto(file: string, root: string | undefined, byName: Map<string, AgentDefinition>, errors: string[]): void {
+function readInto(file: string, root: readonly string[] | undefined, byName: Map<string, AgentDefinition>, errors: string[]): void {
   const result = readAgentFile(file, root, byName);
   if (Array.isArray(result)) errors.push(...result);
   else byName.set(result.name, result);
 }
 
 /** Parses and merges one `<name>.md`; an array holds its error lines. */
-function readAgentFile(file: string, root: string | undefined, byName: Map<string, AgentDefinition>): AgentDefinition | string[] {
+function readAgentFile(file: string, root: readonly string[] | undefined, byName: Map<string, AgentDefinition>): AgentDefinition | string[] {
   const name = path.basename(file, '.md');
   if (!AGENT_NAME.test(name)) {
     return [formatConfigProblem({

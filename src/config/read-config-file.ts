@@ -13,11 +13,11 @@ export type ConfigFileResult =
 /**
  * Reads and validates one config file against `schema`. The raw JSON (not the parsed
  * output) is returned so that files are merged as written. A project's file must resolve
- * inside `root` (its repository); the user's own file (`root` undefined) may link
+ * inside `root` (its repository: projectBoundaries); the user's own file (`root` undefined) may link
  * anywhere. Either must be a regular file of at most FILE_CAPS.config: a link to
  * /dev/zero or a FIFO is refused with the reason, never read without end or waited on.
  */
-export function readConfigFile(file: string, schema: z.ZodType, root?: string): ConfigFileResult {
+export function readConfigFile(file: string, schema: z.ZodType, root?: readonly string[]): ConfigFileResult {
   const read = readRepositoryFile(file, { root, cap: FILE_CAPS.config, overCap: 'refuse' });
   if (read.kind === 'missing') return { kind: 'missing' };
   if (read.kind === 'refused') return { kind: 'invalid', problems: [{ file, message: read.message }] };

@@ -22,10 +22,11 @@ export type FileCap = (typeof FILE_CAPS)[keyof typeof FILE_CAPS];
 export interface ReadRepositoryFileOptions {
   /**
    * The repository the file belongs to: its real path (all symlinks resolved) must lie
-   * inside. Undefined for the user's own files (user config, ~/.config/agentd/agents),
-   * which may link anywhere but are still type-checked and capped.
+   * inside. Several spellings of one project (see projectBoundaries) may be given: inside
+   * any of them will do. Undefined for the user's own files (user config,
+   * ~/.config/agentd/agents), which may link anywhere but are still type-checked and capped.
    */
-  root: string | undefined;
+  root: string | readonly string[] | undefined;
   /** The size cap (a FILE_CAPS entry). */
   cap: FileCap;
   /** A longer file is refused, or (`cut`) its first `cap` bytes are used, up to the last whole line. */
@@ -60,14 +61,12 @@ export function readRepositoryFile(file: string, options: ReadRepositoryFileOpti
     if (code === 'ELOOP') return { kind: 'refused', message: 'is a loop of symbolic links; replace it with a regular file' };
     return { kind: 'refused', message: `cannot be resolved (${code ?? String(error)}); check the path and its permissions` };
   }
-  if (options.root !== undefined) {
-    const root = realOrSelf(options.root);
-    if (!inside(real, root)) {
-      return {
-        kind: 'refused',
-        message: `leads outside the repository ${root}, to ${real} (through a symbolic link); agentd reads a repository's own files only from inside it: replace the link with a copy of the file`,
-      };
-    }
+  const roots = options.root === undefined ? undefined : (typeof options.root === 'string' ? [options.root] : options.root).map(realOrSelf);
+  if (roots !== undefined && !roots.some((root) => inside(real, root))) {
+    return {
+      kind: 'refused',
+      message: `leads outside the repository ${roots[0]}, to ${real} (through a symbolic link); agentd reads a repository's own files only from inside it: replace the link with a copy of the file`,
+    };
   }
   // The type is checked before opening too: a device is never opened (some act on open).
   const before = statSync(real, { throwIfNoEntry: false });
@@ -84,7 +83,7 @@ export function readRepositoryFile(file: string, options: ReadRepositoryFileOpti
   try {
     // The path may have been swapped between resolving and opening: judge what was opened.
     const opened = openedPath(fd);
-    if (options.root !== undefined && opened !== undefined && !inside(opened, realOrSelf(options.root))) {
+    if (roots !== undefined && opened !== undefined && !roots.some((root) => inside(opened, root))) {
       return { kind: 'refused', message: `changed while it was being read and now leads outside the repository, to ${opened}; leave it alone and try again` };
     }
     const stats = fstatSync(fd);

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** Roots already found, per start directory: a project does not move between turns. */
@@ -24,9 +24,22 @@ export function repositoryRoot(start: string): string | undefined {
   return found;
 }
 
-/** The folder a session directory's own files must stay in: its repository, or the directory itself outside one. */
-export function projectBoundary(cwd: string): string {
-  return repositoryRoot(cwd) ?? path.resolve(cwd);
+/**
+ * The folders a session directory's own files must stay in: its repository (or the
+ * directory itself outside one), found from the directory as written and from its real
+ * path. The two differ when the directory is reached through a symlink (a project
+ * linked into another repository); files of either view are the project's own.
+ */
+export function projectBoundaries(cwd: string): string[] {
+  const written = path.resolve(cwd);
+  let real = written;
+  try {
+    real = realpathSync.native(written);
+  } catch {
+    // A directory that does not exist has no files to read anyway.
+  }
+  const boundaries = [repositoryRoot(written) ?? written, repositoryRoot(real) ?? real];
+  return boundaries[0] === boundaries[1] ? [boundaries[0]!] : boundaries;
 }
 
 function hasEntry(file: string): boolean {

@@ -22,7 +22,7 @@ export interface SkillDir {
    * The repository a project's skills must stay inside (a SKILL.md linking to
    * `../elsewhere` is refused); undefined for the user's and agentd's own folders.
    */
-  root?: string;
+  root?: readonly string[];
 }
 
 /** A skill folder that could not be loaded, and why. */

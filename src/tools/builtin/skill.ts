@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
-import { projectBoundary } from '../../config/repository-root.js';
+import { projectBoundaries } from '../../config/repository-root.js';
 import { discoverSkills, type SkillDir } from '../discover-skills.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
@@ -19,7 +19,7 @@ export interface SkillToolOptions {
 /** The skill folders for a session, in priority order: project (kept inside its repository), user, built-in. */
 export function skillDirs(cwd: string, options: SkillToolOptions = {}): SkillDir[] {
   const userConfigDir = options.userConfigDir ?? resolveAgentdPaths().configDir;
-  const dirs: SkillDir[] = [{ dir: path.join(cwd, '.agentd', 'skills'), root: projectBoundary(cwd) }, { dir: path.join(userConfigDir, 'skills') }];
+  const dirs: SkillDir[] = [{ dir: path.join(cwd, '.agentd', 'skills'), root: projectBoundaries(cwd) }, { dir: path.join(userConfigDir, 'skills') }];
   return options.builtinSkillsDir ? [...dirs, { dir: options.builtinSkillsDir }] : dirs;
 }
 

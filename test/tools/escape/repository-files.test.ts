@@ -194,6 +194,22 @@ describe('F13 repository files: .agentd/config.json', () => {
     expect(await configError()).toContain(`leads outside the repository ${l.repo}, to ${path.join(l.outside, 'config.json')}`);
   });
 
+  it('F13 a project reached through a symlink inside another repository still reads its own config, agents and AGENTS.md', async () => {
+    const real = path.join(l.outside, 'proj');
+    fs.mkdirSync(path.join(real, '.agentd', 'agents'), { recursive: true });
+    fs.writeFileSync(path.join(real, '.agentd', 'config.json'), '{"maxTurns": 3}');
+    fs.writeFileSync(path.join(real, '.agentd', 'agents', 'helper.md'), '---\ndescription: helps\n---\nHelp.\n');
+    fs.writeFileSync(path.join(real, 'AGENTS.md'), 'Rule: own.\n');
+    const linked = path.join(l.repo, 'proj');
+    fs.symlinkSync(real, linked);
+    const loaded = await within(2000, () => loadConfig({ cwd: linked, paths: paths() as never }));
+    expect(loaded.config.maxTurns).toBe(3);
+    const agents = loadAgents({ cwd: linked, userConfigDir: l.userConfigDir, config: {}, trusted: false, builtins: BUILTIN_AGENTS });
+    expect(agents.errors).toEqual([]);
+    expect(agents.agents.map((a) => a.name)).toContain('helper');
+    expect((await findAgentsFiles(linked, l.userConfigDir)).map((f) => f.text)).toEqual(['Rule: own.']);
+  });
+
   it("F13 the user's own config (--config) -> /dev/zero is refused as a character device; a link to a regular file elsewhere is fine", async () => {
     const link = path.join(l.tmp.dir, 'my-config.json');
     fs.symlinkSync('/dev/zero', link);

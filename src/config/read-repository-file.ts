@@ -45,8 +45,9 @@ const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTT
 /**
  * Reads a file agentd reads on its own (config, AGENTS.md, agent and skill files, git's
  * HEAD), treating its content as untrusted and its type as hostile: the path is resolved
- * first and must stay inside `root`; the file is opened without blocking, checked with
- * fstat to be a regular file (a FIFO, a device, a socket or a directory is refused), and
+ * first and must stay inside `root`; the file is checked with stat to be a regular file (a
+ * FIFO, a device, a socket or a directory is refused), opened without blocking, checked
+ * again with fstat (and, on Linux, for where the descriptor really points), and
  * at most cap+1 bytes are read, so a file that grows or never ends costs no more than the
  * cap. Every step is bounded, so the read is too. A leading BOM is dropped.
  * Synchronous, like the config loader: it runs between turns and reads little.
@@ -69,7 +70,12 @@ export function readRepositoryFile(file: string, options: ReadRepositoryFileOpti
     };
   }
   // The type is checked before opening too: a device is never opened (some act on open).
-  const before = statSync(real, { throwIfNoEntry: false });
+  let before: Stats | undefined;
+  try {
+    before = statSync(real, { throwIfNoEntry: false });
+  } catch (error) {
+    return { kind: 'refused', message: `cannot be examined (${(error as NodeJS.ErrnoException).code ?? String(error)}); check its permissions` };
+  }
   if (before === undefined) return { kind: 'missing' };
   if (!before.isFile()) return notRegular(before);
   let fd: number;

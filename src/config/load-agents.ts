@@ -7,6 +7,8 @@ import { AgentConfigSchema, type AgentConfig, type AgentdConfig } from './config
 import { describeConfigIssues } from './describe-config-issues.js';
 import { formatJsonPath } from '../../protocol/index.js';
 import { FrontMatterError, parseFrontMatter } from './parse-front-matter.js';
+import { FILE_CAPS, readRepositoryFile } from './read-repository-file.js';
+import { projectBoundaries } from './repository-root.js';
 
 export type { AgentAccess, AgentDefinition } from './agent-definition.js';
 
@@ -70,7 +72,7 @@ export function loadAgents(options: LoadAgentsOptions): LoadedAgents {
   const errors: string[] = [];
   for (const builtin of options.builtins) byName.set(builtin.name, { ...builtin });
   readConfigAgents(options.config, 'config.json', byName, errors);
-  for (const file of listAgentFiles(path.join(options.userConfigDir, 'agents'), errors)) readInto(file, byName, errors);
+  for (const file of listAgentFiles(path.join(options.userConfigDir, 'agents'), errors)) readInto(file, undefined, byName, errors);
 
   // Names the user's side defines: an untrusted project may not take them over.
   const reserved = new Map([...byName.values()].map((agent) => [agent.name, agent.source]));
@@ -90,8 +92,10 @@ export function loadAgents(options: LoadAgentsOptions): LoadedAgents {
   const projectConfigFile = path.join(projectRoot, '.agentd', 'config.json');
   const projectAgents = Object.fromEntries(Object.entries(options.projectConfig?.agents ?? {}).filter(([name]) => !shadows(name, `${projectConfigFile} (agents.${name})`)));
   readConfigAgents({ agents: projectAgents }, projectConfigFile, byName, errors);
+  // A project's agent files must stay inside its repository: a link to ../elsewhere would be read into the prompt.
+  const boundary = projectBoundaries(projectRoot);
   for (const file of listAgentFiles(path.join(projectRoot, '.agentd', 'agents'), errors)) {
-    if (!shadows(path.basename(file, '.md'), file)) readInto(file, byName, errors);
+    if (!shadows(path.basename(file, '.md'), file)) readInto(file, boundary, byName, errors);
   }
   return { agents: [...byName.values()], errors };
 }
@@ -112,14 +116,14 @@ function readConfigAgents(config: Pick<AgentdConfig, 'agents'>, file: string, by
   }
 }
 
-function readInto(file: string, byName: Map<string, AgentDefinition>, errors: string[]): void {
-  const result = readAgentFile(file, byName);
+function readInto(file: string, root: readonly string[] | undefined, byName: Map<string, AgentDefinition>, errors: string[]): void {
+  const result = readAgentFile(file, root, byName);
   if (Array.isArray(result)) errors.push(...result);
   else byName.set(result.name, result);
 }
 
 /** Parses and merges one `<name>.md`; an array holds its error lines. */
-function readAgentFile(file: string, byName: Map<string, AgentDefinition>): AgentDefinition | string[] {
+function readAgentFile(file: string, root: readonly string[] | undefined, byName: Map<string, AgentDefinition>): AgentDefinition | string[] {
   const name = path.basename(file, '.md');
   if (!AGENT_NAME.test(name)) {
     return [formatConfigProblem({
@@ -127,12 +131,10 @@ function readAgentFile(file: string, byName: Map<string, AgentDefinition>): Agen
       message: 'the file name is the agent name: use letters, digits, ".", "-" and "_" (at most 64), starting with a letter or digit',
     })];
   }
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    return [formatConfigProblem({ file, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); check its permissions` })];
-  }
+  const read = readRepositoryFile(file, { root, cap: FILE_CAPS.prompt, overCap: 'refuse' });
+  if (read.kind === 'missing') return [formatConfigProblem({ file, message: 'disappeared while agents were loaded, or is a link to nothing; restore or remove it' })];
+  if (read.kind === 'refused') return [formatConfigProblem({ file, message: `${read.message}; the agent is skipped` })];
+  const text = read.text;
   let document;
   try {
     document = parseFrontMatter(text);
@@ -192,7 +194,10 @@ function mergeAgent(
   return merged;
 }
 
-/** `*.md` files of `dir`, sorted; a missing directory has none. */
+/**
+ * `*.md` entries of `dir` that are not directories, sorted; a missing directory has none.
+ * FIFOs, devices and links are listed too, so that reading them reports what they are.
+ */
 function listAgentFiles(dir: string, errors: string[]): string[] {
   let entries: fs.Dirent[];
   try {
@@ -203,15 +208,7 @@ function listAgentFiles(dir: string, errors: string[]): string[] {
     return [];
   }
   return entries
-    .filter((entry) => entry.name.endsWith('.md') && (entry.isFile() || (entry.isSymbolicLink() && isFile(path.join(dir, entry.name)))))
+    .filter((entry) => entry.name.endsWith('.md') && !entry.isDirectory())
     .map((entry) => path.join(dir, entry.name))
     .sort();
-}
-
-function isFile(file: string): boolean {
-  try {
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }

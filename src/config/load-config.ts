@@ -6,6 +6,7 @@ import { describeConfigIssues } from './describe-config-issues.js';
 import { isTrustedProject } from './is-trusted-project.js';
 import { mergeConfigs } from './merge-configs.js';
 import { readConfigFile } from './read-config-file.js';
+import { projectBoundaries } from './repository-root.js';
 import { restrictProjectConfig } from './restrict-project-config.js';
 
 /** Permission rules of one config file. */
@@ -115,7 +116,8 @@ export function loadProjectConfig(user: UserConfigLayer, cwd: string | undefined
   const warnings: string[] = [];
   const projectFile = cwd === undefined ? undefined : projectConfigFile(cwd);
   if (projectFile !== undefined && projectFile !== user.file) {
-    const result = readConfigFile(projectFile, AgentdConfigSchema);
+    // The file must stay inside the project's repository (a link to ../elsewhere or /dev/zero is refused).
+    const result = readConfigFile(projectFile, AgentdConfigSchema, projectBoundaries(cwd!));
     if (result.kind === 'invalid') throw new ConfigError(result.problems);
     if (result.kind === 'ok') {
       files.push(projectFile);

@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import type { z } from 'zod';
 import type { ConfigProblem } from './config-error.js';
 import { describeConfigIssues } from './describe-config-issues.js';
 import { locateJsonError } from './locate-json-error.js';
+import { FILE_CAPS, readRepositoryFile } from './read-repository-file.js';
 
 /** A config file's JSON, or the problems that keep it from being used. */
 export type ConfigFileResult =
@@ -12,20 +12,16 @@ export type ConfigFileResult =
 
 /**
  * Reads and validates one config file against `schema`. The raw JSON (not the parsed
- * output) is returned so that files are merged as written.
+ * output) is returned so that files are merged as written. A project's file must resolve
+ * inside `root` (its repository: projectBoundaries); the user's own file (`root` undefined) may link
+ * anywhere. Either must be a regular file of at most FILE_CAPS.config: a link to
+ * /dev/zero or a FIFO is refused with the reason, never read without end or waited on.
  */
-export function readConfigFile(file: string, schema: z.ZodType): ConfigFileResult {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { kind: 'missing' };
-    const reason = code === 'EISDIR' ? 'is a directory, not a file' : `cannot be read (${code ?? String(error)})`;
-    return { kind: 'invalid', problems: [{ file, message: `${reason}; check the path and its permissions` }] };
-  }
-  // Editors on Windows may save a byte order mark, which JSON.parse rejects.
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+export function readConfigFile(file: string, schema: z.ZodType, root?: readonly string[]): ConfigFileResult {
+  const read = readRepositoryFile(file, { root, cap: FILE_CAPS.config, overCap: 'refuse' });
+  if (read.kind === 'missing') return { kind: 'missing' };
+  if (read.kind === 'refused') return { kind: 'invalid', problems: [{ file, message: read.message }] };
+  const text = read.text;
 
   let json: unknown;
   try {

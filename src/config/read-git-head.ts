@@ -1,5 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { FILE_CAPS, readRepositoryFile } from './read-repository-file.js';
 
 /** Where a working directory's repository lives, and what is checked out, read from files alone. */
 export interface GitHead {
@@ -15,8 +16,6 @@ export interface GitHead {
   branch?: string;
 }
 
-/** HEAD, `.git` files and `commondir` are a line each; anything longer is not git's. */
-const MAX_FILE_BYTES = 4096;
 /** git's own limits on ref names (git-check-ref-format(1)): no spaces, controls, `~^:?*[\`. */
 const BRANCH_NAME = /^[^\s~^:?*[\\\x00-\x1f\x7f]{1,200}$/;
 
@@ -67,26 +66,14 @@ export function branchOf(text: string | undefined): string | undefined {
   return BRANCH_NAME.test(name) ? name : undefined;
 }
 
-/** The file's text when it is a regular file of at most MAX_FILE_BYTES; undefined otherwise. */
+/**
+ * The file's text when it is a regular file of at most FILE_CAPS.gitPointer (HEAD, `.git`
+ * files and commondir are a line each; anything longer is not git's); undefined otherwise.
+ * A `gitdir:` may point anywhere, so no repository bound applies.
+ */
 function readSmallFile(file: string): string | undefined {
-  let fd: number;
-  try {
-    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;
-    const buffer = Buffer.alloc(MAX_FILE_BYTES);
-    const length = readSync(fd, buffer, 0, MAX_FILE_BYTES, 0);
-    return buffer.subarray(0, length).toString('utf8');
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  const read = readRepositoryFile(file, { root: undefined, cap: FILE_CAPS.gitPointer, overCap: 'refuse' });
+  return read.kind === 'ok' ? read.text : undefined;
 }
 
 function realOrSelf(p: string): string {

@@ -100,7 +100,8 @@ export function createProjectServices(settings: ProjectSettings, shared: SharedS
       for (const error of loaded.errors) logOnce(error);
       return loaded.agents;
     },
-    skills: (cwd) => discoverSkills(skillDirs(cwd, { userConfigDir: shared.paths.configDir })).map(({ name, description }) => ({ name, description })),
+    skills: (cwd) =>
+      discoverSkills(skillDirs(cwd, { userConfigDir: shared.paths.configDir }), ({ file, message }) => logOnce(`${file}: ${message}`)).map(({ name, description }) => ({ name, description })),
     userConfigDir: shared.paths.configDir,
     gitFacts: async (cwd) => gitFacts(cwd, { sandbox: await sandbox, policy: sandboxPolicy, env: shared.env }),
     costTotals: shared.costTotals,

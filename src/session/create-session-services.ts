@@ -65,6 +65,12 @@ export function createSessionServices(options: SessionServicesOptions): SessionS
   // Git facts are read once per session, like the status "at the start of the conversation"
   // other agents show: it keeps git off every turn and the system prompt stable for caching.
   const gitBySession = new Map<string, Promise<GitFacts | undefined>>();
+  // An AGENTS.md left out or cut is said once, not at every model request.
+  const reported = new Set<string>();
+  const reportOnce = ({ file, message }: { file: string; message: string }): void => {
+    const line = `${file}: ${message}`;
+    if (!reported.has(line)) (reported.add(line), options.log(line));
+  };
 
   /** A model with its facts; `setting` names where the ref came from for the error. */
   const turnModel = (ref: string, setting: string): TurnModel => {
@@ -100,7 +106,7 @@ export function createSessionServices(options: SessionServicesOptions): SessionS
     async systemPrompt(record, agent) {
       let git$ = gitBySession.get(record.id);
       if (!git$) gitBySession.set(record.id, (git$ = options.gitFacts(record.cwd)));
-      const [agentsFiles, git] = await Promise.all([findAgentsFiles(record.cwd, options.userConfigDir), git$]);
+      const [agentsFiles, git] = await Promise.all([findAgentsFiles(record.cwd, options.userConfigDir, reportOnce), git$]);
       return buildSystemPrompt({
         rolePrompt: agent.prompt,
         agentsFiles,

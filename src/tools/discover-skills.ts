@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadYaml } from '../config/load-yaml.js';
+import { FILE_CAPS, readRepositoryFile } from '../config/read-repository-file.js';
 
 /** A skill: instructions in `<dir>/<name>/SKILL.md`, loaded on demand by the skill tool. */
 export interface Skill {
@@ -12,6 +13,16 @@ export interface Skill {
   file: string;
   /** The Markdown after the front matter. */
   body: string;
+}
+
+/** A folder of skills. */
+export interface SkillDir {
+  dir: string;
+  /**
+   * The repository a project's skills must stay inside (a SKILL.md linking to
+   * `../elsewhere` is refused); undefined for the user's and agentd's own folders.
+   */
+  root?: readonly string[];
 }
 
 /** A skill folder that could not be loaded, and why. */
@@ -27,22 +38,23 @@ const SKILL_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
  * Finds skills in `dirs`, earlier directories first (project before user before
  * built-in): the first skill of a name wins. Front matter is YAML parsed by the `yaml`
  * package with its default core schema, which builds plain data and never runs code.
- * Broken skills are skipped and reported through `onProblem`.
+ * Each SKILL.md must be a regular file of at most FILE_CAPS.skill, inside its folder's
+ * repository when it has one (readRepositoryFile). Broken skills are skipped and reported
+ * through `onProblem`.
  */
-export function discoverSkills(dirs: string[], onProblem?: (problem: SkillProblem) => void): Skill[] {
+export function discoverSkills(dirs: SkillDir[], onProblem?: (problem: SkillProblem) => void): Skill[] {
   const byName = new Map<string, Skill>();
-  for (const dir of dirs) {
+  for (const { dir, root } of dirs) {
     for (const folder of listFolders(dir)) {
       const file = path.join(dir, folder, 'SKILL.md');
-      let text: string;
-      try {
-        if (!statSync(file).isFile()) continue;
-        text = readFileSync(file, 'utf8');
-      } catch {
+      const read = readRepositoryFile(file, { root, cap: FILE_CAPS.skill, overCap: 'refuse' });
+      if (read.kind === 'missing') continue;
+      if (read.kind === 'refused') {
+        onProblem?.({ file, message: `${read.message}; the skill is skipped` });
         continue;
       }
       try {
-        const skill = parseSkill(text, folder, file);
+        const skill = parseSkill(read.text, folder, file);
         if (!byName.has(skill.name)) byName.set(skill.name, skill);
       } catch (error) {
         onProblem?.({ file, message: error instanceof Error ? error.message : String(error) });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { openIfRegular } from './open-if-regular.js';
+import { readChunks } from './read-chunks.js';
 
 /** What was known about a file when the model last read (or wrote) it. */
 export interface FileSnapshot {
@@ -15,17 +16,28 @@ export interface FileSnapshot {
 /** Why a write must not go ahead; `undefined` from `checkUnchanged` means it may. */
 export type StaleReason = 'not-read' | 'changed' | 'deleted';
 
-/** SHA-256 of a file, streamed so large files do not sit in memory. */
-export async function hashFile(filePath: string): Promise<string> {
+/**
+ * SHA-256 of a file, streamed so large files do not sit in memory; opened without
+ * blocking, and undefined when the path is not a regular file (a FIFO would never end).
+ */
+export async function hashFile(filePath: string): Promise<string | undefined> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(filePath)) hash.update(chunk as Buffer);
+  const { handle } = await openIfRegular(filePath);
+  if (handle === undefined) return undefined;
+  try {
+    for await (const chunk of readChunks(handle)) hash.update(chunk);
+  } finally {
+    await handle.close();
+  }
   return hash.digest('hex');
 }
 
 /** Takes a snapshot of a file as it is on disk now. */
 export async function snapshotFile(filePath: string): Promise<FileSnapshot> {
   const info = await stat(filePath);
-  return { mtimeMs: info.mtimeMs, size: info.size, hash: await hashFile(filePath) };
+  const hash = await hashFile(filePath);
+  if (hash === undefined) throw new Error(`${filePath} is not a regular file`);
+  return { mtimeMs: info.mtimeMs, size: info.size, hash };
 }
 
 /**
@@ -63,6 +75,7 @@ export class FileStateTracker {
     }
     if (info.mtimeMs === known.mtimeMs && info.size === known.size) return undefined;
     if (info.size !== known.size) return 'changed';
+    // A FIFO or device where the file was is a change (and is never read).
     return (await hashFile(realPath)) === known.hash ? undefined : 'changed';
   }
 }

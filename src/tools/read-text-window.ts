@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 
 /** Limits for one window of a text file. */
@@ -29,10 +28,11 @@ export interface TextWindow {
 }
 
 /**
- * Streams a file once: hashes all of it, counts its lines, and keeps only the requested
- * window, so a huge file or a huge single line never sits in memory.
+ * Streams a file once (its chunks, from an open regular file: see readChunks): hashes all
+ * of it, counts its lines, and keeps only the requested window, so a huge file or a huge
+ * single line never sits in memory.
  */
-export async function readTextWindow(filePath: string, limits: TextWindowLimits): Promise<TextWindow> {
+export async function readTextWindow(chunks: AsyncIterable<Buffer>, limits: TextWindowLimits): Promise<TextWindow> {
   const hash = createHash('sha256');
   const decoder = new StringDecoder('utf8');
   const out: string[] = [];
@@ -82,8 +82,7 @@ export async function readTextWindow(filePath: string, limits: TextWindowLimits)
   };
 
   let pendingTail = false;
-  for await (const chunk of createReadStream(filePath)) {
-    const buffer = chunk as Buffer;
+  for await (const buffer of chunks) {
     hash.update(buffer);
     const text = decoder.write(buffer);
     feed(text);

@@ -197,7 +197,7 @@ describe('loadConfig', () => {
     fs.rmSync(paths.configFile);
     fs.mkdirSync(paths.configFile);
     expect(configError({ cwd: project, paths })).toBe(
-      `${paths.configFile}: is a directory, not a file; check the path and its permissions`,
+      `${paths.configFile}: is a directory, not a regular file; agentd reads only regular files here: move the directory away and put a file in its place`,
     );
   });
 

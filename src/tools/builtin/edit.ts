@@ -1,10 +1,11 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { applyEdits, type TextEdit } from '../apply-edits.js';
 import { atomicWrite } from '../atomic-write.js';
 import { displayPath } from '../display-path.js';
 import { normaliseText, restoreText, toLf, type NormalisedText } from '../line-endings.js';
 import { argLocation, resolveArgPath, resolveConfinedPath } from '../path-confinement.js';
+import { notRegularFile, readRegularFile } from '../open-regular-file.js';
 import { fitsPreview, readForPreview } from '../read-for-preview.js';
 import { recordWrittenFile } from '../record-written-file.js';
 import { requireFreshRead } from '../require-fresh-read.js';
@@ -93,10 +94,10 @@ export const editTool: Tool<EditArgs> = {
       const shown = displayPath(file, ctx.cwd);
       const info = await stat(file).catch(() => undefined);
       if (!info) throw new ToolError(`${shown} does not exist; use write to create it.`);
-      if (!info.isFile()) throw new ToolError(`${shown} is not a regular file; give the path of a file to edit.`);
+      if (!info.isFile()) throw notRegularFile(shown, info);
       await requireFreshRead(ctx.fileState, file, shown);
 
-      const raw = await readFile(file, 'utf8');
+      const raw = (await readRegularFile(file, shown)).toString('utf8');
       const { edited, newRaw, normal, oldText, newText } = applyToFileText(raw, edits, shown);
       const data = Buffer.from(newRaw, 'utf8');
       await atomicWrite(file, data);

@@ -7,6 +7,7 @@ import { nameTypeFilterFlags } from '../name-type-filter.js';
 import { resolveConfinedPath } from '../path-confinement.js';
 import { plural } from '../plural.js';
 import { NewestFirst } from '../newest-first.js';
+import { requireSearchable } from '../open-regular-file.js';
 import { ripgrepPathKey, runRipgrep } from '../run-ripgrep.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
@@ -44,6 +45,7 @@ export const grepTool: Tool<GrepArgs> = {
     try {
       const target = await resolveConfinedPath(ctx, args.path ?? '.', { tool: 'grep', access: 'search', args });
       if (!(await stat(target).catch(() => undefined))) throw new ToolError(`${displayPath(target, ctx.cwd)} does not exist.`);
+      await requireSearchable(target, displayPath(target, ctx.cwd));
       const mode = args.mode ?? 'content';
       const flags: string[] = [];
       if (args.caseInsensitive) flags.push('--ignore-case');

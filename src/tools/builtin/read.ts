@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { open, readFile, stat } from 'node:fs/promises';
+import { stat, type FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
 import { detectImageType } from '../detect-image-type.js';
 import { displayPath } from '../display-path.js';
 import { argLocation, resolveConfinedPath } from '../path-confinement.js';
+import { openRegularFile } from '../open-regular-file.js';
+import { readChunks } from '../read-chunks.js';
 import { readTextWindow } from '../read-text-window.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
@@ -47,22 +49,26 @@ export const readTool: Tool<ReadArgs> = {
   title: (args) => `Read ${args.path}${args.offset ? ` from line ${args.offset}` : ''}`,
   locations: (args, ctx) => argLocation(args.path, ctx.cwd, args.offset ?? 1),
   async execute(args, ctx) {
+    let handle: FileHandle | undefined;
     try {
       const file = await resolveConfinedPath(ctx, args.path, { tool: 'read', access: 'read', args });
       const shown = displayPath(file, ctx.cwd);
-      const info = await stat(file).catch(() => {
+      const found = await stat(file).catch(() => {
         throw new ToolError(`File not found: ${shown}. Check the path with ls or glob.`);
       });
-      if (info.isDirectory()) throw new ToolError(`${shown} is a directory, not a file; use the ls tool to list it.`);
-      if (!info.isFile()) throw new ToolError(`${shown} is not a regular file (device, socket or pipe); it cannot be read.`);
+      if (found.isDirectory()) throw new ToolError(`${shown} is a directory, not a file; use the ls tool to list it.`);
+      // One non-blocking open, judged by fstat (a FIFO or device is refused, and a swap since the stat changes nothing).
+      const opened = await openRegularFile(file, shown);
+      handle = opened.handle;
+      const info = opened.info;
 
-      const head = await readHead(file);
+      const head = await readHead(handle);
       const imageType = detectImageType(head);
       if (imageType) {
         if (info.size > MAX_IMAGE_BYTES) {
           throw new ToolError(`${shown} is a ${info.size}-byte image, above the ${MAX_IMAGE_BYTES}-byte limit; resize it first.`);
         }
-        const data = await readFile(file);
+        const data = await handle.readFile();
         ctx.fileState.record(file, { mtimeMs: info.mtimeMs, size: info.size, hash: createHash('sha256').update(data).digest('hex') });
         return {
           content: [
@@ -76,7 +82,7 @@ export const readTool: Tool<ReadArgs> = {
       }
 
       const offset = args.offset ?? 1;
-      const window = await readTextWindow(file, {
+      const window = await readTextWindow(readChunks(handle), {
         offset,
         maxLines: args.limit ?? READ_MAX_LINES,
         maxBytes: READ_MAX_BYTES,
@@ -97,17 +103,14 @@ export const readTool: Tool<ReadArgs> = {
       return textResult(text, window.lastLine < window.totalLines ? { truncated: true } : undefined);
     } catch (error) {
       return errorResult(error);
+    } finally {
+      await handle?.close();
     }
   },
 };
 
-async function readHead(file: string): Promise<Buffer> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
+async function readHead(handle: FileHandle): Promise<Buffer> {
+  const buffer = Buffer.alloc(SNIFF_BYTES);
+  const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
+  return buffer.subarray(0, bytesRead);
 }

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
-import { discoverSkills } from '../discover-skills.js';
+import { projectBoundaries } from '../../config/repository-root.js';
+import { discoverSkills, type SkillDir } from '../discover-skills.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
 
-export { discoverSkills, type Skill } from '../discover-skills.js';
+export { discoverSkills, type Skill, type SkillDir } from '../discover-skills.js';
 
 /** Where the skill tool looks. */
 export interface SkillToolOptions {
@@ -15,11 +16,11 @@ export interface SkillToolOptions {
   builtinSkillsDir?: string;
 }
 
-/** The skill folders for a session, in priority order: project, user, built-in. */
-export function skillDirs(cwd: string, options: SkillToolOptions = {}): string[] {
+/** The skill folders for a session, in priority order: project (kept inside its repository), user, built-in. */
+export function skillDirs(cwd: string, options: SkillToolOptions = {}): SkillDir[] {
   const userConfigDir = options.userConfigDir ?? resolveAgentdPaths().configDir;
-  const dirs = [path.join(cwd, '.agentd', 'skills'), path.join(userConfigDir, 'skills')];
-  return options.builtinSkillsDir ? [...dirs, options.builtinSkillsDir] : dirs;
+  const dirs: SkillDir[] = [{ dir: path.join(cwd, '.agentd', 'skills'), root: projectBoundaries(cwd) }, { dir: path.join(userConfigDir, 'skills') }];
+  return options.builtinSkillsDir ? [...dirs, { dir: options.builtinSkillsDir }] : dirs;
 }
 
 export const skillSchema = z

@@ -1,8 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { atomicWrite } from '../atomic-write.js';
 import { displayPath } from '../display-path.js';
 import { argLocation, resolveArgPath, resolveConfinedPath } from '../path-confinement.js';
+import { notRegularFile, readRegularFile } from '../open-regular-file.js';
 import { fitsPreview, readForPreview } from '../read-for-preview.js';
 import { recordWrittenFile } from '../record-written-file.js';
 import { requireFreshRead } from '../require-fresh-read.js';
@@ -42,10 +43,11 @@ export const writeTool: Tool<WriteArgs> = {
       const shown = displayPath(file, ctx.cwd);
       const existing = await stat(file).catch(() => undefined);
       if (existing?.isDirectory()) throw new ToolError(`${shown} is a directory; give a file path to write.`);
+      if (existing && !existing.isFile()) throw notRegularFile(shown, existing);
       let oldText: string | null = null;
       if (existing) {
         await requireFreshRead(ctx.fileState, file, shown);
-        oldText = await readFile(file, 'utf8');
+        oldText = (await readRegularFile(file, shown)).toString('utf8');
       }
       const data = Buffer.from(args.content, 'utf8');
       await atomicWrite(file, data);

@@ -40,7 +40,7 @@ describe('skill', () => {
     addSkill(userSkills(), 'nodesc', '---\nname: nodesc\n---\nbody\n');
     addSkill(userSkills(), 'jsy', '---\nname: jsy\ndescription: !!js/function "function () { return 1 }"\n---\nbody\n');
     const problems: SkillProblem[] = [];
-    const skills = discoverSkills([userSkills()], (p) => problems.push(p));
+    const skills = discoverSkills([{ dir: userSkills() }], (p) => problems.push(p));
     // An unknown tag such as !!js/function stays plain text: nothing is evaluated.
     expect(skills.map((s) => [s.name, s.description])).toEqual([['jsy', 'function () { return 1 }']]);
     expect(problems.map((p) => path.basename(path.dirname(p.file))).sort()).toEqual(['nodesc', 'nofront']);

@@ -99,6 +99,19 @@ describe('[F17 web_fetch redirects] escape attempts', () => {
     expect(reachedEvil()).toBe(false);
   });
 
+  it.each([
+    ['decimal', 'http://2130706433:PORT/x'],
+    ['hex and short', 'http://0x7f.1:PORT/x'],
+    ['short', 'http://127.1:PORT/x'],
+    ['IPv4-mapped IPv6', 'http://[::ffff:127.0.0.1]:PORT/x'],
+    ['IPv4-mapped IPv6 in hex', 'http://[0:0:0:0:0:ffff:7f00:1]:PORT/x'],
+  ])('[F17 web_fetch redirects] a Location with the denied address spelled %s is refused', async (_name, location) => {
+    const h = harness(never, 'bypass', [{ allow: ['web_fetch(domain:a.example)'], deny: ['web_fetch(domain:127.0.0.1)'] }]);
+    const { result } = await h.run(tool, { url: hop('a.example', location.replace('PORT', String(port))) });
+    expect(textOf(result!)).toContain(`web_fetch to 127.0.0.1:${port} is refused`);
+    expect(seen).toEqual([`a.example:${port}`]);
+  });
+
   it.each(['http://EVIL.example.:PORT/x', 'HTTP://evil.EXAMPLE:PORT/x'])(
     '[F17 web_fetch redirects] the first URL spelled %s is refused by a URL-pattern deny rule written in lower case',
     async (url) => {

@@ -179,7 +179,8 @@ export const AgentdConfigSchema = z.strictObject({
    * Project directories whose `.agentd/config.json` may also set providers, MCP servers,
    * hooks, permission allowances and sandbox settings, and whose agent files may redefine
    * built-in and user agents (user config only). Absolute paths or `~/…`, compared as real
-   * paths; a directory inside a trusted project is trusted too.
+   * paths. Only the listed directory's own `.agentd` is trusted: a subfolder's needs its
+   * own entry (a command in the project could have written it).
    */
   trustedProjects: z
     .array(

@@ -38,7 +38,7 @@ export interface LoadedConfig {
    * that other rule sources (remembered answers) can be added beside them.
    */
   permissionSources: PermissionSource[];
-  /** Whether the project directory is one of the user's trustedProjects (or inside one). */
+  /** Whether the project directory is one of the user's trustedProjects (itself, not a subfolder). */
   trusted: boolean;
   /** The project file's own settings after restriction (what it may set), {} without one. */
   project: Record<string, unknown>;

@@ -16,7 +16,7 @@ export interface ProjectSettings {
   project: Partial<AgentdConfig>;
   /** Permission rules per file, user then project, kept apart. */
   permissionSources: PermissionSource[];
-  /** Whether the directory is in the user's trustedProjects (or inside one). */
+  /** Whether the directory itself is listed in the user's trustedProjects (a subfolder is not: see isTrustedProject). */
   trusted: boolean;
   /** Settings of an untrusted project file that were ignored. */
   warnings: string[];

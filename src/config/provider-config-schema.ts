@@ -75,6 +75,12 @@ export const ProviderConfigSchema = z.strictObject({
       idleMs: milliseconds.optional(),
     })
     .optional(),
+  /**
+   * Most content one response may bring, in bytes (text, reasoning, tool-call arguments;
+   * default 8 MiB); one stream event may be twice that. A response past it is cut off
+   * with an error, keeping what arrived, so an endless stream cannot fill memory.
+   */
+  maxResponseBytes: z.int().min(1024).optional(),
   /** Retries after a retryable failure (429, 5xx, network); 0 disables them. */
   maxRetries: z.int().min(0).optional(),
   /** Upper bound on one backoff delay, including a server's `retry-after`. */

@@ -21,7 +21,7 @@ const UNTRUSTED_KEYS: Array<{ path: string[]; why: string }> = [
  * Returns the project file's settings with the ones it may not set removed (and limits it
  * may only lower, see lowerOnlyLimits), and one warning per removed setting naming it and
  * how to trust the project. A project listed
- * in the user's `trustedProjects` (or inside one, see isTrustedProject) keeps everything.
+ * in the user's `trustedProjects` (itself, not a subfolder: see isTrustedProject) keeps everything.
  */
 export function restrictProjectConfig(
   json: Record<string, unknown>,

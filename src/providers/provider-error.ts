@@ -10,6 +10,8 @@ export type ProviderErrorKind =
   | 'network'
   | 'timeout'
   | 'context_overflow'
+  /** The response went past providers.<id>.maxResponseBytes and was cut off; not retried. */
+  | 'response_too_large'
   | 'aborted';
 
 export interface ProviderErrorInit {

@@ -20,10 +20,26 @@ export interface GuardedFetchOptions {
   resolveHost?: (hostname: string) => Promise<ResolvedAddress[]>;
   /** Redirects followed before giving up (default 5). */
   maxRedirects?: number;
+  /**
+   * Called before a redirect is followed, after its target was parsed (http or https only)
+   * and before it is dialled; rejecting refuses the redirect with that error. web_fetch
+   * puts each new host through the session's permission gate here.
+   */
+  beforeRedirect?: (hop: RedirectHop) => Promise<void>;
   /** Body bytes read before stopping (the rest is discarded). */
   maxBytes: number;
   /** Aborts the whole fetch (user cancel or timeout). */
   signal: AbortSignal;
+}
+
+/** One redirect about to be followed. */
+export interface RedirectHop {
+  /** The URL that answered with the redirect. */
+  from: URL;
+  /** Where it leads (the Location resolved against `from`). */
+  to: URL;
+  /** The redirect's HTTP status (301, 302, 303, 307, 308, …). */
+  status: number;
 }
 
 /** A fetched response, after redirects. */
@@ -79,7 +95,9 @@ export async function guardedFetch(rawUrl: string, options: GuardedFetchOptions)
       if (response.statusCode >= 300 && response.statusCode < 400 && location !== undefined) {
         await response.body.dump();
         if (hop >= maxRedirects) throw new ToolError(`Too many redirects (more than ${maxRedirects}) starting at ${rawUrl}.`);
-        url = parseHttpUrl(new URL(Array.isArray(location) ? (location[0] ?? '') : location, url).toString());
+        const to = parseHttpUrl(new URL(Array.isArray(location) ? (location[0] ?? '') : location, url).toString());
+        await options.beforeRedirect?.({ from: url, to, status: response.statusCode });
+        url = to;
         continue;
       }
       const { body, truncated } = await readCapped(response.body, options.maxBytes);

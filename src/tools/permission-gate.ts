@@ -17,7 +17,11 @@ export interface PermissionRequest {
   args: Record<string, unknown>;
   /** Why consent is needed, in one sentence the user can act on. */
   reason?: string;
-  /** Absolute paths the action touches, when it touches files. */
+  /**
+   * What exactly the action touches: absolute paths for files, the URL for a web_fetch
+   * redirect. The session's gate binds an approval to this target, so a request naming a
+   * target other than the one the call was allowed for is decided (and asked) afresh.
+   */
   paths?: string[];
 }
 

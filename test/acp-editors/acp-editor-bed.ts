@@ -78,7 +78,7 @@ export async function editorVersion(editor: 'nvim' | 'emacs'): Promise<string> {
 
 export async function startAcpEditorBed(): Promise<AcpEditorBed> {
   // Trusted so a scenario's project config may change the workspace's permission rules.
-  const cd = await startClientDaemon({ trustedProjects: [realpathSync(tmpdir())] });
+  const cd = await startClientDaemon({}, { trustWorkspace: true });
   const scratch = mkdtempSync(join(tmpdir(), 'agentd-acp-editor-'));
   const bin = join(scratch, 'bin');
   mkdirSync(bin);

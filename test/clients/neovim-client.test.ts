@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,7 +61,7 @@ describe.skipIf(!hasNvim)('Neovim client (clients/neovim) against a real daemon'
 
   beforeEach(async () => {
     // Trusted so that a test's project config may price the replay server's model.
-    cd = await startClientDaemon({ trustedProjects: [realpathSync(tmpdir())] });
+    cd = await startClientDaemon({}, { trustWorkspace: true });
     scratch = mkdtempSync(join(tmpdir(), 'agentd-nvim-'));
   });
 

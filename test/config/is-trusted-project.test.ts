@@ -24,9 +24,10 @@ describe('isTrustedProject', () => {
     expect(isTrustedProject(project, [path.join(root, 'link')])).toBe(true);
   });
 
-  it('trusts subfolders of a trusted project, not its parent, siblings or look-alike names', () => {
+  it('trusts neither subfolders of a trusted project (their .agentd could be written from it) nor its parent, siblings or look-alike names', () => {
     fs.mkdirSync(path.join(root, 'p-evil'));
-    expect(isTrustedProject(path.join(project, 'packages', 'a'), [project])).toBe(true);
+    expect(isTrustedProject(path.join(project, 'packages', 'a'), [project])).toBe(false);
+    expect(isTrustedProject(path.join(project, 'packages', 'a'), [project, path.join(project, 'packages', 'a')])).toBe(true);
     expect(isTrustedProject(root, [project])).toBe(false);
     expect(isTrustedProject(path.join(root, 'p-evil'), [project])).toBe(false);
     expect(isTrustedProject(project, [])).toBe(false);
@@ -51,7 +52,8 @@ describe('trustedProjects in config.json', () => {
   });
 
   it('expands ~ to the home directory', () => {
-    expect(isTrustedProject(path.join(os.homedir(), 'x', 'y'), ['~/x'])).toBe(true);
+    expect(isTrustedProject(path.join(os.homedir(), 'x'), ['~/x'])).toBe(true);
+    expect(isTrustedProject(path.join(os.homedir(), 'x', 'y'), ['~/x/y'])).toBe(true);
     expect(isTrustedProject(path.join(os.homedir(), 'xy'), ['~/x'])).toBe(false);
   });
 });

@@ -28,14 +28,17 @@ export interface ClientDaemon {
   close(): Promise<void>;
 }
 
-export async function startClientDaemon(config: Record<string, unknown> = {}): Promise<ClientDaemon> {
+export async function startClientDaemon(config: Record<string, unknown> = {}, options: { trustWorkspace?: boolean } = {}): Promise<ClientDaemon> {
   const replay = await startReplayServer();
+  const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
+  // Trust names one folder exactly (a subfolder of a trusted one is not trusted): the workspace itself.
+  const trusted = options.trustWorkspace ? { trustedProjects: [workspace] } : {};
   const home = makeHome({
     model: 'local/e2e-model',
     providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1`, maxRetries: 0 } },
+    ...trusted,
     ...config,
   });
-  const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
   const socketPath = join(home.home, 'agentd.sock');
   const env = daemonEnv(home.home);
   const daemon = spawnDaemon(['serve', '--socket', socketPath], env, workspace);

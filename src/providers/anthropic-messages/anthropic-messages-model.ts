@@ -23,6 +23,8 @@ export interface AnthropicMessagesModelOptions {
   /** Extra headers (e.g. `anthropic-beta`); they override the defaults of the same name. */
   headers?: Record<string, string>;
   timeouts?: HttpTimeouts;
+  /** Most content bytes one response may bring (default DEFAULT_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
   /** `max_tokens` when a request sets no `maxTokens` (the API requires one). Default 4096, which every Claude model accepts. */
   maxOutputTokens?: number;
 }
@@ -53,6 +55,7 @@ export class AnthropicMessagesModel implements LanguageModel {
       classifyError: (status, text, headers) => classifyAnthropicMessagesError(context, status, text, headers),
       secrets: [this.options.apiKey],
       ...(this.options.timeouts !== undefined ? { timeouts: this.options.timeouts } : {}),
+      ...(this.options.maxResponseBytes !== undefined ? { maxResponseBytes: this.options.maxResponseBytes } : {}),
       signal,
     });
   }

@@ -20,6 +20,8 @@ export interface GeminiModelOptions {
   /** Extra headers; they override the defaults of the same name. */
   headers?: Record<string, string>;
   timeouts?: HttpTimeouts;
+  /** Most content bytes one response may bring (default DEFAULT_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
 }
 
 /** A Gemini model over the Gemini API's `streamGenerateContent` with `alt=sse` (https://ai.google.dev/api/generate-content). */
@@ -48,6 +50,7 @@ export class GeminiModel implements LanguageModel {
       classifyError: (status, text, headers) => classifyGeminiError(context, status, text, headers),
       secrets: [this.options.apiKey],
       ...(this.options.timeouts !== undefined ? { timeouts: this.options.timeouts } : {}),
+      ...(this.options.maxResponseBytes !== undefined ? { maxResponseBytes: this.options.maxResponseBytes } : {}),
       signal,
     });
   }

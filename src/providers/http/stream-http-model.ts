@@ -1,7 +1,8 @@
 import { ProviderError } from '../provider-error.js';
 import type { StreamEvent } from '../stream-event.js';
 import { postStream, type HttpTimeouts } from './post-stream.js';
-import { streamThroughParser, type StreamParser } from './stream-through-parser.js';
+import { createResponseSizeLimit, DEFAULT_MAX_RESPONSE_BYTES } from './response-size-limit.js';
+import { streamThroughParser, type StreamLimits, type StreamParser } from './stream-through-parser.js';
 import { toProviderError } from './to-provider-error.js';
 
 /** One streamed request of an HTTP protocol: everything that differs between protocols. */
@@ -22,6 +23,8 @@ export interface HttpModelRequest {
   /** Secrets that must never appear in an error message (the API key). */
   secrets: ReadonlyArray<string | undefined>;
   timeouts?: HttpTimeouts;
+  /** Most content bytes one response may bring (default DEFAULT_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
   signal: AbortSignal;
 }
 
@@ -41,13 +44,19 @@ export async function* streamHttpModel(request: HttpModelRequest): AsyncGenerato
     yield* parser.fail(new ProviderError({ provider, model, kind: 'bad_request', message: `${provider} (${protocol}): ${detail}` }));
     return;
   }
+  // Aborted when the response is cut off at a size limit: the socket goes, and the endless body with it.
+  const cut = new AbortController();
+  const limits: StreamLimits = {
+    size: createResponseSizeLimit(request.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, { provider, model }),
+    abort: () => cut.abort(),
+  };
   yield* streamThroughParser(
     () =>
       postStream({
         url: request.url,
         headers: request.headers,
         body,
-        signal,
+        signal: AbortSignal.any([signal, cut.signal]),
         provider,
         model,
         ...(request.timeouts !== undefined ? { timeouts: request.timeouts } : {}),
@@ -56,5 +65,6 @@ export async function* streamHttpModel(request: HttpModelRequest): AsyncGenerato
       }),
     parser,
     (error) => toProviderError(error, { provider, model, protocol, signal }),
+    limits,
   );
 }

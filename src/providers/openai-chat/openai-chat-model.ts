@@ -24,6 +24,8 @@ export interface OpenAIChatModelOptions {
   /** Extra headers; they win over the defaults of the same name. */
   headers?: Record<string, string>;
   timeouts?: HttpTimeouts;
+  /** Most content bytes one response may bring (default DEFAULT_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
   /** What this server accepts where servers differ. */
   quirks?: OpenAIChatQuirks;
   /**
@@ -75,6 +77,7 @@ export class OpenAIChatModel implements LanguageModel {
       classifyError: (status, text, headers) => classifyOpenAIChatError(context, status, text, headers),
       secrets: [this.options.apiKey],
       ...(this.options.timeouts !== undefined ? { timeouts: this.options.timeouts } : {}),
+      ...(this.options.maxResponseBytes !== undefined ? { maxResponseBytes: this.options.maxResponseBytes } : {}),
       signal,
     });
   }

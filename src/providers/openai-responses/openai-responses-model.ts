@@ -26,6 +26,8 @@ export interface OpenAIResponsesModelOptions {
   headers?: Record<string, string>;
   /** Connect, first-byte and idle limits passed to the HTTP layer, in milliseconds. */
   timeouts?: { connectMs?: number; firstByteMs?: number; idleMs?: number };
+  /** Most content bytes one response may bring (default DEFAULT_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
   /**
    * Azure OpenAI. `apiVersion: 'v1'` uses the v1 API, `${baseUrl}/openai/v1/responses`, with no
    * api-version (https://learn.microsoft.com/azure/ai-foundry/openai/api-version-lifecycle);
@@ -112,6 +114,7 @@ export class OpenAIResponsesModel implements LanguageModel {
       classifyError: (status, bodyText, headers) => classifyOpenAIResponsesHttpError(status, bodyText, headers, context),
       secrets: [this.options.apiKey],
       ...(this.options.timeouts !== undefined ? { timeouts: this.options.timeouts } : {}),
+      ...(this.options.maxResponseBytes !== undefined ? { maxResponseBytes: this.options.maxResponseBytes } : {}),
       signal,
     });
   }

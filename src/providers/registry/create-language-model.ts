@@ -19,6 +19,8 @@ export interface LanguageModelSpec {
   apiKey?: string;
   headers?: Record<string, string>;
   timeouts?: HttpTimeouts;
+  /** Most content bytes one response may bring (config `maxResponseBytes`). */
+  maxResponseBytes?: number;
   /** openai-chat only. */
   quirks?: OpenAIChatQuirks;
   /** Azure OpenAI (openai-chat and openai-responses). */
@@ -37,6 +39,7 @@ const factories: Record<ProviderType, Factory> = {
       apiKey: spec.apiKey,
       headers: spec.headers,
       timeouts: spec.timeouts,
+      maxResponseBytes: spec.maxResponseBytes,
       quirks: spec.quirks,
       azure: spec.azure,
     }),
@@ -49,6 +52,7 @@ const factories: Record<ProviderType, Factory> = {
       apiKey: spec.apiKey,
       headers: spec.headers,
       timeouts: spec.timeouts,
+      maxResponseBytes: spec.maxResponseBytes,
       azure: spec.azure === undefined ? undefined : { apiVersion: spec.azure.apiVersion },
     }),
   'anthropic-messages': (spec) =>
@@ -59,6 +63,7 @@ const factories: Record<ProviderType, Factory> = {
       apiKey: spec.apiKey,
       headers: spec.headers,
       timeouts: spec.timeouts,
+      maxResponseBytes: spec.maxResponseBytes,
     }),
   gemini: (spec) =>
     new GeminiModel({
@@ -68,6 +73,7 @@ const factories: Record<ProviderType, Factory> = {
       apiKey: spec.apiKey,
       headers: spec.headers,
       timeouts: spec.timeouts,
+      maxResponseBytes: spec.maxResponseBytes,
     }),
 };
 

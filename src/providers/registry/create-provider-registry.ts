@@ -85,6 +85,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
       apiKey,
       headers: config?.headers,
       timeouts: config?.timeouts,
+      maxResponseBytes: config?.maxResponseBytes,
       quirks: preset?.quirks || config?.quirks ? { ...preset?.quirks, ...config?.quirks } : undefined,
       azure: azure
         ? {

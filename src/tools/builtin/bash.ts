@@ -98,6 +98,7 @@ async function runBash(args: BashArgs, ctx: ToolContext, options: BashToolOption
           hidden: [...policy.hidden, { path: ctx.dataDir, reason: 'agentd', layer: 'strict' }],
           roots: [cwd, ...writableDirs].map((dir) => ({ dir, writable: true })),
           readOnly: [outputDir],
+          trustedProjects: policy.trustedProjects,
         });
   const id = `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeName(ctx.toolCallId)}-${randomBytes(3).toString('hex')}`;
   const collector = new OutputCollector(path.join(outputDir, `bash-${id}.log`));

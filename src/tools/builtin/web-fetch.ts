@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { detectImageType } from '../detect-image-type.js';
 import { guardedFetch, type ResolvedAddress } from '../guarded-fetch.js';
 import { htmlToMarkdown } from '../html-to-markdown.js';
+import { webFetchRedirectGate } from './web-fetch-redirect-gate.js';
 import type { AddressPolicy } from '../ssrf-guard.js';
 import type { Tool, ToolResult } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
@@ -57,6 +58,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<WebFetch
           isAddressAllowed: options.isAddressAllowed,
           resolveHost: options.resolveHost,
           maxBytes: args.maxBytes ?? WEB_FETCH_DEFAULT_MAX_BYTES,
+          beforeRedirect: webFetchRedirectGate(args, ctx, args.url),
           signal: AbortSignal.any([ctx.signal, timeout]),
         });
         return await toResult(response);

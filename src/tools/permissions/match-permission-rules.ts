@@ -4,6 +4,7 @@ import { globToRegex } from '../glob-to-regex.js';
 import { parsePermissionRule, type PermissionRule } from '../../config/parse-permission-rule.js';
 import { permissionTarget, type PermissionTarget } from './permission-target.js';
 import { matchCommandRules } from './match-command-rules.js';
+import { ruleUrl } from './rule-url.js';
 import type { RuleEffect, RulesByEffect } from './rule-effect.js';
 
 export type { RuleEffect } from './rule-effect.js';
@@ -44,17 +45,14 @@ function pathMatches(pattern: string, target: string, cwd: string): boolean {
   return globToRegex(pattern.replace(/^\.\//, '')).test(rel);
 }
 
-function urlMatches(pattern: string, url: string): boolean {
+function urlMatches(pattern: string, text: string): boolean {
+  // Matched in one spelling (see ruleUrl), so `EVIL.example.` cannot slip past a deny rule.
+  const url = ruleUrl(text);
   if (pattern.startsWith('domain:')) {
-    let host: string;
-    try {
-      host = new URL(url).hostname.toLowerCase();
-    } catch {
-      return false;
-    }
-    return globToRegex(pattern.slice('domain:'.length).toLowerCase()).test(host);
+    return url !== undefined && globToRegex(pattern.slice('domain:'.length).toLowerCase().replace(/\.+$/, '')).test(url.host);
   }
-  return new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(url);
+  const literal = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return literal.test(text) || (url !== undefined && literal.test(url.href));
 }
 
 /** Whether one rule applies to a path, URL or name target. */

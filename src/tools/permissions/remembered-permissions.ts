@@ -6,6 +6,7 @@ import { displayPath } from '../display-path.js';
 import { parsePermissionRule } from '../../config/parse-permission-rule.js';
 import type { PermissionRuleSet } from './match-permission-rules.js';
 import { permissionTarget } from './permission-target.js';
+import { ruleUrl } from './rule-url.js';
 
 /** The ACP permission answers that are remembered (`allow_once` / `reject_once` are not). */
 export type RememberedOutcome = 'allow_always' | 'reject_always';
@@ -69,11 +70,8 @@ export function ruleForCall(tool: string, args: Record<string, unknown>, cwd: st
       return `${tool}(${literal(shown, /[*?[\]{}\\]/g)})`;
     }
     case 'url': {
-      try {
-        return `${tool}(domain:${literal(new URL(target.value).hostname, /[*?[\]{}\\]/g)})`;
-      } catch {
-        return tool;
-      }
+      const url = ruleUrl(target.value);
+      return url ? `${tool}(domain:${literal(url.host, /[*?[\]{}\\]/g)})` : tool;
     }
     case 'name':
       return `${tool}(${literal(target.value, /[*?[\]{}\\]/g)})`;

@@ -15,7 +15,16 @@ export interface SandboxMounts {
   reveal: string[];
   /** The workspace and additional directories; git facts bind them read-only. */
   roots: Array<{ dir: string; writable: boolean }>;
-  /** `.git` and `.agentd` of writable roots; `exists: false` ones become empty read-only mounts. */
+  /**
+   * Paths from a writable root down to a trusted project inside it, each bound onto itself
+   * (parents first) so a command cannot rename the project away and create a new one with
+   * its own `.agentd` in its place: a mount point cannot be renamed or removed.
+   */
+  pinned?: string[];
+  /**
+   * `.git` and `.agentd` of writable roots, and `.agentd` of every trusted project inside
+   * one; `exists: false` ones become empty read-only mounts.
+   */
   protected: Array<{ path: string; exists: boolean }>;
   /** Hidden after everything else is bound: directories get an empty tmpfs, files /dev/null. */
   hidden: Array<{ path: string; kind: 'dir' | 'file' }>;
@@ -28,6 +37,13 @@ export interface ResolveMountsInput {
   /** Real paths of the roots, the first being the working directory. */
   roots: Array<{ dir: string; writable: boolean }>;
   readOnly?: readonly string[];
+  /**
+   * The user's trustedProjects. A trusted project inside a writable root (the home folder
+   * holding your trusted checkouts, or a monorepo with a trusted package) gets its
+   * `.agentd` kept read-only too: a command must not plant config that a later session
+   * there would run with the project's trust (its MCP servers, hooks and allow rules).
+   */
+  trustedProjects?: readonly string[];
   /** The resolv.conf to keep readable when its target lies in a socket dir; /etc/resolv.conf by default. */
   resolvConf?: string;
 }
@@ -81,32 +97,64 @@ export function resolveSandboxMounts(input: ResolveMountsInput): SandboxMounts {
   const resolv = realPath(input.resolvConf ?? '/etc/resolv.conf');
   const reveal = resolv !== undefined && !isDir(resolv) && systemHidden.some((dir) => isInside(resolv, dir)) ? [resolv] : [];
 
-  return { systemHidden, reveal, roots, protected: protectedEntries(roots), hidden, readOnly };
+  return { systemHidden, reveal, roots, ...protectedEntries(roots, input.trustedProjects ?? []), hidden, readOnly };
 }
 
-function protectedEntries(roots: SandboxMounts['roots']): SandboxMounts['protected'] {
+/** `.git` and `.agentd` of every writable root, and what keeps trusted projects inside them intact. */
+function protectedEntries(roots: SandboxMounts['roots'], trustedProjects: readonly string[]): Pick<SandboxMounts, 'protected' | 'pinned'> {
   const writable = roots.filter((r) => r.writable).map((r) => r.dir);
   const out: SandboxMounts['protected'] = [];
-  for (const root of writable) {
-    for (const name of PROTECTED_NAMES) {
-      const entry = path.join(root, name);
-      const real = realPath(entry);
-      if (real !== undefined) {
-        // A `.git` symlink or file pointing outside every writable root is read-only already.
-        if (writable.some((w) => isInside(real, w))) out.push({ path: real, exists: true });
-      } else if (lstatSync(entry, { throwIfNoEntry: false }) === undefined) {
-        out.push({ path: entry, exists: false });
-      } else {
-        // A dangling symlink: a command could create its target and fill it with a git
-        // config or project settings; bwrap cannot mount on it either.
-        throw new ToolError(
-          `The sandbox refuses to run here: ${entry} is a symbolic link to a missing target, so a command could create ` +
-            `a ${name} there. Remove the link (rm ${entry}) or create its target, then try again.`,
-        );
+  const pinned: string[] = [];
+  for (const root of writable) for (const name of PROTECTED_NAMES) protect(path.join(root, name), name, writable, out);
+  for (const project of unique(trustedProjects.map(realpathLoose))) {
+    const root = writable.filter((w) => w !== project && isInside(project, w)).sort((a, b) => depth(b) - depth(a))[0];
+    if (root === undefined || writable.includes(project)) continue;
+    // Every step down is pinned; the first that does not exist becomes an empty read-only
+    // mount, so a trusted project that is not there (yet) cannot be created by a command.
+    let dir = root;
+    let complete = true;
+    for (const part of path.relative(root, project).split(path.sep)) {
+      dir = path.join(dir, part);
+      const stat = lstatSync(dir, { throwIfNoEntry: false });
+      if (stat === undefined) {
+        out.push({ path: dir, exists: false });
+        complete = false;
+        break;
+      }
+      if (!pinned.includes(dir)) pinned.push(dir);
+      if (!stat.isDirectory()) {
+        complete = false;
+        break;
       }
     }
+    if (complete) protect(path.join(project, '.agentd'), '.agentd', writable, out);
   }
-  return out;
+  return { protected: out, pinned };
+}
+
+/** The real path of `p`'s longest existing prefix with the rest appended (a trusted project may not exist yet). */
+function realpathLoose(p: string): string {
+  const real = realPath(p);
+  if (real !== undefined) return real;
+  const parent = path.dirname(p);
+  return parent === p ? p : path.join(realpathLoose(parent), path.basename(p));
+}
+
+function protect(entry: string, name: string, writable: string[], out: SandboxMounts['protected']): void {
+  const real = realPath(entry);
+  if (real !== undefined) {
+    // A `.git` symlink or file pointing outside every writable root is read-only already.
+    if (writable.some((w) => isInside(real, w)) && !out.some((o) => o.path === real)) out.push({ path: real, exists: true });
+  } else if (lstatSync(entry, { throwIfNoEntry: false }) === undefined) {
+    out.push({ path: entry, exists: false });
+  } else {
+    // A dangling symlink: a command could create its target and fill it with a git
+    // config or project settings; bwrap cannot mount on it either.
+    throw new ToolError(
+      `The sandbox refuses to run here: ${entry} is a symbolic link to a missing target, so a command could create ` +
+        `a ${name} there. Remove the link (rm ${entry}) or create its target, then try again.`,
+    );
+  }
 }
 
 function realPath(p: string): string | undefined {

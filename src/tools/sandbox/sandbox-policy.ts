@@ -1,5 +1,6 @@
 import { resolveAgentdPaths, type AgentdPaths } from '../../config/agentd-paths.js';
 import type { AgentdConfig } from '../../config/config-schema.js';
+import { realDir } from '../../config/is-trusted-project.js';
 import { allApiKeyVariables } from '../../config/resolve-api-key.js';
 import { sandboxHiddenPaths, type HiddenPath, type HiddenPathsInput } from './hidden-paths.js';
 import { buildEnvPolicy, type EnvPolicy } from './sandbox-env.js';
@@ -12,12 +13,14 @@ export interface SandboxPolicy {
   env: EnvPolicy;
   /** `sandbox.network`: keep the host network (and with it abstract Unix sockets). */
   allowNetwork: boolean;
+  /** The user's trustedProjects as real paths: their `.agentd` stays read-only inside a writable root. */
+  trustedProjects: readonly string[];
 }
 
 export interface SandboxPolicyInput {
   paths: AgentdPaths;
-  /** The user's config: `sandbox` and `providers`. */
-  config: Pick<AgentdConfig, 'sandbox' | 'providers'>;
+  /** The user's config: `sandbox`, `providers` and `trustedProjects`. */
+  config: Pick<AgentdConfig, 'sandbox' | 'providers' | 'trustedProjects'>;
   /** The daemon's environment. */
   env: NodeJS.ProcessEnv;
   /** `--config FILE`. */
@@ -42,7 +45,9 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): { policy: Sandbox
     ...(input.credentialPaths ? { credentialPaths: input.credentialPaths } : {}),
     ...(input.socketDirs ? { socketDirs: input.socketDirs } : {}),
   });
-  return { policy: { hidden, env, allowNetwork: sandbox.network ?? false }, warnings };
+  // Spelled as the trust decision spells them (`~` expanded, symlinks resolved).
+  const trustedProjects = (input.config.trustedProjects ?? []).map(realDir);
+  return { policy: { hidden, env, allowNetwork: sandbox.network ?? false, trustedProjects }, warnings };
 }
 
 /** The policy of a daemon on `env` with an empty config: what a tool built without one uses. */

@@ -26,7 +26,9 @@ export interface WrappedCommand {
  *    a minimal /dev and the /proc of the new pid namespace; `--tmpfs /tmp`: a private /tmp;
  * 2. socket directories (/run) emptied, resolv.conf's target put back;
  * 3. the roots (workspace, additional dirs), parents first, so one under /tmp or /run is visible;
- * 4. `.git` and `.agentd` of writable roots read-only (an empty read-only tmpfs when absent,
+ * 4. the paths down to each trusted project inside a writable root bound onto themselves
+ *    (a mount point cannot be renamed away), then `.git` and `.agentd` of writable roots and
+ *    `.agentd` of those trusted projects read-only (an empty read-only tmpfs when absent,
  *    so a command cannot create one and plant hooks or project config);
  * 5. hidden paths: an empty tmpfs over directories, /dev/null over files, after the roots
  *    so they stay hidden when the workspace contains them (workspace = $HOME);
@@ -48,6 +50,7 @@ export function wrapCommand(mode: SandboxInfo['mode'], options: WrapCommandOptio
   for (const dir of mounts.systemHidden) args.push('--tmpfs', dir);
   for (const file of mounts.reveal) args.push('--ro-bind', file, file);
   for (const { dir, writable } of mounts.roots) args.push(writable ? '--bind' : '--ro-bind', dir, dir);
+  for (const dir of mounts.pinned ?? []) args.push('--bind', dir, dir);
   for (const entry of mounts.protected) {
     if (entry.exists) args.push('--ro-bind', entry.path, entry.path);
     else args.push('--tmpfs', entry.path, '--remount-ro', entry.path);

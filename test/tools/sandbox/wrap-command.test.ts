@@ -10,9 +10,11 @@ describe('wrapCommand', () => {
       { dir: '/home/u', writable: true },
       { dir: '/home/u/shared', writable: true },
     ],
+    pinned: ['/home/u/code', '/home/u/code/p'],
     protected: [
       { path: '/home/u/.git', exists: true },
       { path: '/home/u/.agentd', exists: false },
+      { path: '/home/u/code/p/.agentd', exists: true },
     ],
     hidden: [
       { path: '/home/u/.ssh', kind: 'dir' },
@@ -26,7 +28,7 @@ describe('wrapCommand', () => {
     expect(wrapCommand('none', options)).toEqual({ file: 'bash', args: ['-c', 'npm test'] });
   });
 
-  it('builds the bubblewrap argv in policy order: system, sockets, roots, protected, hidden, read-only', () => {
+  it('builds the bubblewrap argv in policy order: system, sockets, roots, pinned paths to trusted projects, protected, hidden, read-only', () => {
     expect(wrapCommand('bubblewrap', options)).toEqual({
       file: 'bwrap',
       args: [
@@ -38,8 +40,11 @@ describe('wrapCommand', () => {
         '--ro-bind', '/run/systemd/resolve/stub-resolv.conf', '/run/systemd/resolve/stub-resolv.conf',
         '--bind', '/home/u', '/home/u',
         '--bind', '/home/u/shared', '/home/u/shared',
+        '--bind', '/home/u/code', '/home/u/code',
+        '--bind', '/home/u/code/p', '/home/u/code/p',
         '--ro-bind', '/home/u/.git', '/home/u/.git',
         '--tmpfs', '/home/u/.agentd', '--remount-ro', '/home/u/.agentd',
+        '--ro-bind', '/home/u/code/p/.agentd', '/home/u/code/p/.agentd',
         '--tmpfs', '/home/u/.ssh',
         '--ro-bind', '/dev/null', '/home/u/.netrc',
         '--ro-bind', '/home/u/.local/share/agentd/tool-output/s1', '/home/u/.local/share/agentd/tool-output/s1',

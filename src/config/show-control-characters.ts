@@ -6,6 +6,9 @@
  */
 const CONTROL = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
+/** The part of CONTROL that JSON.stringify leaves as it is. */
+const NOT_ESCAPED_BY_JSON = /[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
 /** The spellings a programmer reads at a glance (C and bash's `$'…'`; `\e` for ESC). */
 const NAMED: Record<string, string> = {
   '\0': '\\0',
@@ -53,5 +56,6 @@ function escapeCode(code: number): string {
  * back into the same text (nothing is lost, unlike showControlCharacters).
  */
 export function jsonForTerminal(value: unknown, space?: number): string {
-  return JSON.stringify(value, null, space).replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // C0 is left out: inside strings JSON has escaped it already, outside it is the layout (`space`).
+  return JSON.stringify(value, null, space).replace(NOT_ESCAPED_BY_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -1,10 +1,13 @@
 import { connect } from 'node:net';
+import { checkSocketPath } from '../../protocol/wire/check-socket-path.js';
 
 /**
  * Pipes this process's stdin and stdout to a daemon's Unix socket, byte for byte, until
  * either side ends: the client on stdio then talks to that daemon as if it ran here.
  */
 export async function bridgeStdio(socketPath: string): Promise<number> {
+  // The editor's `initialize` must never reach another user's process.
+  checkSocketPath(socketPath, { action: 'connect to' });
   const socket = connect(socketPath);
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { setFlagsFromString } from 'node:v8';
 import { ConfigError } from '../config/config-error.js';
+import { showControlCharacters } from '../config/show-control-characters.js';
 import { COMMAND_HELP, renderCommandHelp, renderOverview } from './command-help.js';
 import { packageVersion } from './package-version.js';
 
@@ -67,7 +68,8 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    const message = error instanceof ConfigError || error instanceof Error ? error.message : String(error);
+    // An error can quote a repository file's path or text, or a daemon's answer: lines kept, every other control shown.
+    const message = showControlCharacters(error instanceof ConfigError || error instanceof Error ? error.message : String(error), { keep: '\n' });
     // A command's own errors already start with its name ("agentd sessions: …").
     process.stderr.write(message.startsWith('agentd ') ? `${message}\n` : `agentd: ${message}\n`);
     process.exitCode = error instanceof ConfigError ? 78 : 1;

@@ -3,6 +3,7 @@ import type { AgentdConfig } from '../config/config-schema.js';
 import { loadProjectConfig, readUserConfig } from '../config/load-config.js';
 import { ProjectSettingsResolver } from '../config/project-settings.js';
 import { collectSecrets, redactSecrets } from '../config/redact-secrets.js';
+import { showControlCharacters } from '../config/show-control-characters.js';
 import type { PermissionAsker } from '../session/permission-asker.js';
 import type { DataDirLock } from '../store/data-dir-lock.js';
 import type { PermissionMode } from '../tools/permissions/permission-modes.js';
@@ -47,7 +48,7 @@ export interface DaemonSettings {
   config: AgentdConfig;
   /** Each session directory's settings: the user's config with that project's file over it. */
   projects: ProjectSettingsResolver;
-  /** Writes one line to the log with every known secret redacted. */
+  /** Writes one line to the log with every known secret redacted and control characters shown (showControlCharacters). */
   log(line: string): void;
 }
 
@@ -64,7 +65,9 @@ export function loadDaemonSettings(options: StartOptions): DaemonSettings {
   // Grows as projects load: a trusted project's own provider keys are redacted too.
   const secrets = new Set(collectSecrets(config, options.env));
   const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'));
-  const log = (line: string): void => write(`agentd: ${redactSecrets(line, [...secrets])}`);
+  // Log lines quote MCP servers' stderr, providers' errors and repository files, and the log is
+  // often a terminal: multi-line messages keep their lines, every other control is shown.
+  const log = (line: string): void => write(`agentd: ${showControlCharacters(redactSecrets(line, [...secrets]), { keep: '\n' })}`);
   const learnSecrets = (projectConfig: AgentdConfig): void => {
     for (const secret of collectSecrets(projectConfig, options.env)) secrets.add(secret);
   };

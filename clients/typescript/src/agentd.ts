@@ -10,7 +10,7 @@ import type {
 import { AgentdClient } from './agentd-client.js';
 import { AgentdClientError } from './agentd-client-error.js';
 import { AgentdSession } from './agentd-session.js';
-import { openSocket } from './connect-socket.js';
+import { openSocket, UnsafeSocketPathError } from './connect-socket.js';
 import { ErrorCodes } from '../../../protocol/index.js';
 
 export interface SpawnOptions {
@@ -85,6 +85,8 @@ export class Agentd {
     try {
       socket = await openSocket(options.socketPath);
     } catch (error) {
+      // Another user's folder or socket: starting a daemon there would not make it ours.
+      if (error instanceof UnsafeSocketPathError) throw error;
       if (!options.start) throw new Error(`no agentd listens on ${options.socketPath} (${(error as Error).message}); start one with agentd serve --socket, or pass start`);
       socket = await startAndConnect(options.socketPath, options.start);
     }
@@ -164,6 +166,7 @@ async function startAndConnect(path: string, start: NonNullable<ConnectOptions['
     try {
       return await openSocket(path);
     } catch (error) {
+      if (error instanceof UnsafeSocketPathError) throw error;
       if (Date.now() > deadline) throw new Error(`started ${start.command.join(' ')}, but nothing listened on ${path} in time: ${(error as Error).message}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { jsonForTerminal, showControlCharacters } from '../../config/show-control-characters.js';
 import { formatDoctorReport } from '../doctor/format-doctor-report.js';
 import { runDoctor } from '../doctor/run-doctor.js';
 
@@ -19,6 +20,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
     cwd: resolve(values.cwd ?? process.cwd()),
     ...(values.config !== undefined ? { configFile: values.config } : {}),
   });
-  process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatDoctorReport(report)}\n`);
+  // Details quote config files, MCP server names and their errors: lines kept, every other control shown.
+  process.stdout.write(values.json ? `${jsonForTerminal(report, 2)}\n` : `${showControlCharacters(formatDoctorReport(report), { keep: '\n' })}\n`);
   return report.ok ? 0 : 1;
 }

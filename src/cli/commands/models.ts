@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
 import { loadConfig } from '../../config/load-config.js';
+import { jsonForTerminal, showControlCharacters } from '../../config/show-control-characters.js';
 import { formatModelTable } from '../../providers/catalog/format-model-table.js';
 import { listModelRows } from '../../providers/catalog/list-model-rows.js';
 import { createProviderRegistry } from '../../providers/registry/create-provider-registry.js';
@@ -59,7 +60,7 @@ export async function modelsCommand(argv: string[], io: ModelsCommandIo = proces
   );
 
   if (values.json === true) {
-    io.write(shown.map((row) => JSON.stringify(row) + '\n').join(''));
+    io.write(shown.map((row) => jsonForTerminal(row) + '\n').join(''));
     return 0;
   }
   let text = formatModelTable(shown);
@@ -72,6 +73,7 @@ export async function modelsCommand(argv: string[], io: ModelsCommandIo = proces
   if (unlisted.length > 0) {
     text += `Configured, any model id (e.g. ${unlisted[0]}/MODEL): ${unlisted.join(', ')}\n`;
   }
-  io.write(text);
+  // Model ids and names can come from a project's config: the table keeps its lines, every other control is shown.
+  io.write(showControlCharacters(text, { keep: '\n' }));
   return 0;
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
+import { jsonForTerminal, showControlCharacters } from '../../config/show-control-characters.js';
 import {
   listRememberedPermissions,
   permissionsStoreDir,
@@ -32,15 +33,16 @@ export async function permissionsCommand(argv: string[]): Promise<number> {
   if (action === 'list') {
     if (positionals.length > 0 || values.all) return usage('list takes no rule and no --all');
     const rules = await listRememberedPermissions(cwd, storeDir);
-    if (values.json) process.stdout.write(`${JSON.stringify({ project: cwd, rules })}\n`);
-    else if (rules.length === 0) process.stdout.write(`No remembered answers for ${cwd}.\n`);
-    else for (const r of rules) process.stdout.write(`${r.effect === 'allow' ? 'always allow ' : 'always reject'}  ${r.rule}  (${r.covers})\n`);
+    // A remembered rule quotes a model-written command or path: one line each, every control shown.
+    if (values.json) process.stdout.write(`${jsonForTerminal({ project: cwd, rules })}\n`);
+    else if (rules.length === 0) process.stdout.write(`No remembered answers for ${showControlCharacters(cwd)}.\n`);
+    else for (const r of rules) process.stdout.write(`${r.effect === 'allow' ? 'always allow ' : 'always reject'}  ${showControlCharacters(`${r.rule}  (${r.covers})`)}\n`);
     return 0;
   }
   if (values.json) return usage('revoke takes no --json');
   if (values.all ? positionals.length > 0 : positionals.length !== 1) return usage('revoke takes one RULE or --all');
   const removed = await revokeRememberedPermission(cwd, storeDir, values.all ? { all: true } : (positionals[0] as string));
-  process.stdout.write(removed.length === 0 ? `No remembered answers for ${cwd}.\n` : removed.map((r) => `revoked ${r}\n`).join(''));
+  process.stdout.write(removed.length === 0 ? `No remembered answers for ${showControlCharacters(cwd)}.\n` : removed.map((r) => `revoked ${showControlCharacters(r)}\n`).join(''));
   return 0;
 }
 

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AgentdClientError, type AgentdClient } from '../../../clients/typescript/src/index.js';
 import { ErrorCodes, type StopReason } from '../../../protocol/index.js';
+import { showControlCharacters } from '../../config/show-control-characters.js';
 import { detectLocalServers } from '../../providers/detect-local-servers.js';
 import { parsePermissionMode, type PermissionMode } from '../../tools/permissions/permission-modes.js';
 import { headlessPermissionAnswer } from '../headless-permission-answer.js';
@@ -101,7 +102,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     const budget = (answer._meta as { agentd?: { message?: unknown } } | undefined)?.agentd?.message;
     display.finish(sessionId, answer.stopReason, typeof budget === 'string' ? budget : undefined);
     if (typeof budget === 'string') {
-      if (!values.json) process.stderr.write(`agentd: ${budget}\n`);
+      if (!values.json) process.stderr.write(`agentd: ${showControlCharacters(budget)}\n`);
       return RUN_EXIT.budget;
     }
     return exitCodeFor(answer.stopReason);
@@ -109,10 +110,11 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (!(error instanceof AgentdClientError)) throw error;
     display.finish(sessionId, 'failed', error.message);
     if (error.code === ErrorCodes.ProviderNotConfigured) {
-      process.stderr.write(`agentd: ${error.message}\n${await describeLocalServers()}`);
+      process.stderr.write(`agentd: ${showControlCharacters(error.message, { keep: '\n' })}\n${showControlCharacters(await describeLocalServers(), { keep: '\n' })}`);
       return RUN_EXIT.noProvider;
     }
-    process.stderr.write(`agentd: ${error.code === ErrorCodes.ProviderError ? 'the model failed: ' : ''}${error.message}\n`);
+    // The daemon's message can quote a provider, a tool or a repository file: lines kept, every other control shown.
+    process.stderr.write(`agentd: ${error.code === ErrorCodes.ProviderError ? 'the model failed: ' : ''}${showControlCharacters(error.message, { keep: '\n' })}\n`);
     return error.code === ErrorCodes.InvalidParams && /config/.test(error.message) ? RUN_EXIT.config : RUN_EXIT.failed;
   } finally {
     signals.stop();

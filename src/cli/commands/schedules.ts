@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Schedule, ScheduleRun } from '../../../protocol/index.js';
 import type { AgentdClient } from '../../../clients/typescript/src/index.js';
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
+import { jsonForTerminal, showControlCharacters } from '../../config/show-control-characters.js';
 import { describeOwner, tryLockDataDir } from '../../store/data-dir-lock.js';
 import { SCHEDULE_FLAGS, scheduleFields } from '../schedules/schedule-flags.js';
 
@@ -110,8 +111,9 @@ function onlyId(action: string, positionals: string[]): string {
   return positionals[0]!;
 }
 
+/** One line per value: names and prompts can come from a project's config, errors from a model or tool; every control is shown. */
 function print<T>(json: boolean | undefined, value: T, text: (value: T) => string): void {
-  process.stdout.write(`${json ? JSON.stringify(value) : text(value)}\n`);
+  process.stdout.write(`${json ? jsonForTerminal(value) : showControlCharacters(text(value))}\n`);
 }
 
 function describeSchedule(s: Schedule): string {

@@ -2,6 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveAgentdPaths, type AgentdPaths } from '../../config/agentd-paths.js';
+import { jsonForTerminal, showControlCharacters } from '../../config/show-control-characters.js';
 import { describeOwner, tryLockDataDir, type DataDirOwner } from '../../store/data-dir-lock.js';
 import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/store.js';
@@ -38,8 +39,9 @@ function listSessions(paths: AgentdPaths, argv: string[]): number {
     do {
       const page = store.listSessions({ ...query, ...(cursor ? { cursor } : {}) });
       for (const s of page.sessions) {
-        if (values.json) process.stdout.write(JSON.stringify(s) + '\n');
-        else process.stdout.write(`${s.id}  ${s.updatedAt}  ${s.cwd}${s.title ? `  ${s.title}` : ''}\n`);
+        // The title is the model's, the directory a repository's name: one line each, every control shown.
+        if (values.json) process.stdout.write(jsonForTerminal(s) + '\n');
+        else process.stdout.write(`${showControlCharacters(`${s.id}  ${s.updatedAt}  ${s.cwd}${s.title ? `  ${s.title}` : ''}`)}\n`);
       }
       cursor = values.all ? page.nextCursor : null;
     } while (cursor);
@@ -61,15 +63,15 @@ function showSession(paths: AgentdPaths, action: 'show' | 'export', argv: string
     const session = store.getSession(id);
     if (!session) throw new Error(`agentd sessions ${action}: no session ${id}; agentd sessions lists them`);
     const messages = store.listMessages(id);
-    const text =
-      format === 'json'
-        ? `${JSON.stringify({ session, turns: store.listTurns(id), messages }, null, 2)}\n`
-        : renderSessionMarkdown(session, messages, { full: action === 'export' });
+    const record = { session, turns: store.listTurns(id), messages };
+    const markdown = (): string => renderSessionMarkdown(session, messages, { full: action === 'export' });
     if (values.output) {
-      writeFileSync(values.output, text);
+      // A file gets the conversation exactly as stored.
+      writeFileSync(values.output, format === 'json' ? `${JSON.stringify(record, null, 2)}\n` : markdown());
       process.stderr.write(`agentd: wrote session ${id} to ${values.output}\n`);
     } else {
-      process.stdout.write(text);
+      // stdout is often a terminal: the model's and tools' words keep their lines and tabs, every other control is shown.
+      process.stdout.write(format === 'json' ? `${jsonForTerminal(record, 2)}\n` : showControlCharacters(markdown(), { keep: '\n\t' }));
     }
     return 0;
   }, { missing: () => { throw new Error(`agentd sessions ${action}: no session ${id}; there are no sessions yet`); } });

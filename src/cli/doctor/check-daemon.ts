@@ -1,7 +1,8 @@
 import { lstatSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { AgentdClient, AgentdClientError } from '../../../clients/typescript/src/index.js';
-import { okCheck, warnCheck, type DoctorCheck } from './doctor-check.js';
+import { checkSocketPath, UnsafeSocketPathError } from '../../../protocol/wire/check-socket-path.js';
+import { failCheck, okCheck, warnCheck, type DoctorCheck } from './doctor-check.js';
 
 /** How long a live daemon gets to answer `initialize`. */
 const ANSWER_TIMEOUT_MS = 3000;
@@ -22,6 +23,13 @@ type Probe =
 export async function checkDaemon(socketPath: string, timeoutMs = ANSWER_TIMEOUT_MS): Promise<DoctorCheck> {
   const id = 'daemon';
   const title = 'daemon';
+  // Doctor speaks to the socket only when no other user could have put it there.
+  try {
+    checkSocketPath(socketPath, { action: 'connect to' });
+  } catch (error) {
+    if (!(error instanceof UnsafeSocketPathError)) throw error;
+    return failCheck(id, title, error.problem, error.fix);
+  }
   const kind = socketKind(socketPath);
   if (kind === 'missing') {
     return okCheck(id, title, `no daemon running on ${socketPath}; \`agentd acp\` starts one when an editor connects, or run \`agentd serve --socket\``);

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { RequestPermissionRequest } from '../../../protocol/index.js';
+import { showControlCharacters } from '../../config/show-control-characters.js';
 import { unifiedDiff } from '../../tools/unified-diff.js';
 
 /** The keys offered, by ACP option kind. */
@@ -15,7 +16,8 @@ function proposedChanges(request: RequestPermissionRequest, cwd: string): string
     .map((d) => {
       const lines = unifiedDiff(d.path, cwd, d.oldText ?? null, d.newText).trimEnd().split('\n');
       const cut = lines.length > MAX_DIFF_LINES ? [...lines.slice(0, MAX_DIFF_LINES), `  … ${lines.length - MAX_DIFF_LINES} more diff lines`] : lines;
-      return cut.map((line) => `  ${line}\n`).join('');
+      // A tab keeps code aligned and cannot overwrite anything; every other control is shown.
+      return cut.map((line) => `  ${showControlCharacters(line, { keep: '\t' })}\n`).join('');
     })
     .join('');
 }
@@ -24,7 +26,9 @@ function proposedChanges(request: RequestPermissionRequest, cwd: string): string
  * Asks a permission question on the terminal `agentd run` was started from: the call's
  * title, why it asks, the proposed change as a diff when the question carries one, and
  * one key per option (y once, a always, n reject, N always reject). Anything else asks
- * again; the end of input answers `cancelled`.
+ * again; the end of input answers `cancelled`. The title, reason, diff and option names
+ * come from the model, tools and MCP servers: each shows its control characters as
+ * escapes, so none can redraw the question (`\r\e[2K` followed by a harmless title).
  */
 export async function askOnTerminal(
   request: RequestPermissionRequest,
@@ -32,10 +36,11 @@ export async function askOnTerminal(
 ): Promise<string> {
   const reason = (request.toolCall._meta as { agentd?: { reason?: unknown } } | null | undefined)?.agentd?.reason;
   const choices = request.options.map((option) => ({ key: KEYS[option.kind] ?? option.optionId, option }));
-  const menu = choices.map(({ key, option }) => `[${key}] ${option.name}`).join('  ');
+  const menu = choices.map(({ key, option }) => `[${key}] ${showControlCharacters(option.name)}`).join('  ');
+  const title = showControlCharacters(request.toolCall.title ?? 'a tool call');
   const rl = createInterface({ input: io.input, output: io.output, terminal: false });
   try {
-    io.output.write(`\nagentd: ${request.toolCall.title ?? 'a tool call'} needs permission${typeof reason === 'string' ? ` (${reason})` : ''}\n`);
+    io.output.write(`\nagentd: ${title} needs permission${typeof reason === 'string' ? ` (${showControlCharacters(reason)})` : ''}\n`);
     io.output.write(proposedChanges(request, io.cwd ?? process.cwd()));
     // Lines are buffered by the iterator: several typed (or pasted) at once are all read.
     const lines = rl[Symbol.asyncIterator]();

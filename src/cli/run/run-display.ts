@@ -1,4 +1,5 @@
 import type { AgentdEvent, SessionUpdate, StopReason } from '../../../protocol/index.js';
+import { jsonForTerminal, showControlCharacters } from '../../config/show-control-characters.js';
 
 /** Where `agentd run` writes: the answer to one stream, what happens around it to another. */
 export interface RunOutput {
@@ -54,7 +55,7 @@ export class RunDisplay {
 
   update(sessionId: string, update: SessionUpdate): void {
     this.stopSpinner();
-    if (this.json) return this.out.stdout(`${JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId, update } })}\n`);
+    if (this.json) return this.out.stdout(`${jsonForTerminal({ jsonrpc: '2.0', method: 'session/update', params: { sessionId, update } })}\n`);
     switch (update.sessionUpdate) {
       case 'agent_message_chunk':
         if (update.content.type === 'text') this.answer(update.content.text);
@@ -75,7 +76,7 @@ export class RunDisplay {
   }
 
   event(sessionId: string, event: AgentdEvent): void {
-    if (this.json) return this.out.stdout(`${JSON.stringify({ jsonrpc: '2.0', method: 'agentd/event', params: { sessionId, event } })}\n`);
+    if (this.json) return this.out.stdout(`${jsonForTerminal({ jsonrpc: '2.0', method: 'agentd/event', params: { sessionId, event } })}\n`);
     switch (event.type) {
       case 'retry':
         return this.status(`retrying in ${Math.max(1, Math.round(event.delayMs / 1000))} s (attempt ${event.attempt}): ${event.reason}`);
@@ -100,7 +101,7 @@ export class RunDisplay {
     this.stopSpinner();
     this.finished = true;
     if (this.json) {
-      this.out.stdout(`${JSON.stringify({ result: { sessionId, stopReason, ...(detail ? { message: detail } : {}) } })}\n`);
+      this.out.stdout(`${jsonForTerminal({ result: { sessionId, stopReason, ...(detail ? { message: detail } : {}) } })}\n`);
       return;
     }
     if (!this.endsWithNewline) this.out.stdout('\n');
@@ -108,19 +109,21 @@ export class RunDisplay {
     if (this.turnUsd !== undefined) this.status(`${describeStop(stopReason)} · $${this.turnUsd.toFixed(4)}`);
   }
 
+  /** The model's words: newlines and tabs lay them out; every other control is shown as an escape. */
   private answer(text: string): void {
-    this.out.stdout(text);
+    this.out.stdout(showControlCharacters(text, { keep: '\n\t' }));
     this.endsWithNewline = text.endsWith('\n');
   }
 
   /**
    * A status line on stderr. On a terminal both streams share a screen: a line break
    * first when the answer so far ends mid-line, so the status stands on its own line
-   * (stdout itself is left as the model wrote it).
+   * (stdout itself gets no added line break). Titles, errors and notices come from
+   * the model, tools, MCP servers and providers: one line each, every control shown.
    */
   private status(line: string): void {
     this.stopSpinner();
-    this.out.stderr(`${this.endsWithNewline ? '' : '\n'}agentd: ${line}\n`);
+    this.out.stderr(`${this.endsWithNewline ? '' : '\n'}agentd: ${showControlCharacters(line)}\n`);
     // A tool runs, or the model is asked again: nothing streams for a while.
     this.waiting();
   }

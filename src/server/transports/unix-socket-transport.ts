@@ -1,6 +1,7 @@
 import { chmodSync, lstatSync, mkdirSync, unlinkSync, type Stats } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { dirname } from 'node:path';
+import { checkSocketPath } from '../../../protocol/wire/check-socket-path.js';
 import type { DaemonShell } from '../daemon-shell.js';
 import { serveConnection } from '../serve-connection.js';
 import { destroyAfterFlush } from './destroy-after-flush.js';
@@ -13,13 +14,16 @@ export class SocketInUseError extends Error {}
 export class SocketPathTakenError extends Error {}
 
 /**
- * Listens on a Unix socket readable only by its owner (0600, in a 0700 directory).
+ * Listens on a Unix socket readable only by its owner (0600, in a 0700 directory), never
+ * in a folder another user owns or can write (checkSocketPath).
  * Only a socket file nobody answers on (left over from a crash) is replaced; a live one
  * is refused so two daemons never fight over one path, and anything else at the path
  * (a file, a directory, a symlink to anything) is refused and left as it is.
  */
 export async function serveUnixSocket(shell: DaemonShell, path: string): Promise<Server> {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  // Never listen where another user owns or can write the folder: clients would trust what they find there.
+  checkSocketPath(path, { action: 'listen on' });
   const existing = lstatOrUndefined(path);
   if (existing && !existing.isSocket()) {
     throw new SocketPathTakenError(

@@ -19,6 +19,7 @@ from .client import Client
 from .errors import AgentdError, ConnectionClosedError, ProtocolError
 from .paths import default_socket_path
 from .permissions import PermissionRequest, reject
+from .socket_check import UnsafeSocketPathError, check_socket_path
 from .sync_turn import Turn
 from .tools import Tool
 from .turn import PromptResult, message_text, update_kind
@@ -34,6 +35,8 @@ __all__ = [
     "ProtocolError",
     "Tool",
     "Turn",
+    "UnsafeSocketPathError",
+    "check_socket_path",
     "default_socket_path",
     "message_text",
     "reject",

@@ -7,6 +7,7 @@ import os
 import socket
 from typing import IO, Any, Mapping, Optional, Sequence, Union
 
+from .socket_check import check_socket_path
 from .stderr_tail import StderrTail
 from .transport import DEFAULT_COMMAND, READ_SIZE
 
@@ -21,7 +22,8 @@ class AsyncTransport:
 
     @classmethod
     async def connect_unix(cls, path: Union[str, "os.PathLike[str]"]) -> "AsyncTransport":
-        """Connect to the daemon's Unix socket."""
+        """Connect to the daemon's Unix socket, once no other user can own or replace it (:func:`check_socket_path`)."""
+        check_socket_path(path)
         try:
             reader, writer = await asyncio.open_unix_connection(os.fspath(path))
         except OSError as error:

@@ -8,6 +8,7 @@ import subprocess
 import threading
 from typing import IO, Mapping, Optional, Sequence, Union
 
+from .socket_check import check_socket_path
 from .stderr_tail import StderrTail
 
 #: Bytes asked for per read; a read returns as soon as any bytes are there.
@@ -44,7 +45,8 @@ class SocketTransport(Transport):
 
     @classmethod
     def connect_unix(cls, path: Union[str, "os.PathLike[str]"]) -> "SocketTransport":
-        """Connect to the daemon's Unix socket."""
+        """Connect to the daemon's Unix socket, once no other user can own or replace it (:func:`check_socket_path`)."""
+        check_socket_path(path)
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             sock.connect(os.fspath(path))

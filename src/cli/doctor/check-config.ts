@@ -1,8 +1,9 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { AgentdPaths } from '../../config/agentd-paths.js';
 import { ConfigError } from '../../config/config-error.js';
 import type { AgentdConfig } from '../../config/config-schema.js';
 import { loadConfig, projectConfigFile } from '../../config/load-config.js';
+import { FILE_CAPS, readRepositoryFile } from '../../config/read-repository-file.js';
 import { failCheck, okCheck, warnCheck, type DoctorCheck } from './doctor-check.js';
 
 /** Where to look for config, as `agentd serve` would. */
@@ -67,8 +68,11 @@ export function checkConfig(options: CheckConfigOptions): ConfigCheckResult {
 
 /** loadConfig has validated the file, so it is JSON with an optional `providers` object. */
 function holdsApiKey(file: string): boolean {
+  // The same bounded, non-blocking read as loadConfig's: a file swapped for a FIFO since cannot make doctor wait.
+  const read = readRepositoryFile(file, { root: undefined, cap: FILE_CAPS.config, overCap: 'refuse' });
+  if (read.kind !== 'ok') return false;
   try {
-    const json = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, '')) as { providers?: Record<string, { apiKey?: unknown }> };
+    const json = JSON.parse(read.text) as { providers?: Record<string, { apiKey?: unknown }> };
     return Object.values(json.providers ?? {}).some((provider) => provider.apiKey !== undefined);
   } catch {
     // Changed or removed since loadConfig read it: nothing to warn about in what is there now.

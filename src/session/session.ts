@@ -17,12 +17,13 @@ import { PromptQueues, type QueueMode, type QueueName } from './prompt-queues.js
 import { InFlightEvents } from './in-flight-events.js';
 import { LiveServices } from './live-services.js';
 import type { ToolHost } from './create-tool-dispatch.js';
+import type { RunOverrides } from './run-overrides.js';
 import type { SessionEvent } from './session-event.js';
 import type { SessionServices } from './session-services.js';
 import { turnSettings } from './turn-settings.js';
 import { SessionWriter } from './session-writer.js';
 import { StoreWriteError } from './store-write-error.js';
-import { SessionBusyError, TurnFailedError, UnknownChoiceError } from './session-errors.js';
+import { RunTurnBusyError, SessionBusyError, TurnFailedError, UnknownChoiceError } from './session-errors.js';
 
 /** How a prompt sent while a turn runs is delivered (`_meta.agentd.delivery`). */
 export type PromptDelivery = 'steer' | 'followUp';
@@ -55,7 +56,9 @@ export class Session {
   private compacting: AbortController | undefined;
   /** abort({ keepQueues: true }) asked to keep the queued messages for the next turn. */
   private keepQueues = false;
-  private turn: { id: string; origin: string | undefined; controller: AbortController; request: AbortController; done: Promise<PromptOutcome> } | undefined;
+  private turn:
+    | { id: string; origin: string | undefined; run: RunOverrides | undefined; controller: AbortController; request: AbortController; done: Promise<PromptOutcome> }
+    | undefined;
   /** The project's services as the configuration is now, taken up at each turn and model request. */
   private readonly live: LiveServices;
 
@@ -77,6 +80,7 @@ export class Session {
       fileState: this.fileState,
       emit: (event) => this.publish(event),
       steeringPending: () => this.queues.has('steering'),
+      runPermissionMode: () => this.turn?.run?.permissionMode,
     };
     this.writer = new SessionWriter(record, store, (event) => this.emit(event));
     this.conversation = new Conversation(history);
@@ -150,8 +154,9 @@ export class Session {
    * Runs a turn for the prompt and resolves when it ends. While a turn runs, a prompt
    * with a delivery joins it (steer: before the next model request; followUp: when the
    * model would stop) and resolves when that turn ends; without one it is refused.
+   * `run` holds a run's own settings for the turn it starts (never stored, see RunOverrides).
    */
-  async prompt(blocks: ContentBlock[], options: { delivery?: PromptDelivery; origin?: string } = {}): Promise<PromptOutcome> {
+  async prompt(blocks: ContentBlock[], options: { delivery?: PromptDelivery; origin?: string; run?: RunOverrides } = {}): Promise<PromptOutcome> {
     const message: UserMessage = { role: 'user', content: convertPrompt(blocks) };
     // A prompt sent right after session/cancel, without waiting for the cancelled prompt's
     // answer (avante.nvim does this), runs once that turn has stopped instead of failing.
@@ -159,11 +164,18 @@ export class Session {
     if (this.compacting) throw new SessionBusyError(this.id);
     if (this.turn) {
       if (!options.delivery) throw new SessionBusyError(this.id);
+      this.refuseJoiningRun();
       const queue: QueueName = options.delivery === 'steer' ? 'steering' : 'followUp';
       const reason = await this.enqueue(queue, message, blocks, options.origin);
       return { stopReason: reason };
     }
-    return this.startTurn(message, blocks, options.origin);
+    return this.startTurn(message, blocks, options.origin, options.run);
+  }
+
+  /** A message may not join a run's turn that has its own permission mode: it would run in that mode. */
+  private refuseJoiningRun(): void {
+    const mode = this.turn?.run?.permissionMode;
+    if (mode !== undefined) throw new RunTurnBusyError(this.id, mode);
   }
 
   /**
@@ -177,6 +189,7 @@ export class Session {
       void this.startTurn(message, blocks, options.origin).catch((error: Error) => this.services.log(`session ${this.id}: ${error.message}`));
       return 0;
     }
+    this.refuseJoiningRun();
     const waiting = this.enqueue(queue, message, blocks, options.origin);
     void waiting.catch(() => undefined);
     if (options.interrupt && queue === 'steering') this.turn.request.abort(new Error('interrupted by a steer'));
@@ -252,14 +265,14 @@ export class Session {
     });
   }
 
-  private startTurn(message: UserMessage, blocks: ContentBlock[], origin: string | undefined): Promise<PromptOutcome> {
+  private startTurn(message: UserMessage, blocks: ContentBlock[], origin: string | undefined, run?: RunOverrides): Promise<PromptOutcome> {
     const services = this.live.refresh();
     const agent = services.agent(this.record);
     // Resolve the model before anything is stored, so a misconfiguration loses nothing.
     const model = services.resolveModel(agent.model ?? this.record.model);
     const id = randomUUID();
     const controller = new AbortController();
-    const turn = { id, origin, controller, request: new AbortController(), done: undefined as unknown as Promise<PromptOutcome> };
+    const turn = { id, origin, run, controller, request: new AbortController(), done: undefined as unknown as Promise<PromptOutcome> };
     this.turn = turn;
     try {
       this.writer.startTurn(id);
@@ -286,7 +299,7 @@ export class Session {
             if (turn.request.signal.aborted) turn.request = new AbortController();
             return AbortSignal.any([controller.signal, turn.request.signal]);
           },
-        });
+        }, run);
         const result = await runner.run(settings);
         outcome = { stopReason: result.stopReason, ...(result.budgetExceeded ? { budgetExceeded: result.budgetExceeded } : {}) };
         if (result.error) failure = new TurnFailedError(result.error);
@@ -369,7 +382,8 @@ export class Session {
       },
       emit: (event) => this.publish(event),
       take: (queue) => this.queues.take(queue).map((item) => item.message),
-      settingsForNextRequest: (current) => this.live.settingsForNextRequest(this.record, current, this.toolHost, (message) => this.publish({ type: 'notice', level: 'warning', message })),
+      settingsForNextRequest: (current) =>
+        this.live.settingsForNextRequest(this.record, current, this.toolHost, (message) => this.publish({ type: 'notice', level: 'warning', message }), this.turn?.run),
     };
   }
 

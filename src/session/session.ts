@@ -20,7 +20,9 @@ import type { ToolHost } from './create-tool-dispatch.js';
 import type { RunOverrides } from './run-overrides.js';
 import type { SessionEvent } from './session-event.js';
 import type { SessionServices } from './session-services.js';
-import { turnSettings } from './turn-settings.js';
+import { sessionBudgetUsd, turnSettings } from './turn-settings.js';
+import { budgetExceededMessage } from '../loop/stop-conditions.js';
+import type { Usage } from '../providers/usage.js';
 import { SessionWriter } from './session-writer.js';
 import { StoreWriteError } from './store-write-error.js';
 import { RunTurnBusyError, SessionBusyError, TurnFailedError, UnknownChoiceError } from './session-errors.js';
@@ -123,6 +125,18 @@ export class Session {
     this.writer.update({ meta: { ...record.meta, deliveryModes: modes } });
     this.queues.setMode(queue, mode);
     this.emit({ type: 'settings_changed' });
+  }
+
+  /** Why the session may spend nothing more (its budget is reached), if so; a run's own budget while its turn runs. */
+  budgetRefusal(): string | undefined {
+    const budget = sessionBudgetUsd(this.services, this.writer.record, this.turn?.run);
+    return budget !== undefined && this.cost.sessionUsd >= budget ? budgetExceededMessage(this.cost.sessionUsd, budget) : undefined;
+  }
+
+  /** Counts a priced model call made for the session outside its loop (an MCP server's sampling): cost, budget and store. */
+  addCost(usd: number, usage: Usage): void {
+    this.cost.add(usd, usage);
+    this.writer.addCost(usd);
   }
 
   get state(): 'idle' | 'running' {

@@ -10,6 +10,18 @@ export const DEFAULT_MAX_TURNS = 50;
 export const TOOL_RESULT_BUDGET = 50_000;
 
 /**
+ * The budget (US dollars) a session's spending is held to: a run's own for that run's turn,
+ * else a sub-agent's share of its parent's sub-agent budget (in its record), else the config's.
+ */
+export function sessionBudgetUsd(services: SessionServices, record: SessionRecord, run?: RunOverrides): number | undefined {
+  if (run?.budgetUsd !== undefined) return run.budgetUsd;
+  // Only a sub-agent's record carries a budget: a top-level record's `budgetUsd` (written by
+  // older scheduled runs) is ignored.
+  const ownBudget = typeof record.meta.parentSessionId === 'string' ? record.meta.budgetUsd : undefined;
+  return typeof ownBudget === 'number' ? ownBudget : services.settings.config.budgetUsd;
+}
+
+/**
  * What one turn of a session runs with: its agent's prompt, tools and limits, and the model
  * resolved for it; a run's own budget (`run`) for that run's turn only.
  */
@@ -23,10 +35,7 @@ export async function turnSettings(
 ): Promise<TurnSettings> {
   // Read from the project's effective config here, once per turn, not copied along the way.
   const { config } = services.settings;
-  // A sub-agent carries its share of the sub-agent budget in its own record. Only a
-  // sub-agent's: a top-level record's `budgetUsd` (written by older scheduled runs) is ignored.
-  const ownBudget = typeof record.meta.parentSessionId === 'string' ? record.meta.budgetUsd : undefined;
-  const budgetUsd = run?.budgetUsd ?? (typeof ownBudget === 'number' ? ownBudget : config.budgetUsd);
+  const budgetUsd = sessionBudgetUsd(services, record, run);
   const { fallback, ...primary } = model;
   return {
     model: primary,

@@ -1,7 +1,9 @@
 import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ModelMessage, UserContentPart } from '../providers/message.js';
 import type { Usage } from '../providers/usage.js';
+import { budgetExceededMessage } from '../loop/stop-conditions.js';
 import type { Session } from './session.js';
+import { sessionBudgetUsd } from './turn-settings.js';
 
 type SamplingParams = CreateMessageRequest['params'];
 
@@ -15,8 +17,9 @@ type SamplingParams = CreateMessageRequest['params'];
  * once reached.
  */
 export async function sampleForMcpServer(session: Session, params: SamplingParams, signal: AbortSignal): Promise<CreateMessageResult> {
-  const refusal = session.budgetRefusal();
-  if (refusal) throw new Error(`sampling refused: ${refusal}`);
+  const budget = sessionBudgetUsd(session.services, session.record, session.runOverrides);
+  const spent = session.record.totalCostUsd;
+  if (budget !== undefined && spent >= budget) throw new Error(`sampling refused: ${budgetExceededMessage(spent, budget)}`);
   const model = session.services.resolveModel(session.record.model);
   const stream = model.model.stream(
     {

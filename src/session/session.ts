@@ -20,8 +20,7 @@ import type { ToolHost } from './create-tool-dispatch.js';
 import type { RunOverrides } from './run-overrides.js';
 import type { SessionEvent } from './session-event.js';
 import type { SessionServices } from './session-services.js';
-import { sessionBudgetUsd, turnSettings } from './turn-settings.js';
-import { budgetExceededMessage } from '../loop/stop-conditions.js';
+import { turnSettings } from './turn-settings.js';
 import type { Usage } from '../providers/usage.js';
 import { SessionWriter } from './session-writer.js';
 import { StoreWriteError } from './store-write-error.js';
@@ -87,11 +86,7 @@ export class Session {
     this.writer = new SessionWriter(record, store, (event) => this.emit(event));
     this.conversation = new Conversation(history);
     this.cost = new CostTracker(services.costTotals, record.totalCostUsd);
-    const modes = record.meta.deliveryModes as Partial<Record<QueueName, QueueMode>> | undefined;
-    for (const queue of ['steering', 'followUp'] as const) {
-      const mode = modes?.[queue];
-      if (mode === 'all' || mode === 'oneAtATime') this.queues.setMode(queue, mode);
-    }
+    this.queues.restoreModes(record.meta.deliveryModes);
   }
 
   get id(): string {
@@ -127,10 +122,9 @@ export class Session {
     this.emit({ type: 'settings_changed' });
   }
 
-  /** Why the session may spend nothing more (its budget is reached), if so; a run's own budget while its turn runs. */
-  budgetRefusal(): string | undefined {
-    const budget = sessionBudgetUsd(this.services, this.writer.record, this.turn?.run);
-    return budget !== undefined && this.cost.sessionUsd >= budget ? budgetExceededMessage(this.cost.sessionUsd, budget) : undefined;
+  /** The running turn's own settings, when a run set them (see RunOverrides). */
+  get runOverrides(): RunOverrides | undefined {
+    return this.turn?.run;
   }
 
   /** Counts a priced model call made for the session outside its loop (an MCP server's sampling): cost, budget and store. */
@@ -178,18 +172,11 @@ export class Session {
     if (this.compacting) throw new SessionBusyError(this.id);
     if (this.turn) {
       if (!options.delivery) throw new SessionBusyError(this.id);
-      this.refuseJoiningRun();
       const queue: QueueName = options.delivery === 'steer' ? 'steering' : 'followUp';
       const reason = await this.enqueue(queue, message, blocks, options.origin);
       return { stopReason: reason };
     }
     return this.startTurn(message, blocks, options.origin, options.run);
-  }
-
-  /** A message may not join a run's turn that has its own permission mode: it would run in that mode. */
-  private refuseJoiningRun(): void {
-    const mode = this.turn?.run?.permissionMode;
-    if (mode !== undefined) throw new RunTurnBusyError(this.id, mode);
   }
 
   /**
@@ -203,7 +190,6 @@ export class Session {
       void this.startTurn(message, blocks, options.origin).catch((error: Error) => this.services.log(`session ${this.id}: ${error.message}`));
       return 0;
     }
-    this.refuseJoiningRun();
     const waiting = this.enqueue(queue, message, blocks, options.origin);
     void waiting.catch(() => undefined);
     if (options.interrupt && queue === 'steering') this.turn.request.abort(new Error('interrupted by a steer'));
@@ -273,6 +259,8 @@ export class Session {
   }
 
   private enqueue(queue: QueueName, message: UserMessage, blocks: ContentBlock[], origin: string | undefined): Promise<TurnStopReason> {
+    // A message may not join a run's turn that has its own permission mode: it would run in that mode.
+    if (this.turn?.run?.permissionMode !== undefined) throw new RunTurnBusyError(this.id, this.turn.run.permissionMode);
     this.writer.remember(message, blocks, origin);
     return new Promise((resolve, reject) => {
       this.queues.push(queue, { message, blocks, origin, done: { resolve, reject } });

@@ -9,6 +9,7 @@ import { daemonEnv, makeHome, until } from '../support/daemon-process.js';
 import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 import type { RpcPeer } from '../support/rpc-peer.js';
+import { runFinished } from '../support/schedule-test-bed.js';
 
 // F8: an MCP server of the user's config serves every session. What it asks of agentd
 // (sampling, a form) belongs to the session whose call to it is in flight; with calls of
@@ -52,7 +53,7 @@ async function start(extra: Record<string, unknown> = {}): Promise<Bed> {
   const daemon = startInProcessDaemon(daemonEnv(home.home), process.cwd());
   const samplingQuestions: Bed['samplingQuestions'] = [];
   const client = async (name: 'a' | 'b', peer: RpcPeer): Promise<{ peer: RpcPeer; sessionId: string }> => {
-    await peer.call('initialize', { protocolVersion: 1, clientCapabilities: { elicitation: { form: {} } } });
+    await peer.call('initialize', { protocolVersion: 1, clientCapabilities: { elicitation: { form: {} } }, _meta: { agentd: { events: true } } });
     // Every question is allowed: what matters is whether, and whom, agentd asks.
     peer.onRequest('session/request_permission', (params) => {
       if (JSON.stringify(params).includes('asks to use your model')) samplingQuestions.push({ client: name, sessionId: params.sessionId });
@@ -177,6 +178,20 @@ describe('F8 MCP requests of a config server belong to the session whose call ca
     // The run's bypass did not answer for the ask session, and nothing was sampled.
     expect(bed.samplingQuestions).toEqual([]);
     expect(bed.replay.requests).toHaveLength(4);
+  });
+});
+
+describe('F8 a scheduled run is headless for its MCP servers too', () => {
+  it('F8 a scheduled run\'s server asks for a form while a client has the run\'s session open: refused, nobody is shown it', async () => {
+    await start();
+    const { schedule } = await bed.a.peer.call('schedules/add', { name: 'elicits', cron: '0 0 1 1 *', prompt: 'elicit', cwd: bed.workspace, permissionMode: 'bypass' });
+    callTool('call_run', 'elicit', { waitMs: 1000 });
+    finalAnswer();
+    const run = await bed.a.peer.call('schedules/run', { id: schedule.id });
+    await bed.a.peer.call('session/load', { sessionId: run.sessionId, cwd: bed.workspace, mcpServers: [] });
+    expect(await runFinished(bed.a.peer, run.runId)).toMatchObject({ outcome: 'completed' });
+    expect(await resultOf(run.sessionId, 'call_run')).toMatch(/refused: .*scheduled run, which is headless: nobody is asked to fill in MCP server \\"sampler\\"'s form/);
+    expect(bed.a.peer.received.some((m) => m.method === 'elicitation/create')).toBe(false);
   });
 });
 

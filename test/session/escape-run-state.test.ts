@@ -151,6 +151,22 @@ describe('F16 per-run state: a run\'s permission mode and budget stay with its t
   });
 });
 
+describe('F16 a run\'s budget is its turn\'s only', () => {
+  it('F16 a run with a spent budget stops at once; the client\'s next turn in that session runs on the config\'s (none)', async () => {
+    bed = await startScheduleTestBed();
+    const { peer } = bed.daemon;
+    const { sessionId } = await peer.call('session/new', { cwd: bed.workspace, mcpServers: [] });
+    const session = (await bed.daemon.context()).sessions.open(sessionId);
+    const run = await session.prompt([{ type: 'text', text: 'costly' }], { run: { budgetUsd: 0 } });
+    expect(run.budgetExceeded).toMatch(/budget of \$0/);
+    expect(bed.replay.requests).toHaveLength(0);
+    bed.replay.enqueue({ body: chatCompletionSse(['answered']) });
+    const answer = await peer.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go on' }] });
+    expect(answer).toEqual({ stopReason: 'end_turn' });
+    expect(bed.replay.requests).toHaveLength(1);
+  });
+});
+
 describe('F16 a record written by an older version with a run\'s mode or budget in it', () => {
   it.each(['bypass', 'acceptEdits'])('F16 stored meta.permissionMode "%s" (and a spent budget) is not honoured: the write is asked and the turn runs', async (mode) => {
     bed = await startScheduleTestBed();

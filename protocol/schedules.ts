@@ -25,7 +25,8 @@ export type ScheduleOverlap = z.infer<typeof ScheduleOverlapSchema>;
 export const SchedulePermissionModeSchema = z
   .enum(['ask', 'acceptEdits', 'bypass', 'deny'])
   .describe(
-    'Permission mode of the run\'s session. Runs are headless, so nobody answers questions: in "ask" (and for what ' +
+    'Permission mode of the run\'s own turn, never stored with its session: a later turn of that session (a client that ' +
+      'opens it, after a restart too) runs in the project\'s mode and asks. Runs are headless, so nobody answers questions: in "ask" (and for what ' +
       '"acceptEdits" would still ask) a call that would ask is refused, and the model is told why. "bypass" runs everything ' +
       'but explicit deny rules; "deny" refuses whatever would ask, even read-only tools that only claim to be.',
   );

@@ -6,12 +6,18 @@ import type { ClientConnection } from './client-connection.js';
 
 /**
  * What MCP servers may ask of agentd, answered from the sessions: roots are a session's
- * directories, sampling runs on its model, forms go to its clients. The manager is built before the sessions, so
- * they are reached through a getter.
+ * directories, sampling runs on its model, forms go to its clients — none for a session
+ * running a scheduled run (`headless`, root ids), which asks nobody, not even a client
+ * that opened it. The manager is built before the sessions, so they are reached through a getter.
  */
-export function createMcpClientPorts(sessions: () => SessionManager, clients: ReadonlySet<ClientConnection>): McpClientPorts {
+export function createMcpClientPorts(sessions: () => SessionManager, clients: ReadonlySet<ClientConnection>, headless: ReadonlySet<string>): McpClientPorts {
+  const elicit = createClientElicitor(clients, (id) => sessions().get(id)?.promptOrigin, (id) => sessions().rootOf(id));
   return {
-    elicit: createClientElicitor(clients, (id) => sessions().get(id)?.promptOrigin, (id) => sessions().rootOf(id)),
+    elicit(request) {
+      const root = sessions().rootOf(request.sessionId);
+      if (!headless.has(root)) return elicit(request);
+      return Promise.reject(new Error(`session ${root} is running a scheduled run, which is headless: nobody is asked to fill in MCP server "${request.server}"'s form`));
+    },
     roots(sessionId) {
       const session = sessions().get(sessionId);
       return session ? [session.record.cwd, ...session.record.additionalDirectories] : [];

@@ -4,10 +4,12 @@ import type { SessionManager } from '../session/session-manager.js';
 import type { ClientConnection } from './client-connection.js';
 
 /**
- * The scheduler's port into the sessions: a new session in the schedule's cwd, its agent,
- * model, budget and permission mode set, prompted with no client behind it. Aborting the
- * signal stops the turn like `session/abort`. When the turn is over the session is unloaded
- * unless a client has it open; it stays in the store, loadable like any other.
+ * The scheduler's port into the sessions: a new session in the schedule's cwd with its
+ * agent and model, prompted with no client behind it. The run's budget and permission mode
+ * are held by its turn only, never stored with the session: whoever goes on with the
+ * session later (any client, after a reload or a restart) runs in the project's mode and is
+ * asked. Aborting the signal stops the turn like `session/abort`. When the turn is over the
+ * session is unloaded unless a client has it open; it stays in the store, loadable like any other.
  */
 export function createRunPrompt(
   sessions: SessionManager,
@@ -20,13 +22,8 @@ export function createRunPrompt(
     if (cwdProblem) throw new Error(`cwd: ${cwdProblem}`);
     const session = sessions.create({
       cwd: request.cwd,
-      meta: {
-        schedule: { id: request.scheduleId, name: request.title, runId: request.runId, permissionMode: request.permissionMode },
-        // Read by the session's tool dispatch (runs are headless) and turn settings; the
-        // mode is dropped again when the run is over (see unload).
-        permissionMode: request.permissionMode,
-        ...(request.budgetUsd !== undefined ? { budgetUsd: request.budgetUsd } : {}),
-      },
+      // Where the session came from, for the record; nothing reads a mode from it.
+      meta: { schedule: { id: request.scheduleId, name: request.title, runId: request.runId, permissionMode: request.permissionMode } },
     });
     try {
       if (request.agent !== undefined) session.setMode(request.agent);
@@ -38,7 +35,8 @@ export function createRunPrompt(
     }
     const stop = (): void => void session.abort();
     headless.add(session.id);
-    const done = session.prompt([{ type: 'text', text: request.prompt }]).then(
+    const run = { permissionMode: request.permissionMode, ...(request.budgetUsd !== undefined ? { budgetUsd: request.budgetUsd } : {}) };
+    const done = session.prompt([{ type: 'text', text: request.prompt }], { run }).then(
       (outcome) => ({ stopReason: outcome.stopReason, costUsd: session.record.totalCostUsd }),
       (error: Error) => ({ stopReason: null, costUsd: session.record.totalCostUsd, error: error.message }),
     );
@@ -57,15 +55,10 @@ export function createRunPrompt(
   };
 }
 
-/**
- * Unloads a finished run's session and drops its own permission mode, so a person who
- * later goes on with it gets the project's mode (and is asked), not the headless run's.
- */
+/** Unloads a finished run's session; it stays in the store. */
 async function unload(sessions: SessionManager, id: string): Promise<void> {
   try {
     await sessions.close(id);
-    const { permissionMode: _runMode, ...meta } = sessions.record(id).meta;
-    sessions.store.updateSession(id, { meta });
   } catch {
     // Deleted by a client meanwhile: nothing to unload.
   }

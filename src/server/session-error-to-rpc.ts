@@ -1,7 +1,7 @@
 import { ErrorCodes } from '../../protocol/index.js';
 import { ConfigError } from '../config/config-error.js';
 import { ModelNotConfiguredError } from '../session/model-not-configured-error.js';
-import { PromptContentError, SessionBusyError, SessionNotFoundError, TurnFailedError } from '../session/session-errors.js';
+import { PromptContentError, RunTurnBusyError, SessionBusyError, SessionNotFoundError, TurnFailedError } from '../session/session-errors.js';
 import { StoreWriteError } from '../session/store-write-error.js';
 import { RpcError } from './rpc-error.js';
 
@@ -11,6 +11,7 @@ import { RpcError } from './rpc-error.js';
  */
 export function sessionErrorToRpc(method: string, error: unknown): unknown {
   if (error instanceof SessionNotFoundError) return RpcError.notFound(error.message);
+  if (error instanceof RunTurnBusyError) return new RpcError(ErrorCodes.SessionBusy, error.message);
   if (error instanceof SessionBusyError) return RpcError.sessionBusy(error.sessionId);
   if (error instanceof PromptContentError) return RpcError.invalidParams(method, [error.message]);
   // The session's project config (`<cwd>/.agentd/config.json`) is invalid: the message names file, path and fix.

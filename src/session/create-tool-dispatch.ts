@@ -4,7 +4,7 @@ import type { SessionRecord } from '../store/store.js';
 import type { FileStateTracker } from '../tools/file-state-tracker.js';
 import type { PermissionRuleSet } from '../tools/permissions/match-permission-rules.js';
 import { permissionsStoreDir } from '../tools/permissions/manage-remembered-permissions.js';
-import { PERMISSION_MODES, type PermissionMode } from '../tools/permissions/permission-modes.js';
+import type { PermissionMode } from '../tools/permissions/permission-modes.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import type { ToolSettings } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
@@ -39,6 +39,8 @@ export interface ToolHost {
   emit(event: LoopEvent): void;
   /** True while a steering message waits: calls not yet started are skipped. */
   steeringPending(): boolean;
+  /** The running turn's own permission mode, when a run set one (see RunOverrides); the project's otherwise. */
+  runPermissionMode(): PermissionMode | undefined;
 }
 
 /** A session's tool dispatch; the turn adds the refusal of its agent. */
@@ -48,23 +50,34 @@ export type SessionToolDispatch = Omit<ToolDispatchContext, 'refusal'>;
 export async function createToolDispatch(host: ToolHost, options: ToolRuntimeOptions): Promise<SessionToolDispatch> {
   const sandbox = await options.sandbox;
   const record = host.record();
-  const permissions = createSessionPermissions({
-    sessionId: host.id,
-    cwd: record.cwd,
-    additionalDirectories: record.additionalDirectories,
-    rules: options.rules,
-    // A scheduled run's session carries its schedule's mode (runs are headless; see protocol/schedules.ts).
-    mode: ownPermissionMode(record) ?? options.mode,
-    permissionsDir: permissionsStoreDir(options.dataDir),
-    asker: options.asker,
-  });
+  // One set of checks per mode in use: the project's, and a run's own for that run's turn.
+  // Nothing in the session record sets a mode (a `meta.permissionMode` written by an older
+  // version is ignored), so every other turn runs in the project's mode.
+  const byMode = new Map<PermissionMode, ReturnType<typeof createSessionPermissions>>();
+  const permissionsNow = (): ReturnType<typeof createSessionPermissions> => {
+    const mode = host.runPermissionMode() ?? options.mode;
+    let permissions = byMode.get(mode);
+    if (!permissions) {
+      permissions = createSessionPermissions({
+        sessionId: host.id,
+        cwd: record.cwd,
+        additionalDirectories: record.additionalDirectories,
+        rules: options.rules,
+        mode,
+        permissionsDir: permissionsStoreDir(options.dataDir),
+        asker: options.asker,
+      });
+      byMode.set(mode, permissions);
+    }
+    return permissions;
+  };
 
   return {
     registry: options.registry,
     sessionId: host.id,
     cwd: record.cwd,
     permit: (tool, args, call, signal) =>
-      permissions.permit(
+      permissionsNow().permit(
         {
           id: call.id,
           title: call.title,
@@ -84,7 +97,7 @@ export async function createToolDispatch(host: ToolHost, options: ToolRuntimeOpt
       toolCallId: call.id,
       signal: callSignal,
       onProgress,
-      permission: permissions.gateFor(
+      permission: permissionsNow().gateFor(
         { id: call.id, title: call.name, kind: options.registry.get(call.name, host.id)?.kind ?? 'other' },
         callSignal,
       ),
@@ -99,10 +112,4 @@ export async function createToolDispatch(host: ToolHost, options: ToolRuntimeOpt
     emit: (event) => host.emit(event),
     steeringPending: () => host.steeringPending(),
   };
-}
-
-/** The permission mode a session's record sets for itself (`meta.permissionMode`), if any. */
-function ownPermissionMode(record: SessionRecord): PermissionMode | undefined {
-  const mode = record.meta.permissionMode;
-  return PERMISSION_MODES.find((m) => m === mode);
 }

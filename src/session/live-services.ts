@@ -1,6 +1,7 @@
 import type { TurnSettings } from '../loop/loop-context.js';
 import type { SessionRecord } from '../store/store.js';
 import type { SessionToolDispatch, ToolHost } from './create-tool-dispatch.js';
+import type { RunOverrides } from './run-overrides.js';
 import type { SessionServices } from './session-services.js';
 import { turnSettings } from './turn-settings.js';
 
@@ -50,7 +51,13 @@ export class LiveServices {
    * Settings the new configuration cannot give (a model no longer configured) leave the
    * turn on its current ones, and `notice` says why.
    */
-  async settingsForNextRequest(record: SessionRecord, current: TurnSettings, host: ToolHost, notice: (message: string) => void): Promise<TurnSettings> {
+  async settingsForNextRequest(
+    record: SessionRecord,
+    current: TurnSettings,
+    host: ToolHost,
+    notice: (message: string) => void,
+    run?: RunOverrides,
+  ): Promise<TurnSettings> {
     const services = this.refresh();
     if (services === this.turnServices) return current;
     this.turnServices = services;
@@ -58,7 +65,7 @@ export class LiveServices {
       const agent = services.agent(record);
       const model = services.resolveModel(agent.model ?? record.model);
       await this.useToolsOf(services, host);
-      return await turnSettings(services, record, agent, model, { signal: current.signal, requestSignal: current.requestSignal });
+      return await turnSettings(services, record, agent, model, { signal: current.signal, requestSignal: current.requestSignal }, run);
     } catch (error) {
       notice(`the reloaded configuration cannot be used for this turn (${(error as Error).message}); it continues with the previous one`);
       return current;

@@ -42,6 +42,15 @@ export class PromptQueues {
     this.modes[queue] = mode;
   }
 
+  /** Takes up the modes stored with a session (`meta.deliveryModes`); anything else there is ignored. */
+  restoreModes(stored: unknown): void {
+    const modes = (typeof stored === 'object' && stored !== null ? stored : {}) as Partial<Record<QueueName, unknown>>;
+    for (const queue of ['steering', 'followUp'] as const) {
+      const mode = modes[queue];
+      if (mode === 'all' || mode === 'oneAtATime') this.modes[queue] = mode;
+    }
+  }
+
   push(queue: QueueName, item: QueuedPrompt): number {
     this.waiting[queue].push(item);
     this.onChange(this.snapshot());

@@ -1,7 +1,9 @@
 import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ModelMessage, UserContentPart } from '../providers/message.js';
 import type { Usage } from '../providers/usage.js';
+import { budgetExceededMessage } from '../loop/stop-conditions.js';
 import type { Session } from './session.js';
+import { sessionBudgetUsd } from './turn-settings.js';
 
 type SamplingParams = CreateMessageRequest['params'];
 
@@ -10,10 +12,14 @@ type SamplingParams = CreateMessageRequest['params'];
  * (https://modelcontextprotocol.io/specification/2025-06-18/client/sampling): the
  * server's messages and system prompt only — never the session's history, tools or
  * system prompt — and the text of the answer. Model preferences are hints the spec lets
- * a client ignore; the user picked the session's model. Its cost counts in the daemon's
- * totals, not yet in the session's own (nor against its budget).
+ * a client ignore; the user picked the session's model. Its cost is the session's: added
+ * to its total (and the daemon's), and counted against its budget, which refuses sampling
+ * once reached.
  */
 export async function sampleForMcpServer(session: Session, params: SamplingParams, signal: AbortSignal): Promise<CreateMessageResult> {
+  const budget = sessionBudgetUsd(session.services, session.record, session.runOverrides);
+  const spent = session.record.totalCostUsd;
+  if (budget !== undefined && spent >= budget) throw new Error(`sampling refused: ${budgetExceededMessage(spent, budget)}`);
   const model = session.services.resolveModel(session.record.model);
   const stream = model.model.stream(
     {
@@ -36,7 +42,7 @@ export async function sampleForMcpServer(session: Session, params: SamplingParam
     else if (event.type === 'error') throw new Error(`the model failed: ${event.error.message}`);
     else if (event.type === 'stop') stopReason = event.reason.unified === 'max_tokens' ? 'maxTokens' : 'endTurn';
   }
-  if (usage) session.services.costTotals.add(model.price(usage), usage);
+  if (usage) session.addCost(model.price(usage), usage);
   return { role: 'assistant', content: { type: 'text', text }, model: model.ref, stopReason };
 }
 

@@ -17,6 +17,19 @@ export class SessionBusyError extends Error {
   }
 }
 
+/** Thrown when a message would join a run's turn that has its own permission mode (a scheduled run). */
+export class RunTurnBusyError extends SessionBusyError {
+  constructor(
+    sessionId: string,
+    readonly runPermissionMode: string,
+  ) {
+    super(sessionId);
+    this.message =
+      `session ${sessionId} is running a scheduled run in permission mode "${runPermissionMode}", which applies to that run only; ` +
+      'a message cannot join it (it would run in that mode). Send it once the run has ended, or cancel the run first';
+  }
+}
+
 /** The turn ended because the provider failed; the prompt is answered with this error. */
 export class TurnFailedError extends Error {
   constructor(readonly providerError: ProviderError) {

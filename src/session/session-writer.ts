@@ -99,6 +99,11 @@ export class SessionWriter {
     this.emit({ type: 'session_info', title });
   }
 
+  /** Stores a cost spent for the session outside its messages (an MCP server's sampling). */
+  addCost(usd: number): void {
+    guardStoreWrite('the cost of a sampling request', () => this.store.addSessionCost(this.record.id, usd));
+  }
+
   /** Changes stored session settings (mode, model, title). */
   update(patch: Partial<Pick<SessionRecord, 'title' | 'model' | 'mode' | 'meta'>>): void {
     this.record = guardStoreWrite('the session settings', () => this.store.updateSession(this.record.id, patch));

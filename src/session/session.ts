@@ -17,12 +17,14 @@ import { PromptQueues, type QueueMode, type QueueName } from './prompt-queues.js
 import { InFlightEvents } from './in-flight-events.js';
 import { LiveServices } from './live-services.js';
 import type { ToolHost } from './create-tool-dispatch.js';
+import type { RunOverrides } from './run-overrides.js';
 import type { SessionEvent } from './session-event.js';
 import type { SessionServices } from './session-services.js';
 import { turnSettings } from './turn-settings.js';
+import type { Usage } from '../providers/usage.js';
 import { SessionWriter } from './session-writer.js';
 import { StoreWriteError } from './store-write-error.js';
-import { SessionBusyError, TurnFailedError, UnknownChoiceError } from './session-errors.js';
+import { RunTurnBusyError, SessionBusyError, TurnFailedError, UnknownChoiceError } from './session-errors.js';
 
 /** How a prompt sent while a turn runs is delivered (`_meta.agentd.delivery`). */
 export type PromptDelivery = 'steer' | 'followUp';
@@ -55,7 +57,9 @@ export class Session {
   private compacting: AbortController | undefined;
   /** abort({ keepQueues: true }) asked to keep the queued messages for the next turn. */
   private keepQueues = false;
-  private turn: { id: string; origin: string | undefined; controller: AbortController; request: AbortController; done: Promise<PromptOutcome> } | undefined;
+  private turn:
+    | { id: string; origin: string | undefined; run: RunOverrides | undefined; controller: AbortController; request: AbortController; done: Promise<PromptOutcome> }
+    | undefined;
   /** The project's services as the configuration is now, taken up at each turn and model request. */
   private readonly live: LiveServices;
 
@@ -77,15 +81,12 @@ export class Session {
       fileState: this.fileState,
       emit: (event) => this.publish(event),
       steeringPending: () => this.queues.has('steering'),
+      runPermissionMode: () => this.turn?.run?.permissionMode,
     };
     this.writer = new SessionWriter(record, store, (event) => this.emit(event));
     this.conversation = new Conversation(history);
     this.cost = new CostTracker(services.costTotals, record.totalCostUsd);
-    const modes = record.meta.deliveryModes as Partial<Record<QueueName, QueueMode>> | undefined;
-    for (const queue of ['steering', 'followUp'] as const) {
-      const mode = modes?.[queue];
-      if (mode === 'all' || mode === 'oneAtATime') this.queues.setMode(queue, mode);
-    }
+    this.queues.restoreModes(record.meta.deliveryModes);
   }
 
   get id(): string {
@@ -121,6 +122,17 @@ export class Session {
     this.emit({ type: 'settings_changed' });
   }
 
+  /** The running turn's own settings, when a run set them (see RunOverrides). */
+  get runOverrides(): RunOverrides | undefined {
+    return this.turn?.run;
+  }
+
+  /** Counts a priced model call made for the session outside its loop (an MCP server's sampling): cost, budget and store. */
+  addCost(usd: number, usage: Usage): void {
+    this.cost.add(usd, usage);
+    this.writer.addCost(usd);
+  }
+
   get state(): 'idle' | 'running' {
     return this.turn || this.compacting ? 'running' : 'idle';
   }
@@ -150,8 +162,9 @@ export class Session {
    * Runs a turn for the prompt and resolves when it ends. While a turn runs, a prompt
    * with a delivery joins it (steer: before the next model request; followUp: when the
    * model would stop) and resolves when that turn ends; without one it is refused.
+   * `run` holds a run's own settings for the turn it starts (never stored, see RunOverrides).
    */
-  async prompt(blocks: ContentBlock[], options: { delivery?: PromptDelivery; origin?: string } = {}): Promise<PromptOutcome> {
+  async prompt(blocks: ContentBlock[], options: { delivery?: PromptDelivery; origin?: string; run?: RunOverrides } = {}): Promise<PromptOutcome> {
     const message: UserMessage = { role: 'user', content: convertPrompt(blocks) };
     // A prompt sent right after session/cancel, without waiting for the cancelled prompt's
     // answer (avante.nvim does this), runs once that turn has stopped instead of failing.
@@ -163,7 +176,7 @@ export class Session {
       const reason = await this.enqueue(queue, message, blocks, options.origin);
       return { stopReason: reason };
     }
-    return this.startTurn(message, blocks, options.origin);
+    return this.startTurn(message, blocks, options.origin, options.run);
   }
 
   /**
@@ -246,20 +259,22 @@ export class Session {
   }
 
   private enqueue(queue: QueueName, message: UserMessage, blocks: ContentBlock[], origin: string | undefined): Promise<TurnStopReason> {
+    // A message may not join a run's turn that has its own permission mode: it would run in that mode.
+    if (this.turn?.run?.permissionMode !== undefined) throw new RunTurnBusyError(this.id, this.turn.run.permissionMode);
     this.writer.remember(message, blocks, origin);
     return new Promise((resolve, reject) => {
       this.queues.push(queue, { message, blocks, origin, done: { resolve, reject } });
     });
   }
 
-  private startTurn(message: UserMessage, blocks: ContentBlock[], origin: string | undefined): Promise<PromptOutcome> {
+  private startTurn(message: UserMessage, blocks: ContentBlock[], origin: string | undefined, run?: RunOverrides): Promise<PromptOutcome> {
     const services = this.live.refresh();
     const agent = services.agent(this.record);
     // Resolve the model before anything is stored, so a misconfiguration loses nothing.
     const model = services.resolveModel(agent.model ?? this.record.model);
     const id = randomUUID();
     const controller = new AbortController();
-    const turn = { id, origin, controller, request: new AbortController(), done: undefined as unknown as Promise<PromptOutcome> };
+    const turn = { id, origin, run, controller, request: new AbortController(), done: undefined as unknown as Promise<PromptOutcome> };
     this.turn = turn;
     try {
       this.writer.startTurn(id);
@@ -286,7 +301,7 @@ export class Session {
             if (turn.request.signal.aborted) turn.request = new AbortController();
             return AbortSignal.any([controller.signal, turn.request.signal]);
           },
-        });
+        }, run);
         const result = await runner.run(settings);
         outcome = { stopReason: result.stopReason, ...(result.budgetExceeded ? { budgetExceeded: result.budgetExceeded } : {}) };
         if (result.error) failure = new TurnFailedError(result.error);
@@ -369,7 +384,8 @@ export class Session {
       },
       emit: (event) => this.publish(event),
       take: (queue) => this.queues.take(queue).map((item) => item.message),
-      settingsForNextRequest: (current) => this.live.settingsForNextRequest(this.record, current, this.toolHost, (message) => this.publish({ type: 'notice', level: 'warning', message })),
+      settingsForNextRequest: (current) =>
+        this.live.settingsForNextRequest(this.record, current, this.toolHost, (message) => this.publish({ type: 'notice', level: 'warning', message }), this.turn?.run),
     };
   }
 

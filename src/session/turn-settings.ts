@@ -1,6 +1,7 @@
 import type { AgentDefinition } from '../config/agent-definition.js';
 import type { TurnSettings } from '../loop/loop-context.js';
 import type { SessionRecord } from '../store/store.js';
+import type { RunOverrides } from './run-overrides.js';
 import type { ResolvedModel, SessionServices } from './session-services.js';
 
 /** Model requests per turn when neither config `maxTurns` nor the agent says. */
@@ -8,19 +9,33 @@ export const DEFAULT_MAX_TURNS = 50;
 /** Characters of older tool results kept in each request (the store keeps all). */
 export const TOOL_RESULT_BUDGET = 50_000;
 
-/** What one turn of a session runs with: its agent's prompt, tools and limits, and the model resolved for it. */
+/**
+ * The budget (US dollars) a session's spending is held to: a run's own for that run's turn,
+ * else a sub-agent's share of its parent's sub-agent budget (in its record), else the config's.
+ */
+export function sessionBudgetUsd(services: SessionServices, record: SessionRecord, run?: RunOverrides): number | undefined {
+  if (run?.budgetUsd !== undefined) return run.budgetUsd;
+  // Only a sub-agent's record carries a budget: a top-level record's `budgetUsd` (written by
+  // older scheduled runs) is ignored.
+  const ownBudget = typeof record.meta.parentSessionId === 'string' ? record.meta.budgetUsd : undefined;
+  return typeof ownBudget === 'number' ? ownBudget : services.settings.config.budgetUsd;
+}
+
+/**
+ * What one turn of a session runs with: its agent's prompt, tools and limits, and the model
+ * resolved for it; a run's own budget (`run`) for that run's turn only.
+ */
 export async function turnSettings(
   services: SessionServices,
   record: SessionRecord,
   agent: AgentDefinition,
   model: ResolvedModel,
   signals: { signal: AbortSignal; requestSignal(): AbortSignal },
+  run?: RunOverrides,
 ): Promise<TurnSettings> {
   // Read from the project's effective config here, once per turn, not copied along the way.
   const { config } = services.settings;
-  // A sub-agent carries its share of the sub-agent budget in its own record.
-  const ownBudget = record.meta.budgetUsd;
-  const budgetUsd = typeof ownBudget === 'number' ? ownBudget : config.budgetUsd;
+  const budgetUsd = sessionBudgetUsd(services, record, run);
   const { fallback, ...primary } = model;
   return {
     model: primary,

@@ -147,6 +147,11 @@ export class SqliteStore implements Store {
     return this.#requireSession(id);
   }
 
+  addSessionCost(id: string, usd: number): void {
+    const result = this.#sql('UPDATE sessions SET total_cost_usd = total_cost_usd + ?, updated_at = ? WHERE id = ?').run(usd, this.#now(), id);
+    if (result.changes === 0) throw unknownSession(id);
+  }
+
   deleteSession(id: string): boolean {
     // Turns and messages go with it through ON DELETE CASCADE (foreign_keys=ON).
     return this.#sql('DELETE FROM sessions WHERE id = ?').run(id).changes > 0;

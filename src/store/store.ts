@@ -150,6 +150,8 @@ export interface Store {
     id: string,
     patch: Partial<Pick<SessionRecord, 'title' | 'model' | 'mode' | 'meta' | 'additionalDirectories'>>,
   ): SessionRecord;
+  /** Adds a cost spent for the session outside its messages (an MCP server's sampling) to its total; bumps updatedAt. */
+  addSessionCost(id: string, usd: number): void;
   /** Deletes the session, its messages and turns. Returns false when it did not exist. */
   deleteSession(id: string): boolean;
   /** Records a new `running` turn; the session must exist and the id be unused. */

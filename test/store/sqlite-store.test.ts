@@ -332,3 +332,13 @@ describe('messages', () => {
     expect(store.listMessages('s1')).toHaveLength(1);
   });
 });
+
+describe('addSessionCost', () => {
+  it('adds a cost spent outside the messages (MCP sampling) to the session total, and refuses an unknown session', () => {
+    store.createSession({ id: 's-cost', cwd: '/w', additionalDirectories: [], meta: {} });
+    store.addSessionCost('s-cost', 0.25);
+    store.addSessionCost('s-cost', 0.5);
+    expect(store.getSession('s-cost')!.totalCostUsd).toBeCloseTo(0.75, 12);
+    expect(() => store.addSessionCost('missing', 1)).toThrow(StoreError);
+  });
+});

@@ -78,7 +78,13 @@ export async function runCommand(argv: string[]): Promise<number> {
     // On a terminal (the prompt not read from stdin), the user is asked. Headless, a question
     // is answered as --permission-mode says, or left to the daemon's refusal.
     const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true && !readsStdin;
+    // Set while this run's own prompt runs: its --permission-mode answers for that prompt only,
+    // never for another client's turn in the same session (an owner daemon asks every follower).
+    let prompting = false;
     client.onRequest('session/request_permission', async (params) => {
+      if (!prompting || params.sessionId !== sessionId) {
+        throw new AgentdClientError(ErrorCodes.MethodNotFound, 'agentd run answers only the questions of its own prompt; ask the client that sent this one');
+      }
       const answer = headlessPermissionAnswer(permissionMode ?? 'ask', params, cwd);
       if (answer) return { outcome: { outcome: 'selected', optionId: answer } };
       if (interactive) {
@@ -98,7 +104,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (values.model && connection.where === 'owner') await client.setConfigOption({ sessionId, configId: 'model', value: values.model });
 
     display.waiting();
-    const answer = await client.prompt({ sessionId, prompt: [{ type: 'text', text }] });
+    prompting = true;
+    const answer = await client.prompt({ sessionId, prompt: [{ type: 'text', text }] }).finally(() => (prompting = false));
     const budget = (answer._meta as { agentd?: { message?: unknown } } | undefined)?.agentd?.message;
     display.finish(sessionId, answer.stopReason, typeof budget === 'string' ? budget : undefined);
     if (typeof budget === 'string') {

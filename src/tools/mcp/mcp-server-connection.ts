@@ -41,7 +41,7 @@ export class McpServerConnection {
   private current: McpServerState = 'starting';
   /** Why the server last failed to start, for status and error messages. */
   lastError: string | undefined;
-  /** Its calls running now, latest last: sampling and roots answer for their session. */
+  /** Its calls running now, latest last: a request of the server belongs to their session when there is one. */
   private readonly activeCalls: ToolContext[] = [];
   /** The session of the last call: a config server's roots are that session's. */
   private lastCallSession: string | undefined;
@@ -116,7 +116,7 @@ export class McpServerConnection {
       server: this.name,
       sessionId: this.options.sessionId,
       ports: this.options.ports,
-      activeCall: () => this.activeCalls.at(-1),
+      inFlight: () => this.activeCalls,
     });
     client.onclose = () => {
       if (client === this.client && this.state === 'running') this.onCrash();

@@ -1,11 +1,13 @@
 import type { ToolDispatchContext, ToolHooks } from '../loop/dispatch-tool-calls.js';
 import type { LoopEvent } from '../loop/loop-event.js';
 import type { SessionRecord } from '../store/store.js';
+import { accessPolicy } from '../tools/access-policy.js';
 import type { FileStateTracker } from '../tools/file-state-tracker.js';
 import type { PermissionRuleSet } from '../tools/permissions/match-permission-rules.js';
 import { permissionsStoreDir } from '../tools/permissions/manage-remembered-permissions.js';
 import { PERMISSION_MODES, type PermissionMode } from '../tools/permissions/permission-modes.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
+import { defaultSandboxPolicy } from '../tools/sandbox/sandbox-policy.js';
 import type { ToolSettings } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { PermissionAsker } from './permission-asker.js';
@@ -57,6 +59,8 @@ export async function createToolDispatch(host: ToolHost, options: ToolRuntimeOpt
     mode: ownPermissionMode(record) ?? options.mode,
     permissionsDir: permissionsStoreDir(options.dataDir),
     asker: options.asker,
+    // The same hidden paths bash's sandbox gets, so a file tool cannot see what bash cannot.
+    access: accessPolicy(options.settings?.sandboxPolicy ?? defaultSandboxPolicy(), options.dataDir, host.id),
   });
 
   return {

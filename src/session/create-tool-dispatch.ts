@@ -1,7 +1,7 @@
 import type { ToolDispatchContext, ToolHooks } from '../loop/dispatch-tool-calls.js';
 import type { LoopEvent } from '../loop/loop-event.js';
 import type { SessionRecord } from '../store/store.js';
-import { accessPolicy } from '../tools/access-policy.js';
+import { accessPolicy, type AccessPolicy } from '../tools/access-policy.js';
 import type { FileStateTracker } from '../tools/file-state-tracker.js';
 import type { PermissionRuleSet } from '../tools/permissions/match-permission-rules.js';
 import { permissionsStoreDir } from '../tools/permissions/manage-remembered-permissions.js';
@@ -59,8 +59,7 @@ export async function createToolDispatch(host: ToolHost, options: ToolRuntimeOpt
     mode: ownPermissionMode(record) ?? options.mode,
     permissionsDir: permissionsStoreDir(options.dataDir),
     asker: options.asker,
-    // The same hidden paths bash's sandbox gets, so a file tool cannot see what bash cannot.
-    access: accessPolicy(options.settings?.sandboxPolicy ?? defaultSandboxPolicy(), options.dataDir, host.id),
+    access: sessionAccessPolicy(options, host.id),
   });
 
   return {
@@ -103,6 +102,15 @@ export async function createToolDispatch(host: ToolHost, options: ToolRuntimeOpt
     emit: (event) => host.emit(event),
     steeringPending: () => host.steeringPending(),
   };
+}
+
+/**
+ * What a session's file tools, permission questions and MCP roots keep off: the same
+ * hidden paths its bash sandbox gets (its project's sandbox policy), so a file tool
+ * cannot see what bash cannot.
+ */
+export function sessionAccessPolicy(options: Pick<ToolRuntimeOptions, 'settings' | 'dataDir'>, sessionId: string): AccessPolicy {
+  return accessPolicy(options.settings?.sandboxPolicy ?? defaultSandboxPolicy(), options.dataDir, sessionId);
 }
 
 /** The permission mode a session's record sets for itself (`meta.permissionMode`), if any. */

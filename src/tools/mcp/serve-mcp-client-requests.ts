@@ -26,9 +26,9 @@ export interface McpClientRequestContext {
  * during one of its tool calls, shown to that session's user through the ACP client.
  */
 export function serveMcpClientRequests(client: Client, context: McpClientRequestContext): void {
-  client.setRequestHandler(ListRootsRequestSchema, () => {
+  client.setRequestHandler(ListRootsRequestSchema, async () => {
     const sessionId = context.sessionId ?? context.activeCall()?.sessionId;
-    const dirs = sessionId ? context.ports.roots(sessionId) : [];
+    const dirs = sessionId ? await context.ports.roots(sessionId) : [];
     return { roots: dirs.map((dir) => ({ uri: pathToFileURL(dir).href, name: dir })) };
   });
   client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {

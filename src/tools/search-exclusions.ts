@@ -48,7 +48,9 @@ export async function searchExclusions(
 
 function describeSkipped(existing: string[], dir: string): string | undefined {
   if (existing.length === 0) return undefined;
-  const names = [...new Set(existing.map((p) => path.relative(dir, p)))].sort();
+  // Only the outermost: `.config/agentd` rather than it and its `config.json` too.
+  const outermost = existing.filter((p) => !existing.some((other) => other !== p && isInside(p, other)));
+  const names = [...new Set(outermost.map((p) => path.relative(dir, p)))].sort();
   const shown = names.length > MAX_NAMED ? [...names.slice(0, MAX_NAMED), `and ${names.length - MAX_NAMED} more`] : names;
   const count = names.length === 1 ? 'a path' : `${names.length} paths`;
   return (

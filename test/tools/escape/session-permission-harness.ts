@@ -27,6 +27,8 @@ export function sessionPermissionHarness(options: {
   additionalDirectories?: string[];
   /** What the sandbox hides (the daemon's, from the environment, when absent): the session's access policy and the tools' settings. */
   sandboxPolicy?: SandboxPolicy;
+  /** Hands the tool's preview to the question, as the session does (the diff a question may carry). */
+  withPreview?: boolean;
   /** Runs after the call was allowed and before the tool starts: the attacker's moment to swap a link. */
   beforeExecute?: () => void;
 }): {
@@ -57,7 +59,16 @@ export function sessionPermissionHarness(options: {
     });
     const title = tool.title(args as never);
     const permit = await permissions.permit(
-      { id, title, tool: tool.name, kind: tool.kind, access: tool.access, ...(tool.accessFromHint ? { accessFromHint: true } : {}), args },
+      {
+        id,
+        title,
+        tool: tool.name,
+        kind: tool.kind,
+        access: tool.access,
+        ...(tool.accessFromHint ? { accessFromHint: true } : {}),
+        args,
+        ...(options.withPreview && tool.preview ? { preview: (resolved: Record<string, unknown>) => tool.preview!(resolved as never, { cwd: options.cwd }) } : {}),
+      },
       signal,
     );
     if (!permit.allowed) return { permit };

@@ -6,6 +6,7 @@ import { globTool } from '../../../src/tools/builtin/glob.js';
 import { grepTool } from '../../../src/tools/builtin/grep.js';
 import { lsTool } from '../../../src/tools/builtin/ls.js';
 import { readTool } from '../../../src/tools/builtin/read.js';
+import { buildSandboxPolicy } from '../../../src/tools/sandbox/sandbox-policy.js';
 import type { PermissionRuleSet } from '../../../src/tools/permissions/match-permission-rules.js';
 import type { PermissionMode } from '../../../src/tools/permissions/permission-modes.js';
 import { toolOutputDir } from '../../../src/tools/tool-output-dir.js';
@@ -228,5 +229,27 @@ describe('[F12 access-policy] reads and searches in a home workspace', () => {
     const theirs = await h.run(readTool, { path: other });
     expect(h.questions).toHaveLength(1);
     expect(theirs.permit.allowed).toBe(false);
+  });
+
+  it('[F12 access-policy] a host socket directory (/run) is asked about outside the workspace, and not inside one below it', async () => {
+    const socketDir: TempDir = makeTempDir('agentd-f12-run-');
+      const run = socketDir.dir;
+    try {
+      fs.writeFileSync(path.join(run, 'secrets'), 'PRIVATE-run-secret');
+      fs.mkdirSync(path.join(run, 'media', 'stick'), { recursive: true });
+      fs.writeFileSync(path.join(run, 'media', 'stick', 'notes.md'), 'on the stick');
+      const { policy } = buildSandboxPolicy({ paths: w.paths, config: {}, env: w.env, socketDirs: [run] });
+      const outside = sessionPermissionHarness({ cwd: w.home, dataDir: w.paths.dataDir, mode: 'bypass', answer: () => 'reject_once', sandboxPolicy: policy });
+      const refused = await outside.run(readTool, { path: path.join(run, 'secrets') });
+      expect(outside.questions[0]?.reason).toMatch(/a host socket directory/);
+      expect(refused.permit.allowed).toBe(false);
+      const stick = path.join(run, 'media', 'stick');
+      const inside = sessionPermissionHarness({ cwd: stick, dataDir: w.paths.dataDir, mode: 'ask', answer: () => 'reject_once', sandboxPolicy: policy });
+      const read = await inside.run(readTool, { path: 'notes.md' });
+      expect(inside.questions).toHaveLength(0);
+      expect(textOf(read.result!)).toContain('on the stick');
+    } finally {
+      socketDir.cleanup();
+    }
   });
 });

@@ -1,8 +1,8 @@
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isInside } from './is-inside.js';
 import type { Access } from './permission-gate.js';
-import { realpathLoose } from './realpath-loose.js';
 import type { HiddenPath } from './sandbox/hidden-paths.js';
 import { defaultSandboxPolicy, type SandboxPolicy } from './sandbox/sandbox-policy.js';
 import { toolOutputDir } from './tool-output-dir.js';
@@ -32,6 +32,9 @@ export function toolAccessPolicy(ctx: Pick<ToolContext, 'settings' | 'env' | 'da
   return accessPolicy(ctx.settings?.sandboxPolicy ?? defaultSandboxPolicy(ctx.env ?? process.env), ctx.dataDir, ctx.sessionId);
 }
 
+/** Symlink hops followed while resolving one hidden path (Linux `MAXSYMLINKS` is 40). */
+const MAX_SYMLINK_HOPS = 40;
+
 /** A target that lies in a hidden path. */
 export interface SensitiveHit {
   /** The spelling of the target found inside it. */
@@ -48,19 +51,50 @@ interface ResolvedHidden {
   spellings: string[];
 }
 
-async function resolveHidden(paths: readonly string[]): Promise<string[][]> {
-  return Promise.all(
-    paths.map(async (p) => {
-      const configured = path.resolve(p);
-      const real = await realpathLoose(configured).catch(() => configured);
-      return real === configured ? [configured] : [configured, real];
-    }),
-  );
+/**
+ * Both spellings of each path: as configured, and with symlinks resolved as far as the
+ * path exists (a missing `.ssh` under a home that is itself a link still gets its real
+ * spelling), a dangling link followed. Synchronous with one memo for the whole list:
+ * the ~45 paths share their parents, which makes it ~1 ms where the async walk took ~12.
+ * Only lstat, readlink and realpath run, so no FIFO or device can block them.
+ */
+function resolveHidden(paths: readonly string[]): string[][] {
+  const memo = new Map<string, string>();
+  return paths.map((p) => {
+    const configured = path.resolve(p);
+    const real = realSpelling(configured, memo, 0);
+    return real === configured ? [configured] : [configured, real];
+  });
 }
 
-async function resolvePolicy(policy: AccessPolicy): Promise<{ hidden: ResolvedHidden[]; readable: string[] }> {
-  const [hidden, readable] = await Promise.all([resolveHidden(policy.hidden.map((h) => h.path)), resolveHidden(policy.readable)]);
-  return { hidden: policy.hidden.map((entry, i) => ({ entry, spellings: hidden[i]! })), readable: readable.flat() };
+function realSpelling(p: string, memo: Map<string, string>, hops: number): string {
+  const known = memo.get(p);
+  if (known !== undefined) return known;
+  let real: string;
+  try {
+    real = realpathSync(p);
+  } catch {
+    const parent = path.dirname(p);
+    const target = hops < MAX_SYMLINK_HOPS ? linkTarget(p) : undefined;
+    if (target !== undefined) real = realSpelling(path.resolve(parent, target), memo, hops + 1);
+    else real = parent === p ? p : path.join(realSpelling(parent, memo, hops), path.basename(p));
+  }
+  memo.set(p, real);
+  return real;
+}
+
+/** Where a (dangling) symlink points, or undefined when `p` is not a link (or vanished). */
+function linkTarget(p: string): string | undefined {
+  try {
+    return lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() ? readlinkSync(p) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function resolvePolicy(policy: AccessPolicy): { hidden: ResolvedHidden[]; readable: string[] } {
+  const hidden = resolveHidden(policy.hidden.map((h) => h.path));
+  return { hidden: policy.hidden.map((entry, i) => ({ entry, spellings: hidden[i]! })), readable: resolveHidden(policy.readable).flat() };
 }
 
 /**
@@ -83,7 +117,7 @@ export async function findSensitive(
   roots: readonly string[],
   access: Access,
 ): Promise<SensitiveHit | undefined> {
-  const { hidden, readable } = await resolvePolicy(policy);
+  const { hidden, readable } = resolvePolicy(policy);
   const reads = access === 'read' || access === 'search';
   for (const target of new Set(spellings.map((s) => path.resolve(s)))) {
     if (reads && readable.some((dir) => isInside(target, dir))) continue;
@@ -101,7 +135,7 @@ export async function findSensitive(
  * `dir` is not skipped: the user's consent to `dir` covered it.
  */
 export async function hiddenWithin(policy: AccessPolicy, dir: string, roots: readonly string[]): Promise<string[]> {
-  const { hidden } = await resolvePolicy(policy);
+  const { hidden } = resolvePolicy(policy);
   const covering = hidden.flatMap(({ spellings }) => spellings.filter((h) => isInside(dir, h)));
   const skipped = new Set<string>();
   for (const { entry, spellings } of hidden) {

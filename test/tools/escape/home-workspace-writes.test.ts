@@ -126,6 +126,17 @@ describe('[F12 access-policy] writes into agentd\'s own files and credentials fr
     expect(fs.readFileSync(config(), 'utf8')).toContain('"model": "main/x"');
   });
 
+  it('[F12 access-policy] ordinary files of the home workspace are still written without a question under acceptEdits', async () => {
+    const h = harness('acceptEdits');
+    await h.run(readTool, { path: 'src/app.ts' });
+    const { result } = await h.run(editTool, { path: 'src/app.ts', old: 'public 0', new: 'public 1' });
+    await h.run(writeTool, { path: 'notes/todo.md', content: '- tidy\n' });
+    expect(h.questions).toHaveLength(0);
+    expect(result?.isError).toBeFalsy();
+    expect(fs.readFileSync(path.join(w.home, 'src', 'app.ts'), 'utf8')).toContain('public 1');
+    expect(fs.existsSync(path.join(w.home, 'notes', 'todo.md'))).toBe(true);
+  });
+
   it('[F12 access-policy] MCP roots/list never offers a session directory inside a hidden path', async () => {
     const session = {
       record: { cwd: w.home, additionalDirectories: [path.join(w.home, '.ssh'), w.paths.configDir, path.join(w.home, 'src')] },

@@ -136,7 +136,8 @@ export async function findSensitive(
  */
 export async function hiddenWithin(policy: AccessPolicy, dir: string, roots: readonly string[]): Promise<string[]> {
   const { hidden } = resolvePolicy(policy);
-  const covering = hidden.flatMap(({ spellings }) => spellings.filter((h) => isInside(dir, h)));
+  // Only a hidden path that applies to `dir` was asked about (a workspace below /run was not).
+  const covering = hidden.filter(({ entry }) => appliesTo(entry, dir, roots)).flatMap(({ spellings }) => spellings.filter((h) => isInside(dir, h)));
   const skipped = new Set<string>();
   for (const { entry, spellings } of hidden) {
     for (const h of spellings) {

@@ -248,6 +248,13 @@ describe('[F12 access-policy] reads and searches in a home workspace', () => {
       const read = await inside.run(readTool, { path: 'notes.md' });
       expect(inside.questions).toHaveLength(0);
       expect(textOf(read.result!)).toContain('on the stick');
+      // A denyRead folder on the stick stays out of a search of the stick, though /run holds both.
+      fs.mkdirSync(path.join(stick, 'keys'));
+      fs.writeFileSync(path.join(stick, 'keys', 'k'), 'PRIVATE-stick-key');
+      const denied = buildSandboxPolicy({ paths: w.paths, config: { sandbox: { denyRead: [path.join(stick, 'keys')] } }, env: w.env, socketDirs: [run] });
+      const search = sessionPermissionHarness({ cwd: stick, dataDir: w.paths.dataDir, mode: 'ask', answer: () => 'reject_once', sandboxPolicy: denied.policy });
+      const grep = await search.run(grepTool, { pattern: 'PRIVATE', glob: '**' });
+      expect(textOf(grep.result!)).not.toContain('PRIVATE-stick-key');
     } finally {
       socketDir.cleanup();
     }

@@ -50,6 +50,8 @@ describe('[F12 access-policy] reads and searches in a home workspace', () => {
     ['./src/../.ssh/id_rsa', /credential path \(~\/\.ssh\)/],
     ['src/../../__BASE__/.ssh/id_rsa', /credential path \(~\/\.ssh\)/],
     ['.ssh//id_rsa', /credential path \(~\/\.ssh\)/],
+    ['/proc/self/root__HOME__/.ssh/id_rsa', /credential path \(~\/\.ssh\)/],
+    ['.ssh/', /credential path \(~\/\.ssh\)/],
     ['.aws/credentials', /credential path \(~\/\.aws\)/],
     ['.config/agentd/config.json', /agentd's own files \(~\/\.config\/agentd/],
     ['.local/share/agentd/agentd.db', /agentd's own files \(~\/\.local\/share\/agentd/],

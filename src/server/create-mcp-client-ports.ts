@@ -1,6 +1,9 @@
+import path from 'node:path';
 import type { SessionManager } from '../session/session-manager.js';
 import { sampleForMcpServer } from '../session/sample-for-mcp-server.js';
+import { findSensitive } from '../tools/access-policy.js';
 import type { McpClientPorts } from '../tools/mcp/mcp-client-ports.js';
+import { realpathLoose } from '../tools/realpath-loose.js';
 import { createClientElicitor } from './ask-client-elicitation.js';
 import type { ClientConnection } from './client-connection.js';
 
@@ -18,9 +21,15 @@ export function createMcpClientPorts(sessions: () => SessionManager, clients: Re
       if (!headless.has(root)) return elicit(request);
       return Promise.reject(new Error(`session ${root} is running a scheduled run, which is headless: nobody is asked to fill in MCP server "${request.server}"'s form`));
     },
-    roots(sessionId) {
+    async roots(sessionId) {
       const session = sessions().get(sessionId);
-      return session ? [session.record.cwd, ...session.record.additionalDirectories] : [];
+      if (!session) return [];
+      const dirs = [session.record.cwd, ...session.record.additionalDirectories];
+      // A directory inside what the sandbox hides (~/.ssh, agentd's own folders) is never offered.
+      const real = await Promise.all(dirs.map((dir) => realpathLoose(path.resolve(dir))));
+      const policy = session.services.accessPolicy(sessionId);
+      const hidden = await Promise.all(dirs.map((dir, i) => findSensitive(policy, [dir, real[i]!], real, 'read')));
+      return dirs.filter((_, i) => hidden[i] === undefined);
     },
     sample({ sessionId, params, signal }) {
       const session = sessions().get(sessionId);

@@ -12,7 +12,7 @@ import type { SessionRecord } from '../store/store.js';
 import type { Tool } from '../tools/tool.js';
 import { agentConstraints, constraintRefusal } from './agent-constraints.js';
 import { ModelNotConfiguredError } from './model-not-configured-error.js';
-import { createToolDispatch, type ToolRuntimeOptions } from './create-tool-dispatch.js';
+import { createToolDispatch, sessionAccessPolicy, type ToolRuntimeOptions } from './create-tool-dispatch.js';
 import type { SessionServices } from './session-services.js';
 
 /** What the daemon knows about a model, for context and cost accounting. */
@@ -123,6 +123,7 @@ export function createSessionServices(options: SessionServicesOptions): SessionS
       return options.tools.registry.specs({ sessionId: record.id, names: allowed });
     },
     refusal,
+    accessPolicy: (sessionId) => sessionAccessPolicy(options.tools, sessionId),
     toolDispatch: (host) => createToolDispatch(host, options.tools),
   };
 }

@@ -1,11 +1,13 @@
 import type { ToolDispatchContext, ToolHooks } from '../loop/dispatch-tool-calls.js';
 import type { LoopEvent } from '../loop/loop-event.js';
 import type { SessionRecord } from '../store/store.js';
+import { accessPolicy, type AccessPolicy } from '../tools/access-policy.js';
 import type { FileStateTracker } from '../tools/file-state-tracker.js';
 import type { PermissionRuleSet } from '../tools/permissions/match-permission-rules.js';
 import { permissionsStoreDir } from '../tools/permissions/manage-remembered-permissions.js';
 import type { PermissionMode } from '../tools/permissions/permission-modes.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
+import { defaultSandboxPolicy } from '../tools/sandbox/sandbox-policy.js';
 import type { ToolSettings } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { PermissionAsker } from './permission-asker.js';
@@ -66,6 +68,7 @@ export async function createToolDispatch(host: ToolHost, options: ToolRuntimeOpt
         mode,
         permissionsDir: permissionsStoreDir(options.dataDir),
         asker: options.asker,
+        access: sessionAccessPolicy(options, host.id),
       });
       byMode.set(mode, permissions);
     }
@@ -113,3 +116,13 @@ export async function createToolDispatch(host: ToolHost, options: ToolRuntimeOpt
     steeringPending: () => host.steeringPending(),
   };
 }
+
+/**
+ * What a session's file tools, permission questions and MCP roots keep off: the same
+ * hidden paths its bash sandbox gets (its project's sandbox policy), so a file tool
+ * cannot see what bash cannot.
+ */
+export function sessionAccessPolicy(options: Pick<ToolRuntimeOptions, 'settings' | 'dataDir'>, sessionId: string): AccessPolicy {
+  return accessPolicy(options.settings?.sandboxPolicy ?? defaultSandboxPolicy(), options.dataDir, sessionId);
+}
+

@@ -1,5 +1,6 @@
 import type { ToolKind } from '../../protocol/index.js';
 import type { PermitDecision } from '../loop/dispatch-tool-calls.js';
+import { findSensitive, type AccessPolicy } from '../tools/access-policy.js';
 import { displayPath } from '../tools/display-path.js';
 import { isInside } from '../tools/is-inside.js';
 import type { Access, PermissionGate, PermissionRequest } from '../tools/permission-gate.js';
@@ -26,6 +27,11 @@ export interface SessionPermissionOptions {
   /** Where remembered answers live (`<dataDir>/permissions`). */
   permissionsDir: string;
   asker: PermissionAsker;
+  /**
+   * What the sandbox hides from bash (credentials, agentd's own files, `sandbox.denyRead`):
+   * any file tool's target inside it is asked in every mode, bypass included.
+   */
+  access: AccessPolicy;
 }
 
 /** One call to decide: a tool and the arguments it will run with. */
@@ -47,6 +53,8 @@ interface Decision {
   /** The path target in both spellings, for file tools. */
   target?: PermissionPath;
   protectedReason?: string;
+  /** Why the target lies in a path the sandbox hides from bash, if it does. */
+  sensitiveReason?: string;
   /** Why no prefix rule could allow a bash command line, when it asks or is refused. */
   caveat?: string;
   outside: boolean;
@@ -78,14 +86,16 @@ export function createSessionPermissions(options: SessionPermissionOptions): {
     }
     const protectedReason = access === 'write' ? protectedPathReason([target.written, target.real]) : undefined;
     const roots = await realRoots(options.cwd, options.additionalDirectories);
-    const asWritten = { ...base, ...(protectedReason ? { protectedReason } : {}) };
+    const sensitiveReason = (await findSensitive(options.access, [target.written, target.real], [roots.cwd, ...roots.additional], access))?.reason;
+    const reasons = { ...(protectedReason ? { protectedReason } : {}), ...(sensitiveReason ? { sensitiveReason } : {}) };
+    const asWritten = { ...base, ...reasons };
     const real = await decidePermission({ ...asWritten, args: { ...args, path: target.real }, cwd: roots.cwd, additionalDirectories: roots.additional });
     const written =
       target.written === target.real
         ? real
         : await decidePermission({ ...asWritten, args: { ...args, path: target.written }, cwd: options.cwd, additionalDirectories: options.additionalDirectories });
     const outside = ![roots.cwd, ...roots.additional].some((root) => isInside(target.real, root));
-    return { effect: RANK[real] >= RANK[written] ? real : written, target, outside, ...(protectedReason ? { protectedReason } : {}) };
+    return { effect: RANK[real] >= RANK[written] ? real : written, target, outside, ...reasons };
   };
 
   const ask = async (call: PermissionCall, decision: Decision, signal: AbortSignal, why?: string): Promise<PermissionAnswer> => {
@@ -97,15 +107,17 @@ export function createSessionPermissions(options: SessionPermissionOptions): {
       why,
       target && target.real !== target.written ? `${target.written} leads to ${target.real} through a symlink; the answer applies to ${target.real} only` : undefined,
       decision.outside && target ? `${target.real} is outside the session's directories` : undefined,
+      decision.sensitiveReason,
       decision.protectedReason,
       decision.caveat,
     ].filter((r): r is string => r !== undefined);
     const rule = ruleForCall(call.tool, target ? { ...call.args, path: target.real } : call.args, options.cwd);
     const remembered = describeRememberedRule(rule);
-    // Only inside the session's directories and off protected paths: the preview carries
-    // the file's current text to the client. It reads the resolved path the decision was
-    // about, not whatever the written one leads to by then.
-    const diff = !target || decision.outside || decision.protectedReason ? [] : await call.preview?.({ ...call.args, path: target.real }).catch(() => []);
+    // Only inside the session's directories and off protected and hidden paths: the
+    // preview carries the file's current text to the client. It reads the resolved path
+    // the decision was about, not whatever the written one leads to by then.
+    const offLimits = decision.outside || decision.protectedReason !== undefined || decision.sensitiveReason !== undefined;
+    const diff = !target || offLimits ? [] : await call.preview?.({ ...call.args, path: target.real }).catch(() => []);
     return options.asker(
       {
         sessionId: options.sessionId,
@@ -115,7 +127,7 @@ export function createSessionPermissions(options: SessionPermissionOptions): {
         rawInput: call.args,
         ...(reasons.length > 0 ? { reason: `${reasons.map((r) => r.replace(/\.$/, '')).join('. ')}.` } : {}),
         always: {
-          ...(decision.protectedReason ? {} : { allow: `Always allow ${remembered}` }),
+          ...(decision.protectedReason || decision.sensitiveReason ? {} : { allow: `Always allow ${remembered}` }),
           reject: `Always reject ${remembered}`,
         },
         ...(diff && diff.length > 0 ? { diff } : {}),
@@ -137,7 +149,7 @@ export function createSessionPermissions(options: SessionPermissionOptions): {
     };
     if (decision.effect === 'allow') return grant();
     if (decision.effect === 'deny') {
-      const why = [decision.protectedReason, decision.caveat].filter((r) => r !== undefined).map((r) => ` ${r}.`).join('');
+      const why = [decision.sensitiveReason, decision.protectedReason, decision.caveat].filter((r) => r !== undefined).map((r) => ` ${r}.`).join('');
       return denied(`Permission denied by the configured rules or permission mode for ${call.tool}.${why}`);
     }
     const answer = await ask(call, decision, signal);

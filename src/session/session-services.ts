@@ -4,6 +4,7 @@ import type { TurnModel } from '../loop/loop-context.js';
 import type { DaemonCostTotals } from '../loop/track-cost.js';
 import type { SystemBlock, ToolSpec } from '../providers/request.js';
 import type { SessionRecord } from '../store/store.js';
+import type { AccessPolicy } from '../tools/access-policy.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import type { Tool } from '../tools/tool.js';
 import type { SessionToolDispatch, ToolHost } from './create-tool-dispatch.js';
@@ -40,6 +41,8 @@ export interface SessionServices {
   toolSpecs(record: SessionRecord, agent: AgentDefinition): ToolSpec[];
   /** Why the agent may not use a tool (its access, or a parent's constraints on a sub-agent), if it may not. */
   refusal(record: SessionRecord, agent: AgentDefinition, tool: Tool): string | undefined;
+  /** What the sandbox hides from a session's bash, which its file tools and MCP roots keep off too. */
+  accessPolicy(sessionId: string): AccessPolicy;
   /** Tool dispatch for one session (its permissions, hooks, file state), built once when its first turn starts. */
   toolDispatch(host: ToolHost): Promise<SessionToolDispatch>;
   /** Spending of every session of this daemon. */

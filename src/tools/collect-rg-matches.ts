@@ -68,12 +68,16 @@ export class RgMatchCollector {
   /** The largest `key` in `blocks`. */
   private maxKey = '';
   private current: FileBlock | undefined;
+  /** The current file is one `skipFile` leaves out: its matches are neither kept nor counted. */
+  private skipping = false;
   private formatted: { text: string; shown: number } | undefined;
 
   constructor(
     private readonly cap: number,
     private readonly context: number,
     private readonly showPath: (rgPath: string) => string,
+    /** Files whose matches must not appear at all, not even in the total (paths hidden from agentd's tools). */
+    private readonly skipFile: (rgPath: string) => boolean = () => false,
   ) {}
 
   /** Feeds one line of rg's stdout. */
@@ -88,6 +92,8 @@ export class RgMatchCollector {
     this.endFile();
     const event = parse(jsonLine) as { data?: { path?: RgData } } | undefined;
     const filePath = event?.data?.path ? dataText(event.data.path) : '';
+    this.skipping = this.skipFile(filePath);
+    if (this.skipping) return;
     const key = ripgrepPathKey(filePath);
     // Files whose path sorts after every kept one, once those hold `cap` matches, cannot be shown.
     if (this.keptInBlocks >= this.cap && key > this.maxKey) {
@@ -98,6 +104,7 @@ export class RgMatchCollector {
   }
 
   private onLine(jsonLine: string, isMatch: boolean): void {
+    if (this.skipping) return;
     if (isMatch) this.total += 1;
     const block = this.current;
     if (!block || (isMatch ? block.kept >= this.cap : block.contextDone)) return;

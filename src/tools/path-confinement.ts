@@ -1,42 +1,14 @@
-import { lstat, readlink, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { findSensitive, toolAccessPolicy } from './access-policy.js';
 import { isInside } from './is-inside.js';
+import { realpathLoose } from './realpath-loose.js';
 import type { Access } from './permission-gate.js';
 import type { ToolContext, ToolLocation } from './tool.js';
 import { ToolError } from './tool-error.js';
 
-/** Symlink hops allowed while resolving one path (Linux `MAXSYMLINKS` is 40). */
-const MAX_SYMLINK_HOPS = 40;
-
-/**
- * `fs.realpath` for paths that may not exist yet: the nearest existing ancestor is
- * resolved and the rest appended. A dangling symlink is followed to where a write would
- * land, so `link -> /etc/new-file` cannot be used to create files outside the workspace.
- */
-export async function realpathLoose(absolutePath: string, hops = 0): Promise<string> {
-  if (hops > MAX_SYMLINK_HOPS) throw new ToolError(`Too many levels of symbolic links resolving ${absolutePath}.`);
-  try {
-    return await realpath(absolutePath);
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
-  const link = await lstat(absolutePath).catch(() => undefined);
-  if (link?.isSymbolicLink()) {
-    const target = path.resolve(path.dirname(absolutePath), await readlink(absolutePath));
-    return realpathLoose(target, hops + 1);
-  }
-  const parent = path.dirname(absolutePath);
-  if (parent === absolutePath) return absolutePath;
-  return path.join(await realpathLoose(parent, hops), path.basename(absolutePath));
-}
-
-function isNotFound(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
 export { isInside } from './is-inside.js';
+export { realpathLoose } from './realpath-loose.js';
 
 /** Absolute, lexically normalised form of a path argument: `~/` is the home directory. */
 export function resolveArgPath(rawPath: string, cwd: string): string {
@@ -78,18 +50,37 @@ export interface ConfinementRequest {
 
 /**
  * Resolves a path argument to the real path the tool must operate on, and enforces the
- * workspace boundary: a path outside cwd and the additional directories (after `..` and
- * symlinks are resolved) needs the permission gate's consent, or the call is refused. A
- * write inside the workspace is confirmed with the gate (`confirmTarget`) at this moment,
- * so the approval covers the file really written.
+ * workspace boundary and the access policy: a path outside cwd and the additional
+ * directories (after `..` and symlinks are resolved), or one the sandbox hides from bash
+ * (credentials, agentd's own files, `sandbox.denyRead`; inside the workspace too), needs
+ * the permission gate's consent, or the call is refused. A write inside the workspace is
+ * confirmed with the gate (`confirmTarget`) at this moment, so the approval covers the
+ * file really written. The session's gate passes a call approved for exactly this path.
  */
 export async function resolveConfinedPath(
-  ctx: Pick<ToolContext, 'cwd' | 'additionalDirectories' | 'permission'>,
+  ctx: Pick<ToolContext, 'cwd' | 'additionalDirectories' | 'permission' | 'settings' | 'env' | 'dataDir' | 'sessionId'>,
   rawPath: string,
   request: ConfinementRequest,
 ): Promise<string> {
-  const real = await realpathLoose(resolveArgPath(rawPath, ctx.cwd));
+  const written = resolveArgPath(rawPath, ctx.cwd);
+  const real = await realpathLoose(written);
   const roots = await workspaceRoots(ctx);
+  const verb = request.access === 'write' ? 'write to' : 'read';
+  const sensitive = await findSensitive(toolAccessPolicy(ctx), [written, real], roots, request.access);
+  if (sensitive) {
+    const answer = await ctx.permission.check({
+      tool: request.tool,
+      access: request.access,
+      args: request.args,
+      reason: `${request.tool} wants to ${verb} ${real}: ${sensitive.reason}.`,
+      paths: [real],
+    });
+    if (answer === 'allow') return real;
+    throw new ToolError(
+      `Permission denied: ${sensitive.reason}, and the user did not allow it for this call. ` +
+        'Work with other files, or ask the user to look at it themselves.',
+    );
+  }
   if (roots.some((root) => isInside(real, root))) {
     if (request.access !== 'write' || !ctx.permission.confirmTarget) return real;
     const confirmed = await ctx.permission.confirmTarget({ tool: request.tool, access: request.access, args: request.args, paths: [real] });
@@ -99,7 +90,6 @@ export async function resolveConfinedPath(
         'or it is protected). Ask the user, or write another file.',
     );
   }
-  const verb = request.access === 'write' ? 'write to' : 'read';
   const answer = await ctx.permission.check({
     tool: request.tool,
     access: request.access,

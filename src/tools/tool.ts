@@ -70,7 +70,11 @@ export interface ToolProgress {
 export interface ToolSettings {
   /** Sandboxed bash may use the network (config `sandbox.network`). */
   bashNetwork?: boolean;
-  /** What bash hides and passes (the project's sandbox policy); the tool's own when unset. */
+  /**
+   * What bash hides and passes (the project's sandbox policy); the tool's own when unset.
+   * The file tools keep off the same hidden paths (access-policy.ts); a daemon's default
+   * policy on the call's environment when unset.
+   */
   sandboxPolicy?: SandboxPolicy;
   /** web_fetch reaches only these hosts (config `tools.webFetchAllowedHosts`); any public host when unset. */
   webFetchAllowedHosts?: string[];

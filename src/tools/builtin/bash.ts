@@ -10,6 +10,7 @@ import { resolveSandboxMounts, type SandboxMounts } from '../sandbox/resolve-san
 import { sandboxEnv } from '../sandbox/sandbox-env.js';
 import { defaultSandboxPolicy, type SandboxPolicy } from '../sandbox/sandbox-policy.js';
 import { wrapCommand } from '../sandbox/wrap-command.js';
+import { safeName, toolOutputDir } from '../tool-output-dir.js';
 import type { Tool, ToolContext } from '../tool.js';
 import { errorResult, ToolError } from '../tool-error.js';
 
@@ -87,7 +88,7 @@ async function runBash(args: BashArgs, ctx: ToolContext, options: BashToolOption
   // bwrap refuses to bind a missing source; an additional directory that is gone is skipped.
   const writableDirs = extraDirs.filter((dir) => existsSync(dir));
   // One folder per session: the sandbox shows a command its own session's outputs only.
-  const outputDir = path.join(ctx.dataDir, 'tool-output', safeName(ctx.sessionId));
+  const outputDir = toolOutputDir(ctx.dataDir, ctx.sessionId);
   await mkdir(outputDir, { recursive: true });
   const policy = ctx.settings?.sandboxPolicy ?? options.policy ?? defaultSandboxPolicy(ctx.env ?? process.env);
   const mounts =
@@ -169,8 +170,4 @@ function oneLine(command: string): string {
   const first = command.split('\n')[0] ?? '';
   const cut = first.length > 80 ? `${first.slice(0, 80)}…` : first;
   return command.includes('\n') ? `${cut} …` : cut;
-}
-
-function safeName(text: string): string {
-  return text.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40) || 'call';
 }

@@ -8,6 +8,7 @@ import { resolveConfinedPath } from '../path-confinement.js';
 import { plural } from '../plural.js';
 import { NewestFirst } from '../newest-first.js';
 import { runRipgrep } from '../run-ripgrep.js';
+import { searchExclusions } from '../search-exclusions.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
 
@@ -38,24 +39,27 @@ export const globTool: Tool<GlobArgs> = {
       const info = await stat(dir).catch(() => undefined);
       if (!info?.isDirectory()) throw new ToolError(`${displayPath(dir, ctx.cwd)} is not a directory; give a directory to search in.`);
       const matches = globMatcher(args.pattern);
+      const excluded = await searchExclusions(ctx, dir);
+      const note = excluded.note ? `\n${excluded.note}` : '';
       const newest = new NewestFirst(dir, GLOB_MAX_RESULTS);
       let total = 0;
       // rg lists the files it would search (honouring .gitignore, skipping hidden files),
       // in parallel; the glob is applied here, because rg's own `--glob` overrides ignore
       // rules for whatever it matches (`**/*` would list build/), and so is the order:
       // `--sortr modified` would make rg single-threaded and, in rg 13, very slow.
-      const exit = await runRipgrep(['--files', ...nameFilterFlags(args.pattern)], { cwd: dir, signal: ctx.signal, env: ctx.env }, (line) => {
+      const flags = ['--files', ...nameFilterFlags(args.pattern), ...excluded.rgFlags];
+      const exit = await runRipgrep(flags, { cwd: dir, signal: ctx.signal, env: ctx.env }, (line) => {
         // rg lists hidden files its name prefilter matches; dropped here (cheaper than rg's `!.*`).
-        if (!matches(line) || isHiddenPath(line)) return;
+        if (!matches(line) || isHiddenPath(line) || excluded.skips(line)) return;
         total += 1;
         newest.add(line);
       });
       if (exit.exitCode === 2 && total === 0) throw new ToolError(`glob failed: ${exit.stderr}`);
-      if (total === 0) return textResult(`No files match ${args.pattern} in ${displayPath(dir, ctx.cwd)}.`);
+      if (total === 0) return textResult(`No files match ${args.pattern} in ${displayPath(dir, ctx.cwd)}.${note}`);
       const found = newest.paths().map((file) => displayPath(path.join(dir, file), ctx.cwd));
-      if (total <= found.length) return textResult(`${found.join('\n')}\n\n[${plural(total, 'file')}, newest first]`);
+      if (total <= found.length) return textResult(`${found.join('\n')}\n\n[${plural(total, 'file')}, newest first]${note}`);
       return textResult(
-        `${found.join('\n')}\n\n[Showing ${found.length} of ${total} files, newest first; narrow the pattern to see the rest.]`,
+        `${found.join('\n')}\n\n[Showing ${found.length} of ${total} files, newest first; narrow the pattern to see the rest.]${note}`,
         { truncated: true },
       );
     } catch (error) {

@@ -4,11 +4,12 @@ import { z } from 'zod';
 import { RgMatchCollector } from '../collect-rg-matches.js';
 import { displayPath } from '../display-path.js';
 import { nameTypeFilterFlags } from '../name-type-filter.js';
-import { resolveConfinedPath } from '../path-confinement.js';
+import { isInside, resolveConfinedPath, workspaceRoots } from '../path-confinement.js';
 import { plural } from '../plural.js';
 import { NewestFirst } from '../newest-first.js';
 import { requireSearchable } from '../open-regular-file.js';
 import { ripgrepPathKey, runRipgrep } from '../run-ripgrep.js';
+import { searchExclusions } from '../search-exclusions.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
 
@@ -44,27 +45,36 @@ export const grepTool: Tool<GrepArgs> = {
   async execute(args, ctx) {
     try {
       const target = await resolveConfinedPath(ctx, args.path ?? '.', { tool: 'grep', access: 'search', args });
-      if (!(await stat(target).catch(() => undefined))) throw new ToolError(`${displayPath(target, ctx.cwd)} does not exist.`);
+      const info = await stat(target).catch(() => undefined);
+      if (!info) throw new ToolError(`${displayPath(target, ctx.cwd)} does not exist.`);
       await requireSearchable(target, displayPath(target, ctx.cwd));
+      // rg matches globs relative to its working directory: the session's (the model's
+      // `glob` means that), or the searched directory when that lies outside it.
+      const [realCwd = ctx.cwd] = await workspaceRoots(ctx);
+      const rgCwd = isInside(target, realCwd) ? realCwd : info.isDirectory() ? target : path.dirname(target);
+      const excluded = await searchExclusions(ctx, target, rgCwd);
       const mode = args.mode ?? 'content';
       const flags: string[] = [];
       if (args.caseInsensitive) flags.push('--ignore-case');
       if (args.multiline) flags.push('--multiline', '--multiline-dotall');
       if (args.glob) flags.push(...globFlags(args.glob));
+      // After the model's glob: a later glob wins in rg, so `**` cannot bring hidden paths back.
+      flags.push(...excluded.rgFlags);
       const show = (p: string): string => displayPath(path.resolve(ctx.cwd, p), ctx.cwd);
       const where = displayPath(target, ctx.cwd);
-      const options = { cwd: ctx.cwd, signal: ctx.signal, env: ctx.env };
+      const options = { cwd: rgCwd, signal: ctx.signal, env: ctx.env };
+      const note = excluded.note ? `\n${excluded.note}` : '';
       const tail = ['-e', args.pattern, '--', target];
 
       if (mode === 'content') {
         const context = args.context ?? 0;
-        const collector = new RgMatchCollector(GREP_MAX_RESULTS, context, show);
+        const collector = new RgMatchCollector(GREP_MAX_RESULTS, context, show, excluded.skips);
         const contextFlags = context > 0 ? ['--context', String(context)] : [];
         // No `--sort path`: it makes rg single-threaded; the collector sorts by path itself.
         const exit = await runRipgrep(['--json', ...contextFlags, ...flags, ...tail], options, (line) => collector.push(line));
         failOnError(exit, collector.total);
-        if (collector.total === 0) return textResult(`No matches for ${args.pattern} in ${where}.`);
-        return summarise(collector.text(), collector.shownCount, collector.total, 'match', 'matches');
+        if (collector.total === 0) return textResult(`No matches for ${args.pattern} in ${where}.${note}`);
+        return summarise(collector.text(), collector.shownCount, collector.total, 'match', 'matches', note);
       }
 
       // rg lists in parallel, unsorted (`--sortr modified` / `--sort path` would make it
@@ -74,14 +84,15 @@ export const grepTool: Tool<GrepArgs> = {
       let total = 0;
       const modeFlags = mode === 'files' ? ['--files-with-matches'] : ['--count-matches', '--with-filename'];
       const exit = await runRipgrep([...modeFlags, ...flags, ...tail], options, (line) => {
+        if (excluded.skips(mode === 'files' ? line : countPath(line))) return;
         total += 1;
         if (mode === 'files') newest.add(line);
         else lines.push(line);
       });
       failOnError(exit, total);
-      if (total === 0) return textResult(`No matches for ${args.pattern} in ${where}.`);
+      if (total === 0) return textResult(`No matches for ${args.pattern} in ${where}.${note}`);
       const entries = mode === 'files' ? newest.paths().map(show) : firstCountsByPath(lines, GREP_MAX_RESULTS, show);
-      return summarise(entries.join('\n'), entries.length, total, 'file', 'files');
+      return summarise(entries.join('\n'), entries.length, total, 'file', 'files', note);
     } catch (error) {
       return errorResult(error);
     }
@@ -96,6 +107,12 @@ export const grepTool: Tool<GrepArgs> = {
 function globFlags(glob: string): string[] {
   if (glob.includes('/')) return ['--glob', glob];
   return nameTypeFilterFlags(glob);
+}
+
+/** The path of one of rg's `path:count` lines (the count is after the last colon; paths may contain colons). */
+function countPath(line: string): string {
+  const colon = line.lastIndexOf(':');
+  return colon > 0 ? line.slice(0, colon) : line;
 }
 
 /** rg's `path:count` lines, the first `cap` by path, with paths as the model sees them. */
@@ -114,9 +131,9 @@ function failOnError(exit: { exitCode: number; stderr: string }, found: number):
   if (exit.exitCode === 2 && found === 0) throw new ToolError(`grep failed: ${exit.stderr || 'ripgrep exited with status 2'}`);
 }
 
-function summarise(text: string, shown: number, total: number, one: string, many: string): ReturnType<typeof textResult> {
-  if (shown >= total) return textResult(`${text}\n\n[${plural(total, one, many)}]`);
-  return textResult(`${text}\n\n[Showing ${shown} of ${plural(total, one, many)}; narrow the pattern, path or glob to see the rest.]`, {
+function summarise(text: string, shown: number, total: number, one: string, many: string, note: string): ReturnType<typeof textResult> {
+  if (shown >= total) return textResult(`${text}\n\n[${plural(total, one, many)}]${note}`);
+  return textResult(`${text}\n\n[Showing ${shown} of ${plural(total, one, many)}; narrow the pattern, path or glob to see the rest.]${note}`, {
     truncated: true,
   });
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { displayPath } from '../display-path.js';
 import { argLocation, resolveConfinedPath } from '../path-confinement.js';
+import { searchExclusions } from '../search-exclusions.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
 
@@ -39,6 +40,9 @@ export const lsTool: Tool<LsArgs> = {
       });
       if (!info.isDirectory()) throw new ToolError(`${shown} is a file, not a directory; use read to see its content.`);
       const dirents = await readdir(dir, { withFileTypes: true });
+      // Names of hidden paths (`.ssh` in the home folder) are listed, as bash's `ls` shows
+      // them; the note says they are off limits. Nothing inside them is ever listed here.
+      const excluded = await searchExclusions(ctx, dir);
       const skipped: string[] = [];
       const names: string[] = [];
       for (const entry of dirents) {
@@ -54,6 +58,7 @@ export const lsTool: Tool<LsArgs> = {
       const notes: string[] = [];
       if (names.length > LS_MAX_ENTRIES) notes.push(`[Showing ${LS_MAX_ENTRIES} of ${names.length} entries; use glob to narrow down.]`);
       if (skipped.length > 0) notes.push(`[Skipped ${skipped.join(', ')}; pass includeIgnored: true to list them.]`);
+      if (excluded.note) notes.push(excluded.note);
       const listing = names.length === 0 ? `${shown} is empty.` : names.slice(0, LS_MAX_ENTRIES).join('\n');
       const text = notes.length > 0 ? `${listing}\n\n${notes.join('\n')}` : listing;
       return textResult(text, names.length > LS_MAX_ENTRIES ? { truncated: true } : undefined);

@@ -28,8 +28,11 @@ export interface McpElicitationRequest {
  * server layer, so src/tools never reaches up into sessions.
  */
 export interface McpClientPorts {
-  /** A session's directories (absolute): its cwd and additional directories, for `roots/list`. */
-  roots(sessionId: string): string[];
+  /**
+   * A session's directories (absolute) for `roots/list`: its cwd and additional
+   * directories, less any inside a path the sandbox hides from bash.
+   */
+  roots(sessionId: string): Promise<string[]>;
   /** Answers a sampling request with the session's model; the user has already agreed. */
   sample(request: McpSamplingRequest): Promise<CreateMessageResult>;
   /** Shows the user a form; rejects, saying why, when no client of the session can show one. */
@@ -38,7 +41,7 @@ export interface McpClientPorts {
 
 /** Ports for a manager with no sessions (doctor, tests): no roots, sampling refused. */
 export const noClientPorts: McpClientPorts = {
-  roots: () => [],
+  roots: () => Promise.resolve([]),
   sample: () => Promise.reject(new Error('sampling is not available here')),
   elicit: () => Promise.reject(new Error('no user can be asked here')),
 };

@@ -35,10 +35,10 @@ export function serveMcpClientRequests(client: Client, context: McpClientRequest
     if ('refusal' in attribution) throw new McpError(ErrorCode.InvalidRequest, attribution.refusal);
     return attribution.call;
   };
-  client.setRequestHandler(ListRootsRequestSchema, () => {
+  client.setRequestHandler(ListRootsRequestSchema, async () => {
     const attribution = context.sessionId === undefined ? attributeServerRequest(context.server, context.inFlight(), 'roots/list') : undefined;
     const sessionId = context.sessionId ?? (attribution && 'call' in attribution ? attribution.call.sessionId : undefined);
-    const dirs = sessionId ? context.ports.roots(sessionId) : [];
+    const dirs = sessionId ? await context.ports.roots(sessionId) : [];
     return { roots: dirs.map((dir) => ({ uri: pathToFileURL(dir).href, name: dir })) };
   });
   client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {

@@ -28,6 +28,12 @@ export interface PermissionQuestion {
    * every mode but bypass (refused in deny), whatever allow rules or remembered answers say.
    */
   protectedReason?: string;
+  /**
+   * Why the target lies in a path the sandbox hides from bash (credentials, agentd's own
+   * files, `sandbox.denyRead`), if it does: it asks in every mode, bypass included (refused
+   * in deny), whatever allow rules or remembered answers say. Only a deny rule decides first.
+   */
+  sensitiveReason?: string;
 }
 
 /**
@@ -35,14 +41,17 @@ export interface PermissionQuestion {
  * deny, then ask, then allow, across all sources (a deny anywhere always refuses).
  * Without a matching rule: reads and searches inside the workspace are allowed, writes
  * ask (allowed in acceptEdits when inside the workspace), commands and network ask. A
- * protected target asks whatever allow rules say. Then the mode: bypass turns ask into
- * allow, deny turns ask into deny. The workspace check here is on the path it is given;
- * callers pass the resolved path (see resolvePermissionPath) and tools re-check at run time.
+ * protected target asks whatever allow rules say; a hidden one (sensitiveReason) asks even
+ * in bypass. Then the mode: bypass turns ask into allow, deny turns ask into deny. The
+ * workspace check here is on the path it is given; callers pass the resolved path (see
+ * resolvePermissionPath) and tools re-check at run time.
  */
 export async function decidePermission(question: PermissionQuestion): Promise<'allow' | 'ask' | 'deny'> {
   const { mode } = question;
   const ruled = await matchPermissionRules(question.rules, { tool: question.tool, args: question.args, cwd: question.cwd });
   if (ruled === 'deny') return 'deny';
+  // What bash cannot see, no mode and no allow rule lets a file tool see or change unasked.
+  if (question.sensitiveReason !== undefined) return mode === 'deny' ? 'deny' : 'ask';
   let decision = ruled ?? defaultDecision(question);
   if (question.protectedReason !== undefined) decision = 'ask';
   if (question.accessFromHint && mode === 'deny' && ruled !== 'allow') return 'deny';

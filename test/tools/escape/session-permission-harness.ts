@@ -1,10 +1,12 @@
 import type { PermitDecision } from '../../../src/loop/dispatch-tool-calls.js';
 import type { PermissionAnswer, PermissionQuestionForClient } from '../../../src/session/permission-asker.js';
+import { accessPolicy } from '../../../src/tools/access-policy.js';
 import { createSessionPermissions } from '../../../src/session/session-permissions.js';
 import { FileStateTracker } from '../../../src/tools/file-state-tracker.js';
 import type { PermissionRuleSet } from '../../../src/tools/permissions/match-permission-rules.js';
 import type { PermissionMode } from '../../../src/tools/permissions/permission-modes.js';
 import { permissionsStoreDir } from '../../../src/tools/permissions/manage-remembered-permissions.js';
+import { defaultSandboxPolicy, type SandboxPolicy } from '../../../src/tools/sandbox/sandbox-policy.js';
 import type { Tool, ToolResult } from '../../../src/tools/tool.js';
 import { makeContext } from '../tool-test-context.js';
 
@@ -23,6 +25,10 @@ export function sessionPermissionHarness(options: {
   rules?: PermissionRuleSet[];
   answer: Answerer;
   additionalDirectories?: string[];
+  /** What the sandbox hides (the daemon's, from the environment, when absent): the session's access policy and the tools' settings. */
+  sandboxPolicy?: SandboxPolicy;
+  /** Hands the tool's preview to the question, as the session does (the diff a question may carry). */
+  withPreview?: boolean;
   /** Runs after the call was allowed and before the tool starts: the attacker's moment to swap a link. */
   beforeExecute?: () => void;
 }): {
@@ -30,6 +36,8 @@ export function sessionPermissionHarness(options: {
   run<A>(tool: Tool<A>, args: Record<string, unknown>): Promise<{ permit: PermitDecision; result?: ToolResult }>;
 } {
   const questions: PermissionQuestionForClient[] = [];
+  const sessionId = 'session-escape';
+  const sandboxPolicy = options.sandboxPolicy ?? defaultSandboxPolicy();
   const fileState = new FileStateTracker();
   let calls = 0;
   const run = async <A>(tool: Tool<A>, args: Record<string, unknown>): Promise<{ permit: PermitDecision; result?: ToolResult }> => {
@@ -37,7 +45,7 @@ export function sessionPermissionHarness(options: {
     const id = `call-${calls}`;
     const signal = new AbortController().signal;
     const permissions = createSessionPermissions({
-      sessionId: 'session-escape',
+      sessionId,
       cwd: options.cwd,
       additionalDirectories: options.additionalDirectories ?? [],
       rules: options.rules ?? [],
@@ -47,10 +55,20 @@ export function sessionPermissionHarness(options: {
         questions.push(question);
         return options.answer(question, questions.length - 1);
       },
+      access: accessPolicy(sandboxPolicy, options.dataDir, sessionId),
     });
     const title = tool.title(args as never);
     const permit = await permissions.permit(
-      { id, title, tool: tool.name, kind: tool.kind, access: tool.access, ...(tool.accessFromHint ? { accessFromHint: true } : {}), args },
+      {
+        id,
+        title,
+        tool: tool.name,
+        kind: tool.kind,
+        access: tool.access,
+        ...(tool.accessFromHint ? { accessFromHint: true } : {}),
+        args,
+        ...(options.withPreview && tool.preview ? { preview: (resolved: Record<string, unknown>) => tool.preview!(resolved as never, { cwd: options.cwd }) } : {}),
+      },
       signal,
     );
     if (!permit.allowed) return { permit };
@@ -60,6 +78,8 @@ export function sessionPermissionHarness(options: {
       fileState,
       dataDir: options.dataDir,
       additionalDirectories: options.additionalDirectories ?? [],
+      sessionId,
+      settings: { sandboxPolicy },
     });
     return { permit, result: await tool.execute(args as never, ctx) };
   };

@@ -173,6 +173,8 @@ export function createSessionPermissions(options: SessionPermissionOptions): {
       const why = [changed, request.reason].filter((r): r is string => r !== undefined).join('. ');
       const full: PermissionCall = { ...call, tool: request.tool, access: request.access, args, title: request.reason ?? `${request.tool} needs permission` };
       const answer = await ask(full, decision, signal, why || undefined);
+      // "Always" here remembers what its label says, as it does for the call's first question.
+      if (answer === 'allow_always' || answer === 'reject_always') await remember(full, decision, answer);
       if (answer !== 'allow_once' && answer !== 'allow_always') return 'deny';
       grants.set(call.id, { tool: request.tool, real });
       return 'allow';

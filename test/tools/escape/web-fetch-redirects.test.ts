@@ -187,6 +187,23 @@ describe('[F17 web_fetch redirects] escape attempts', () => {
     expect(textOf(result!)).toContain(`page of d.example:${port}/secret`);
   });
 
+  it('[F17 web_fetch redirects] "always reject" answered to a redirect question is remembered: the next redirect to that host is refused unasked', async () => {
+    const h = harness((_q, i) => (i === 0 ? 'reject_always' : 'allow_once'), 'ask', [{ allow: ['web_fetch(domain:a.example)'] }]);
+    await h.run(tool, { url: hop('a.example', page('d.example')) });
+    const { result } = await h.run(tool, { url: hop('a.example', page('d.example')) });
+    expect(h.questions).toHaveLength(1);
+    expect(result?.isError).toBe(true);
+    expect(seen.filter((host) => host.startsWith('d.example'))).toHaveLength(0);
+  });
+
+  it('[F17 web_fetch redirects] "always allow" answered to a redirect question is remembered: the next redirect to that host goes through unasked', async () => {
+    const h = harness((_q, i) => (i === 0 ? 'allow_always' : 'reject_once'), 'ask', [{ allow: ['web_fetch(domain:a.example)'] }]);
+    await h.run(tool, { url: hop('a.example', page('d.example')) });
+    const { result } = await h.run(tool, { url: hop('a.example', page('d.example')) });
+    expect(h.questions).toHaveLength(1);
+    expect(textOf(result!)).toContain(`page of d.example:${port}/secret`);
+  });
+
   it('[F17 web_fetch redirects] a relative Location on the same host is followed without a new question', async () => {
     const h = harness((_q, i) => (i === 0 ? 'allow_once' : 'reject_once'), 'ask', [{}]);
     const { result } = await h.run(tool, { url: hop('c.example', '/secret') });

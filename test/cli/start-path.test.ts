@@ -59,10 +59,16 @@ describe('the path to the first answer of `agentd serve`', () => {
 });
 
 describe('the path of `agentd acp`, a byte bridge to the shared daemon', () => {
-  it('loads only the bridge, the socket probe and the paths: an editor starts it for every chat', () => {
+  it('loads only the bridge, the socket probe, the socket folder check and the paths: an editor starts it for every chat', () => {
     const { files } = staticGraph(resolve(DIST, 'src/cli/commands/acp.js'));
     expect(files.sort()).toEqual(
-      ['src/cli/bridge-stdio.js', 'src/cli/commands/acp.js', 'src/config/agentd-paths.js', 'src/server/transports/is-socket-live.js'].sort(),
+      [
+        'protocol/wire/check-socket-path.js',
+        'src/cli/bridge-stdio.js',
+        'src/cli/commands/acp.js',
+        'src/config/agentd-paths.js',
+        'src/server/transports/is-socket-live.js',
+      ].sort(),
     );
   });
 });

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { globToRegex } from '../glob-to-regex.js';
+import { compileGlob } from '../compile-glob.js';
+import { compileWildcard, starPattern } from '../wildcard-matcher.js';
 import { parsePermissionRule, type PermissionRule } from '../../config/parse-permission-rule.js';
 import { permissionTarget, type PermissionTarget } from './permission-target.js';
 import { matchCommandRules } from './match-command-rules.js';
@@ -38,10 +39,10 @@ function coversTool(rule: PermissionRule, tool: string): boolean {
 
 function pathMatches(pattern: string, target: string, cwd: string): boolean {
   const absolute = path.resolve(cwd, target);
-  if (pattern.startsWith('~/')) return globToRegex(path.join(homedir(), pattern.slice(2))).test(absolute);
-  if (path.isAbsolute(pattern)) return globToRegex(pattern).test(absolute);
+  if (pattern.startsWith('~/')) return compileGlob(path.join(homedir(), pattern.slice(2))).test(absolute);
+  if (path.isAbsolute(pattern)) return compileGlob(pattern).test(absolute);
   const rel = path.relative(cwd, absolute) || '.';
-  return globToRegex(pattern.replace(/^\.\//, '')).test(rel);
+  return compileGlob(pattern.replace(/^\.\//, '')).test(rel);
 }
 
 function urlMatches(pattern: string, url: string): boolean {
@@ -52,9 +53,9 @@ function urlMatches(pattern: string, url: string): boolean {
     } catch {
       return false;
     }
-    return globToRegex(pattern.slice('domain:'.length).toLowerCase()).test(host);
+    return compileGlob(pattern.slice('domain:'.length).toLowerCase()).test(host);
   }
-  return new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(url);
+  return compileWildcard(starPattern(pattern, () => true, false)).test(url);
 }
 
 /** Whether one rule applies to a path, URL or name target. */
@@ -69,7 +70,7 @@ function ruleMatches(rule: PermissionRule, target: PermissionTarget | undefined,
     case 'url':
       return urlMatches(rule.pattern, target.value);
     case 'name':
-      return globToRegex(rule.pattern).test(target.value);
+      return compileGlob(rule.pattern).test(target.value);
   }
 }
 

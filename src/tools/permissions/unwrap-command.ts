@@ -69,7 +69,7 @@ export function unwrapCommand(name: string, args: Array<string | undefined>): Un
     if (base === 'env' && rest.some((w) => w === '-S' || w?.startsWith('--split-string') || /^-[A-Za-z]*S/.test(w ?? ''))) {
       out.evaluated.push('env -S splits a string into a command the rules cannot check');
     }
-    if ((base === 'sudo' || base === 'doas') && rest.some((w) => w !== undefined && /^-[A-Za-z]*[si]/.test(w))) takeJoined(base, rest);
+    if ((base === 'sudo' || base === 'doas') && rest.some((w) => w !== undefined && /^-[A-Za-z]*[si]/.test(w))) takeJoined(base, afterSudoOptions(rest));
     if (JOINING.has(base)) takeJoined(base, rest);
     if (base === 'find') for (const command of findCommands(rest)) visit(command);
     if (!WRAPPERS.has(base)) return;
@@ -96,6 +96,19 @@ export function unwrapCommand(name: string, args: Array<string | undefined>): Un
   out.scripts = [...new Set(out.scripts)];
   out.evaluated = [...new Set(out.evaluated)];
   return out;
+}
+
+/** sudo's and doas's options that take the next word as their value. */
+const SUDO_VALUE_OPTIONS = new Set(['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-T', '-U']);
+
+/** The words after sudo's (or doas's) options: what `sudo -s` hands to the shell. */
+function afterSudoOptions(args: Array<string | undefined>): Array<string | undefined> {
+  let i = 0;
+  while (i < args.length && args[i] !== undefined && /^-/.test(args[i] as string)) {
+    if (args[i] === '--') return args.slice(i + 1);
+    i += SUDO_VALUE_OPTIONS.has(args[i] as string) ? 2 : 1;
+  }
+  return args.slice(i);
 }
 
 /** The commands of `find … -exec CMD … ;` (also `-execdir`, `-ok`, `-okdir`, ending at `;` or `+`). */

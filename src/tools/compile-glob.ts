@@ -1,7 +1,8 @@
 import { compileWildcard, literalChar, literalText, type WildcardMatcher, type WildcardPiece } from './wildcard-matcher.js';
 
-const ANY: (c: string) => boolean = () => true;
-const NOT_SLASH = (c: string): boolean => c !== '/';
+const SLASH = 0x2f;
+const ANY = (): boolean => true;
+const NOT_SLASH = (c: number): boolean => c !== SLASH;
 
 /**
  * Compiles a path glob to an anchored matcher (a small stand-in for `path.matchesGlob`,
@@ -55,24 +56,21 @@ export function compileGlob(glob: string): WildcardMatcher {
 }
 
 /** `[abc]`, `[a-z]`, `[!abc]` / `[^abc]` (never `/`), with `\x` a literal x. */
-function charClass(body: string): (c: string) => boolean {
+function charClass(body: string): (c: number) => boolean {
   const negated = body.startsWith('!') || body.startsWith('^');
-  const chars = [...(negated ? body.slice(1) : body)];
-  const singles = new Set<string>();
+  const chars = (negated ? body.slice(1) : body).split('');
+  const singles = new Set<number>();
   const ranges: Array<[number, number]> = [];
   for (let i = 0; i < chars.length; i += 1) {
     let c = chars[i] as string;
     if (c === '\\' && i + 1 < chars.length) c = chars[(i += 1)] as string;
     if (chars[i + 1] === '-' && i + 2 < chars.length) {
-      ranges.push([c.codePointAt(0) as number, (chars[i + 2] as string).codePointAt(0) as number]);
+      ranges.push([c.charCodeAt(0), (chars[i + 2] as string).charCodeAt(0)]);
       i += 2;
-    } else singles.add(c);
+    } else singles.add(c.charCodeAt(0));
   }
-  const inClass = (c: string): boolean => {
-    const code = c.codePointAt(0) as number;
-    return singles.has(c) || ranges.some(([lo, hi]) => code >= lo && code <= hi);
-  };
-  return negated ? (c) => c !== '/' && !inClass(c) : inClass;
+  const inClass = (c: number): boolean => singles.has(c) || ranges.some(([lo, hi]) => c >= lo && c <= hi);
+  return negated ? (c) => c !== SLASH && !inClass(c) : inClass;
 }
 
 /**

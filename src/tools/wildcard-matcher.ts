@@ -5,10 +5,10 @@
  * freeze the daemon.
  */
 export type WildcardPiece =
-  /** Exactly one character passing `test`. */
-  | { kind: 'char'; test: (c: string) => boolean }
+  /** Exactly one character (a UTF-16 code unit, as RegExp's `.` without `u`) passing `test`. */
+  | { kind: 'char'; test: (c: number) => boolean }
   /** Any number of characters (none included), each passing `test`. */
-  | { kind: 'any'; test: (c: string) => boolean }
+  | { kind: 'any'; test: (c: number) => boolean }
   /** The pieces one after another. */
   | { kind: 'seq'; pieces: WildcardPiece[] }
   /** Exactly one of the options. */
@@ -21,16 +21,26 @@ export interface WildcardMatcher {
   test(text: string): boolean;
 }
 
-type State = { kind: 'char'; test: (c: string) => boolean; next: number } | { kind: 'split'; next: number[] } | { kind: 'match' };
+/** `code` is set for a literal character, so the hot loop compares instead of calling `test`. */
+type State =
+  | { kind: 'char'; test: (c: number) => boolean; code: number; next: number }
+  | { kind: 'split'; next: number[] }
+  | { kind: 'match' };
+
+/** Pieces made by literalChar carry their character, for the fast path. */
+const LITERAL = new WeakMap<(c: number) => boolean, number>();
 
 /** A single literal character. */
 export function literalChar(c: string): WildcardPiece {
-  return { kind: 'char', test: (x) => x === c };
+  const code = c.charCodeAt(0);
+  const test = (x: number): boolean => x === code;
+  LITERAL.set(test, code);
+  return { kind: 'char', test };
 }
 
 /** `text` literally, as a sequence of characters. */
 export function literalText(text: string): WildcardPiece {
-  return { kind: 'seq', pieces: [...text].map(literalChar) };
+  return { kind: 'seq', pieces: text.split('').map(literalChar) };
 }
 
 /**
@@ -43,10 +53,10 @@ export function compileWildcard(pattern: WildcardPiece): WildcardMatcher {
   const compile = (piece: WildcardPiece, next: number): number => {
     switch (piece.kind) {
       case 'char':
-        return add({ kind: 'char', test: piece.test, next });
+        return add({ kind: 'char', test: piece.test, code: LITERAL.get(piece.test) ?? -1, next });
       case 'any': {
         const loop = add({ kind: 'split', next: [] });
-        const step = add({ kind: 'char', test: piece.test, next: loop });
+        const step = add({ kind: 'char', test: piece.test, code: LITERAL.get(piece.test) ?? -1, next: loop });
         (states[loop] as { next: number[] }).next = [step, next];
         return loop;
       }
@@ -59,41 +69,71 @@ export function compileWildcard(pattern: WildcardPiece): WildcardMatcher {
     }
   };
   const start = compile(pattern, 0);
-  return { test: (text) => simulate(states, start, text) };
+  return { test: simulator(states, start) };
 }
 
-function simulate(states: State[], start: number, text: string): boolean {
-  // `seen[i] === generation` marks state i as already in the current set.
-  const seen = new Int32Array(states.length).fill(-1);
-  let generation = 0;
-  let current: number[] = [];
-  const close = (from: number, into: number[]): void => {
+/**
+ * Runs the NFA over a text. Each state's epsilon closure (the character-reading and match
+ * states reachable without reading) is computed once, on first use; a step is then one
+ * test per live state plus copying closures, with no recursion and no allocation per step.
+ */
+function simulator(states: State[], start: number): (text: string) => boolean {
+  const closures: Array<Int32Array | undefined> = new Array(states.length);
+  const closure = (from: number): Int32Array => {
+    let found = closures[from];
+    if (found) return found;
+    const seen = new Set<number>();
+    const out: number[] = [];
     const stack = [from];
     while (stack.length > 0) {
       const s = stack.pop() as number;
-      if (seen[s] === generation) continue;
-      seen[s] = generation;
+      if (seen.has(s)) continue;
+      seen.add(s);
       const state = states[s] as State;
-      if (state.kind === 'split') stack.push(...state.next);
-      else into.push(s);
+      if (state.kind === 'split') for (let i = state.next.length - 1; i >= 0; i -= 1) stack.push(state.next[i] as number);
+      else out.push(s);
     }
+    found = Int32Array.from(out);
+    closures[from] = found;
+    return found;
   };
-  close(start, current);
-  for (const c of text) {
-    generation += 1;
-    const next: number[] = [];
-    for (const s of current) {
-      const state = states[s] as State;
-      if (state.kind === 'char' && state.test(c)) close(state.next, next);
+  return (text) => {
+    // `mark[i] === step` says state i is already in the set being built for this step.
+    const mark = new Int32Array(states.length).fill(-1);
+    let current = new Int32Array(states.length);
+    let next = new Int32Array(states.length);
+    let size = 0;
+    for (const s of closure(start)) {
+      mark[s] = 0;
+      current[size++] = s;
     }
-    if (next.length === 0) return false;
-    current = next;
-  }
-  return current.some((s) => states[s]?.kind === 'match');
+    let step = 0;
+    for (let at = 0; at < text.length; at += 1) {
+      const c = text.charCodeAt(at);
+      step += 1;
+      let nextSize = 0;
+      for (let i = 0; i < size; i += 1) {
+        const state = states[current[i] as number] as State;
+        if (state.kind !== 'char' || (state.code >= 0 ? state.code !== c : !state.test(c))) continue;
+        const reached = closures[state.next] ?? closure(state.next);
+        for (let j = 0; j < reached.length; j += 1) {
+          const t = reached[j] as number;
+          if (mark[t] === step) continue;
+          mark[t] = step;
+          next[nextSize++] = t;
+        }
+      }
+      if (nextSize === 0) return false;
+      [current, next] = [next, current];
+      size = nextSize;
+    }
+    for (let i = 0; i < size; i += 1) if (states[current[i] as number]?.kind === 'match') return true;
+    return false;
+  };
 }
 
 /** Splits `text` on unescaped `*` into literal runs and `any(test)` pieces (`\*` is a literal star when `escapes`). */
-export function starPattern(text: string, test: (c: string) => boolean, escapes: boolean): WildcardPiece {
+export function starPattern(text: string, test: (c: number) => boolean, escapes: boolean): WildcardPiece {
   const pieces: WildcardPiece[] = [];
   for (let i = 0; i < text.length; i += 1) {
     const c = text[i] as string;

@@ -4,7 +4,10 @@ import type { RuleEffect, RulesByEffect } from './rule-effect.js';
 
 // Characters an allow wildcard never matches: an allowed prefix must not stretch over
 // separators, substitutions or redirections (defence in depth behind the parser).
-const SHELL_META = new Set([';', '&', '|', '\n', '\r', '`', '$', '(', ')', '<', '>']);
+const SHELL_META = new Set([...';&|\n\r`$()<>'].map((c) => c.charCodeAt(0)));
+
+/** What `\s` matches in the ASCII range, plus the Unicode spaces JavaScript's `\s` knows. */
+const isSpace = (c: number): boolean => /\s/.test(String.fromCharCode(c));
 
 /**
  * A command pattern as a matcher: `*` is a wildcard (`\*` a literal star), and a trailing
@@ -13,11 +16,11 @@ const SHELL_META = new Set([';', '&', '|', '\n', '\r', '`', '$', '(', ')', '<', 
  * linear time in the command whatever the pattern (see compileWildcard).
  */
 export function commandMatcher(pattern: string, effect: RuleEffect): WildcardMatcher {
-  const test = effect === 'allow' ? (c: string) => !SHELL_META.has(c) : () => true;
+  const test = effect === 'allow' ? (c: number) => !SHELL_META.has(c) : () => true;
   const prefixOnly = pattern.endsWith(':*');
   const body = starPattern(prefixOnly ? pattern.slice(0, -2) : pattern, test, true);
   if (!prefixOnly) return compileWildcard(body);
-  const rest = { kind: 'seq' as const, pieces: [{ kind: 'char' as const, test: (c: string) => /\s/.test(c) }, { kind: 'any' as const, test }] };
+  const rest = { kind: 'seq' as const, pieces: [{ kind: 'char' as const, test: isSpace }, { kind: 'any' as const, test }] };
   return compileWildcard({ kind: 'seq', pieces: [body, { kind: 'opt', piece: rest }] });
 }
 

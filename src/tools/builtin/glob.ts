@@ -16,7 +16,12 @@ export const GLOB_MAX_RESULTS = 100;
 
 export const globSchema = z
   .object({
-    pattern: z.string().min(1).describe('Glob such as "**/*.ts" or "src/*.json" (gitignore-style: "*.ts" matches at any depth).'),
+    // Matching takes time in proportion to the pattern's length times each path's.
+    pattern: z
+      .string()
+      .min(1)
+      .max(1024, 'a glob pattern may be at most 1024 characters; search with a shorter one')
+      .describe('Glob such as "**/*.ts" or "src/*.json" (gitignore-style: "*.ts" matches at any depth).'),
     path: z.string().optional().describe('Directory to search in (default: the working directory).'),
   })
   .strict();

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentdConfigSchema } from '../../../src/config/config-schema.js';
 import { parsePermissionRule } from '../../../src/config/parse-permission-rule.js';
-import { globTool } from '../../../src/tools/builtin/glob.js';
+import { globSchema, globTool } from '../../../src/tools/builtin/glob.js';
 import { compileGlob, pathMatchesGlob } from '../../../src/tools/compile-glob.js';
 import { matchesToolPattern } from '../../../src/tools/hooks/matches-tool-pattern.js';
 import { commandMatcher } from '../../../src/tools/permissions/match-command-rules.js';
@@ -86,5 +86,13 @@ describe('[F14 linear patterns] the glob tool with a hostile pattern', () => {
     expect(textOf(result)).toContain('No files match');
     const found = await globTool.execute({ pattern: evil('*', '/x') }, makeContext(ws.dir));
     expect(textOf(found)).toContain(`${'a'.repeat(250)}/x`);
+  });
+});
+
+describe('[F14 linear patterns] the glob tool bounds the pattern it is given', () => {
+  it('[F14 linear patterns] a glob pattern over 1024 characters is refused with the limit named', () => {
+    const parsed = globSchema.safeParse({ pattern: `${'a*'.repeat(600)}b` });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toBe('a glob pattern may be at most 1024 characters; search with a shorter one');
   });
 });

@@ -44,7 +44,9 @@ export function shellCommandString(shell: string, args: Array<string | undefined
   if (command) {
     return operand === null ? undefined : { script: operand };
   }
-  if (fromInput || operand === null) return { evaluated: `${shell} reads the commands it runs from its input, which the rules cannot see` };
+  // A script "file" that is the shell's own input: `bash /dev/stdin`, `sh /proc/self/fd/0`.
+  const input = operand !== null && /^\/(dev\/(stdin|fd\/\d+)|proc\/[^/]+\/fd\/\d+)$/.test(operand);
+  if (fromInput || operand === null || input) return { evaluated: `${shell} reads the commands it runs from its input, which the rules cannot see` };
   return undefined;
 }
 

@@ -82,6 +82,11 @@ describe('[F5 command-judge] deny rules catch every spelling, even in bypass mod
     'bash -s < script.txt',
     'sh < cmds.txt',
     'echo -c "rm x" | xargs sh',
+    "echo 'rm -f x' | bash /dev/stdin",
+    "echo 'rm -f x' | sh /proc/self/fd/0",
+    "bash <(echo 'rm -f x')",
+    'BASH_ENV=./x.sh bash -c true',
+    "env 'BASH_FUNC_ls%%=() { rm -f x; }' bash -c ls",
     "env -S 'rm -f x'",
     "echo 'rm x' | sudo -s",
     // Arithmetic and subscripts running a command substitution.

@@ -143,6 +143,12 @@ describe('[F5 command-judge] deny rules catch every spelling, even in bypass mod
     expect(await bash(command, denyRm, 'bypass')).toBe('deny');
   });
 
+  it('[F5 command-judge] deny bash(rm:*) refuses rm nested in 5,000 command substitutions (too deep to walk) in bypass mode', async () => {
+    const deep = `echo ${'$('.repeat(5000)}rm -f x${')'.repeat(5000)}`;
+    expect(await bash(deep, denyRm, 'bypass')).toBe('deny');
+    expect(await bash(deep, [{ allow: ['bash(echo:*)', 'bash(rm:*)'] }])).toBe('ask');
+  });
+
   it.each([
     ["ls && (( 'a[$(rm x)]' ))", 'ask'],
     ['echo {a,b}', 'acceptEdits'],

@@ -5,8 +5,11 @@
  * freeze the daemon.
  */
 export type WildcardPiece =
-  /** Exactly one character (a UTF-16 code unit, as RegExp's `.` without `u`) passing `test`. */
-  | { kind: 'char'; test: (c: number) => boolean }
+  /**
+   * Exactly one character (a UTF-16 code unit, as RegExp's `.` without `u`) passing
+   * `test`; `code` is set when only that one character passes (a fast path).
+   */
+  | { kind: 'char'; test: (c: number) => boolean; code?: number }
   /** Any number of characters (none included), each passing `test`. */
   | { kind: 'any'; test: (c: number) => boolean }
   /** The pieces one after another. */
@@ -21,21 +24,16 @@ export interface WildcardMatcher {
   test(text: string): boolean;
 }
 
-/** `code` is set for a literal character, so the hot loop compares instead of calling `test`. */
+/** `code` is the literal character, or -1 when `test` decides. */
 type State =
   | { kind: 'char'; test: (c: number) => boolean; code: number; next: number }
   | { kind: 'split'; next: number[] }
   | { kind: 'match' };
 
-/** Pieces made by literalChar carry their character, for the fast path. */
-const LITERAL = new WeakMap<(c: number) => boolean, number>();
-
 /** A single literal character. */
 export function literalChar(c: string): WildcardPiece {
   const code = c.charCodeAt(0);
-  const test = (x: number): boolean => x === code;
-  LITERAL.set(test, code);
-  return { kind: 'char', test };
+  return { kind: 'char', test: (x) => x === code, code };
 }
 
 /** `text` literally, as a sequence of characters. */
@@ -53,10 +51,10 @@ export function compileWildcard(pattern: WildcardPiece): WildcardMatcher {
   const compile = (piece: WildcardPiece, next: number): number => {
     switch (piece.kind) {
       case 'char':
-        return add({ kind: 'char', test: piece.test, code: LITERAL.get(piece.test) ?? -1, next });
+        return add({ kind: 'char', test: piece.test, code: piece.code ?? -1, next });
       case 'any': {
         const loop = add({ kind: 'split', next: [] });
-        const step = add({ kind: 'char', test: piece.test, code: LITERAL.get(piece.test) ?? -1, next: loop });
+        const step = add({ kind: 'char', test: piece.test, code: -1, next: loop });
         (states[loop] as { next: number[] }).next = [step, next];
         return loop;
       }

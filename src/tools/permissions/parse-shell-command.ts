@@ -24,8 +24,8 @@ export interface ParsedShellCommand {
   /** Every simple command, including those inside substitutions, subshells, loops and `sh -c`. */
   parts: ShellPart[];
   /**
-   * Why the line as a whole cannot be allowed part by part (it does not parse, writes to a
-   * file, defines a function, sets a variable for later commands); empty when it can.
+   * Why the line as a whole cannot be allowed part by part (it writes to a file, defines a
+   * function, sets a variable for later commands); empty when it can.
    */
   opaque: string[];
   /**
@@ -39,6 +39,9 @@ export interface ParsedShellCommand {
 
 /** How deep `sh -c '…'` and `eval` strings are parsed in turn before the line counts as evaluated. */
 const MAX_NESTING = 4;
+
+/** How many command strings (`sh -c`, `eval`, `watch`, …) one line may hand on, at all depths together. */
+const MAX_SCRIPTS = 64;
 
 /** Output redirection operators: each writes to (or truncates) its destination. */
 const WRITE_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&', '&>|']);
@@ -56,7 +59,7 @@ export async function parseShellCommand(command: string): Promise<ParsedShellCom
   try {
     const result: ParsedShellCommand = { parts: [], opaque: [], evaluated: [] };
     try {
-      collect(parser, command, 0, result);
+      collect(parser, command, 0, result, { scripts: MAX_SCRIPTS });
     } catch (error) {
       // Thousands of nested `$(` overflow the walker's stack: too deep to check, so evaluated.
       if (!(error instanceof RangeError)) throw error;
@@ -68,7 +71,7 @@ export async function parseShellCommand(command: string): Promise<ParsedShellCom
   }
 }
 
-function collect(parser: Awaited<ReturnType<typeof loadBashParser>>, source: string, depth: number, out: ParsedShellCommand): void {
+function collect(parser: Awaited<ReturnType<typeof loadBashParser>>, source: string, depth: number, out: ParsedShellCommand, budget: { scripts: number }): void {
   if (depth > MAX_NESTING) {
     out.evaluated.push('it nests shell command strings too deeply to check');
     return;
@@ -78,13 +81,20 @@ function collect(parser: Awaited<ReturnType<typeof loadBashParser>>, source: str
     out.evaluated.push('it could not be parsed');
     return;
   }
+  const nested: string[] = [];
   try {
     if (tree.rootNode.hasError) out.evaluated.push('it is not valid bash (or uses syntax the parser does not know), and bash may still run part of it');
-    const nested: string[] = [];
     walk(tree.rootNode, out, nested, false);
-    for (const script of nested) collect(parser, script, depth + 1, out);
   } finally {
     tree.delete();
+  }
+  for (const script of nested) {
+    // `watch watch watch …` would otherwise multiply the strings to parse at every level.
+    if ((budget.scripts -= 1) < 0) {
+      out.evaluated.push(`it hands more than ${MAX_SCRIPTS} command strings to shells and wrappers, too many to check`);
+      return;
+    }
+    collect(parser, script, depth + 1, out, budget);
   }
 }
 

@@ -139,6 +139,8 @@ describe('[F5 command-judge] deny rules catch every spelling, even in bypass mod
     'busybox rm -f x',
     'exec -a name rm -f x',
     'coproc rm -f x',
+    `${'watch '.repeat(60)}rm -f x`,
+    `${'eval '.repeat(8)}rm -f x`,
   ])('[F5 command-judge] deny bash(rm:*) refuses %j in bypass mode', async (command) => {
     expect(await bash(command, denyRm, 'bypass')).toBe('deny');
   });

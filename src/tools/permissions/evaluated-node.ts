@@ -76,6 +76,12 @@ export function hasBraceExpansion(node: Node): boolean {
   return inner.includes(',') || inner.includes('..');
 }
 
+/** True for a `{name[…]}` redirection variable (`exec {a[$(cmd)]}>x`): bash evaluates its subscript. */
+export function hasFdVariableSubscript(node: Node): boolean {
+  const skeleton = unquotedSkeleton(node);
+  return skeleton.startsWith('{') && skeleton.includes('[');
+}
+
 /** The word with quoted parts and escaped characters replaced by `_`, so only unquoted syntax is left. */
 function unquotedSkeleton(node: Node): string {
   if (node.type === 'word') return node.text.replace(/\\[\s\S]/g, '_');

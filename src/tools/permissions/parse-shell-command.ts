@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { loadBashParser } from './load-bash-parser.js';
-import { evaluatedNode, hasBraceExpansion } from './evaluated-node.js';
+import { evaluatedNode, hasBraceExpansion, hasFdVariableSubscript } from './evaluated-node.js';
 import { evaluatedVariable, evaluatingBuiltin } from './evaluating-builtin.js';
 import { literalWord, wordForMatching } from './shell-words.js';
 import { bracketTestWords, testCommandEvaluation } from './test-command-evaluation.js';
@@ -76,17 +76,22 @@ function collect(parser: Awaited<ReturnType<typeof loadBashParser>>, source: str
     out.evaluated.push('it nests shell command strings too deeply to check');
     return;
   }
-  const tree = parser.parse(source);
-  if (!tree) {
-    out.evaluated.push('it could not be parsed');
-    return;
-  }
   const nested: string[] = [];
-  try {
-    if (tree.rootNode.hasError) out.evaluated.push('it is not valid bash (or uses syntax the parser does not know), and bash may still run part of it');
-    walk(tree.rootNode, out, nested, false);
-  } finally {
-    tree.delete();
+  // bash drops a backslash-newline before it splits words (`r\<newline>m` is rm), except
+  // in single quotes and comments (`# x \<newline>rm y` runs rm): both readings are judged.
+  const readings = source.includes('\\\n') ? [source, source.replace(/\\\n/g, '')] : [source];
+  for (const reading of readings) {
+    const tree = parser.parse(reading);
+    if (!tree) {
+      out.evaluated.push('it could not be parsed');
+      return;
+    }
+    try {
+      if (tree.rootNode.hasError) out.evaluated.push('it is not valid bash (or uses syntax the parser does not know), and bash may still run part of it');
+      walk(tree.rootNode, out, nested, false);
+    } finally {
+      tree.delete();
+    }
   }
   for (const script of nested) {
     // `watch watch watch …` would otherwise multiply the strings to parse at every level.
@@ -168,7 +173,10 @@ function addCommand(node: Node, out: ParsedShellCommand, nested: string[]): void
   const literalArgs = args.map((a) => literalWord(a));
   const part: ShellPart = { text: words.join(' '), variants: [] };
   out.parts.push(part);
-  for (const word of [nameWord, ...args]) if (word && hasBraceExpansion(word)) out.evaluated.push(brace(word));
+  for (const word of [nameWord, ...args]) {
+    if (word && hasBraceExpansion(word)) out.evaluated.push(brace(word));
+    if (word && hasFdVariableSubscript(word)) out.evaluated.push(`"${word.text}" names a file descriptor variable whose subscript bash evaluates`);
+  }
   if (!literalName) {
     // Only running bash would tell which command this is (`$X`, `$'\x72m'`, `/???/rm`, `rm${IFS}x`).
     out.evaluated.push(`its command name ${nameNode?.text ?? '(none)'} is computed (an expansion, a glob or a quoted escape), not a literal word`);

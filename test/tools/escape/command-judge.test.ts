@@ -139,6 +139,10 @@ describe('[F5 command-judge] deny rules catch every spelling, even in bypass mod
     'busybox rm -f x',
     'exec -a name rm -f x',
     'coproc rm -f x',
+    'r\\\nm -f x',
+    "sh -c 'r\\\nm -f x'",
+    '# note \\\nrm -f x',
+    'exec {a[$i]}>/dev/null; rm -f x',
     `${'watch '.repeat(60)}rm -f x`,
     `${'eval '.repeat(8)}rm -f x`,
   ])('[F5 command-judge] deny bash(rm:*) refuses %j in bypass mode', async (command) => {
@@ -172,6 +176,7 @@ describe('[F5 command-judge] everyday lines still ride their allow rules and pas
     ['bash(ls:*)', 'ls *.ts src/**/x'],
     ['bash(git log:*)', "git log --format='%H' HEAD@{1}"],
     ['bash(find:*)', "find . -name '*.ts' -newer x"],
+    ['bash(docker run:*)', 'docker run \\\n  --rm -it image'],
   ])('[F5 command-judge] %s allows %j', async (rules, command) => {
     expect(await bash(command, [{ allow: rules.split(' bash').map((r, i) => (i === 0 ? r : `bash${r}`)) }])).toBe('allow');
   });
@@ -210,6 +215,7 @@ describe('[F5 command-judge] bash really evaluates these lines (why the judge re
     "sh -c -- 'touch pwned'",
     "echo 'touch pwned' | sh",
     "bash <<< 'touch pwned'",
+    'tou\\\nch pwned',
   ])('[F5 command-judge] bash runs the hidden command in %j, and deny bash(touch:*) refuses it in bypass mode', async (command) => {
     const run = spawnSync('bash', ['-c', command], { cwd: ws.dir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, encoding: 'utf8' });
     expect(run.error).toBeUndefined();

@@ -12,7 +12,7 @@ const WRAPPERS = new Set([
   'setsid', 'watch', 'chroot', 'unbuffer', 'flock', 'strace', 'ltrace', 'busybox', 'chrt', 'taskset', 'unshare',
   'setpriv', 'runuser', 'su', 'sg', 'parallel', 'script', 'nsenter', 'prlimit', 'numactl', 'cpulimit', 'fakeroot',
   'fakechroot', 'firejail', 'systemd-run', 'proxychains', 'proxychains4', 'torsocks', 'coproc', 'catchsegv',
-  'valgrind', 'pkexec', 'dbus-run-session', 'xvfb-run', 'ssh-agent', 'chpst', 'setuidgid', 'softlimit', 'rlwrap',
+  'valgrind', 'pkexec', 'dbus-run-session', 'xvfb-run', 'ssh-agent', 'chpst', 'setuidgid', 'softlimit', 'rlwrap', 'ssh',
 ]);
 
 /** Wrappers that hand their arguments, joined, to a shell (`watch 'a; b'`, `sudo -s 'a; b'`). */

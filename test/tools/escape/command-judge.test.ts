@@ -139,6 +139,7 @@ describe('[F5 command-judge] deny rules catch every spelling, even in bypass mod
     'busybox rm -f x',
     'exec -a name rm -f x',
     'coproc rm -f x',
+    "ssh host 'rm -f x'",
     'r\\\nm -f x',
     "sh -c 'r\\\nm -f x'",
     '# note \\\nrm -f x',

@@ -18,6 +18,10 @@ export class PermissionRuleError extends Error {
 
 const TOOL_NAME = /^[A-Za-z0-9_-]+$/;
 
+/** Bounds that keep matching one rule cheap, whatever a project's config says. */
+export const MAX_RULE_PATTERN_LENGTH = 4096;
+export const MAX_RULE_WILDCARDS = 64;
+
 /**
  * Parses `tool` or `tool(pattern)` (the Claude Code settings syntax). The pattern runs
  * from the first `(` to the final `)`, so it may itself contain parentheses. `tool(*)`
@@ -36,5 +40,12 @@ export function parsePermissionRule(text: string): PermissionRule {
   if (!rule.endsWith(')')) throw new PermissionRuleError(text, 'the pattern must end with ")"');
   const pattern = rule.slice(open + 1, -1);
   if (pattern.trim() === '') throw new PermissionRuleError(text, 'the pattern between the parentheses is empty');
+  if (pattern.length > MAX_RULE_PATTERN_LENGTH) {
+    throw new PermissionRuleError(text, `the pattern is ${pattern.length} characters long; at most ${MAX_RULE_PATTERN_LENGTH} are allowed`);
+  }
+  const wildcards = pattern.match(/(?<!\\)\*/g)?.length ?? 0;
+  if (wildcards > MAX_RULE_WILDCARDS) {
+    throw new PermissionRuleError(text, `the pattern has ${wildcards} wildcards ("*"); at most ${MAX_RULE_WILDCARDS} are allowed, so use fewer`);
+  }
   return pattern === '*' ? { tool, text: rule } : { tool, pattern, text: rule };
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { displayPath } from '../display-path.js';
-import { globMatcher } from '../glob-to-regex.js';
+import { globMatcher } from '../compile-glob.js';
 import { isHiddenPath, nameTypeFilterFlags } from '../name-type-filter.js';
 import { resolveConfinedPath } from '../path-confinement.js';
 import { plural } from '../plural.js';
@@ -17,7 +17,12 @@ export const GLOB_MAX_RESULTS = 100;
 
 export const globSchema = z
   .object({
-    pattern: z.string().min(1).describe('Glob such as "**/*.ts" or "src/*.json" (gitignore-style: "*.ts" matches at any depth).'),
+    // Matching takes time in proportion to the pattern's length times each path's.
+    pattern: z
+      .string()
+      .min(1)
+      .max(1024, 'a glob pattern may be at most 1024 characters; search with a shorter one')
+      .describe('Glob such as "**/*.ts" or "src/*.json" (gitignore-style: "*.ts" matches at any depth).'),
     path: z.string().optional().describe('Directory to search in (default: the working directory).'),
   })
   .strict();
@@ -73,7 +78,7 @@ export const globTool: Tool<GlobArgs> = {
  * A file-name prefilter for rg, so it prints only candidates: the glob's last segment as
  * a file type (nameTypeFilterFlags), which, unlike `--glob`, filters without overriding
  * ignore rules. Only for plain segments (letters, digits, `.`, `_`, `-`, `*`, `?`), whose meaning
- * is the same in rg's globs and in globToRegex; the full glob is still applied here.
+ * is the same in rg's globs and in compileGlob; the full glob is still applied here.
  */
 function nameFilterFlags(glob: string): string[] {
   const last = glob.slice(glob.lastIndexOf('/') + 1);

@@ -1,24 +1,23 @@
+import { compileWildcard, starPattern, type WildcardMatcher } from '../wildcard-matcher.js';
+
 /**
  * True when a tool name matches one of the patterns, where `*` matches any run of
  * characters (`mcp_*`, `*__search`) and everything else matches itself. No patterns
- * (undefined) matches every tool; an empty list matches none.
+ * (undefined) matches every tool; an empty list matches none. Matching takes linear time
+ * whatever the pattern (see compileWildcard).
  */
 export function matchesToolPattern(name: string, patterns: readonly string[] | undefined): boolean {
   if (patterns === undefined) return true;
-  return patterns.some((pattern) => patternRegex(pattern).test(name));
+  return patterns.some((pattern) => patternMatcher(pattern).test(name));
 }
 
-const cache = new Map<string, RegExp>();
+const cache = new Map<string, WildcardMatcher>();
 
-function patternRegex(pattern: string): RegExp {
-  let regex = cache.get(pattern);
-  if (!regex) {
-    const body = pattern
-      .split('*')
-      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*');
-    regex = new RegExp(`^${body}$`);
-    cache.set(pattern, regex);
+function patternMatcher(pattern: string): WildcardMatcher {
+  let matcher = cache.get(pattern);
+  if (!matcher) {
+    matcher = compileWildcard(starPattern(pattern, () => true, false));
+    cache.set(pattern, matcher);
   }
-  return regex;
+  return matcher;
 }

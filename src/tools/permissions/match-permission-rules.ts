@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { globToRegex } from '../glob-to-regex.js';
+import { compileGlob } from '../compile-glob.js';
+import { compileWildcard, starPattern } from '../wildcard-matcher.js';
 import { parsePermissionRule, type PermissionRule } from '../../config/parse-permission-rule.js';
 import { permissionTarget, type PermissionTarget } from './permission-target.js';
 import { matchCommandRules } from './match-command-rules.js';
@@ -39,19 +40,19 @@ function coversTool(rule: PermissionRule, tool: string): boolean {
 
 function pathMatches(pattern: string, target: string, cwd: string): boolean {
   const absolute = path.resolve(cwd, target);
-  if (pattern.startsWith('~/')) return globToRegex(path.join(homedir(), pattern.slice(2))).test(absolute);
-  if (path.isAbsolute(pattern)) return globToRegex(pattern).test(absolute);
+  if (pattern.startsWith('~/')) return compileGlob(path.join(homedir(), pattern.slice(2))).test(absolute);
+  if (path.isAbsolute(pattern)) return compileGlob(pattern).test(absolute);
   const rel = path.relative(cwd, absolute) || '.';
-  return globToRegex(pattern.replace(/^\.\//, '')).test(rel);
+  return compileGlob(pattern.replace(/^\.\//, '')).test(rel);
 }
 
 function urlMatches(pattern: string, text: string): boolean {
   // Matched in one spelling (see ruleUrl), so `EVIL.example.` cannot slip past a deny rule.
   const url = ruleUrl(text);
   if (pattern.startsWith('domain:')) {
-    return url !== undefined && globToRegex(pattern.slice('domain:'.length).toLowerCase().replace(/\.+$/, '')).test(url.host);
+    return url !== undefined && compileGlob(pattern.slice('domain:'.length).toLowerCase().replace(/\.+$/, '')).test(url.host);
   }
-  const literal = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const literal = compileWildcard(starPattern(pattern, () => true, false));
   return literal.test(text) || (url !== undefined && literal.test(url.href));
 }
 
@@ -67,7 +68,7 @@ function ruleMatches(rule: PermissionRule, target: PermissionTarget | undefined,
     case 'url':
       return urlMatches(rule.pattern, target.value);
     case 'name':
-      return globToRegex(rule.pattern).test(target.value);
+      return compileGlob(rule.pattern).test(target.value);
   }
 }
 

@@ -78,13 +78,22 @@ export function ruleForCall(tool: string, args: Record<string, unknown>, cwd: st
   }
 }
 
-/** Records an "always" answer for the project (see rememberedPermissionsFile); returns the rule added. */
+/**
+ * Records an "always" answer for the project (see rememberedPermissionsFile); returns the
+ * rule added, or undefined when it would be longer than a rule may be (a very long
+ * command): the answer then applies to this call only, and the file stays loadable.
+ */
 export async function rememberPermission(
   cwd: string,
   storeDir: string,
   call: { tool: string; args: Record<string, unknown>; outcome: RememberedOutcome },
-): Promise<string> {
+): Promise<string | undefined> {
   const rule = ruleForCall(call.tool, call.args, cwd);
+  try {
+    parsePermissionRule(rule);
+  } catch {
+    return undefined;
+  }
   const current = await loadRememberedPermissions(cwd, storeDir);
   const add = call.outcome === 'allow_always' ? 'allow' : 'deny';
   const remove = add === 'allow' ? 'deny' : 'allow';

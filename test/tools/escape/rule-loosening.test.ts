@@ -86,8 +86,9 @@ describe('[F5 rule-loosening] a deny rule catches every spelling and every part'
     expect(await bash(command, denyRm, 'bypass')).toBe('deny');
   });
 
-  it('[F5 rule-loosening] a computed command name cannot be proven safe: it asks, and is refused in deny mode', async () => {
-    expect(await bash('"$(echo rm)" -rf /', [{ allow: ['bash(echo:*)'], deny: ['bash(rm:*)'] }])).toBe('ask');
+  it('[F5 rule-loosening] a computed command name cannot be proven safe: it matches every deny rule, and is refused in deny mode', async () => {
+    expect(await bash('"$(echo rm)" -rf /', [{ allow: ['bash(echo:*)'], deny: ['bash(rm:*)'] }])).toBe('deny');
+    expect(await bash('"$(echo rm)" -rf /', [{ allow: ['bash(echo:*)'] }])).toBe('ask');
     expect(await bash('$X -rf /', [{ allow: ['bash(echo:*)'] }], 'deny')).toBe('deny');
   });
 });

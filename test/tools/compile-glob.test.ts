@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { globToRegex, pathMatchesGlob } from '../../src/tools/glob-to-regex.js';
+import { compileGlob, pathMatchesGlob } from '../../src/tools/compile-glob.js';
 
-describe('globToRegex', () => {
+describe('compileGlob', () => {
   it.each([
     ['src/**', 'src', true],
     ['src/**', 'src/a.ts', true],
@@ -29,7 +29,7 @@ describe('globToRegex', () => {
     ['{unclosed', '{unclosed', true],
     ['/abs/**', '/abs/x', true],
   ])('%s vs %s → %s', (glob, candidate, expected) => {
-    expect(globToRegex(glob).test(candidate)).toBe(expected);
+    expect(compileGlob(glob).test(candidate)).toBe(expected);
   });
 
   it('matches file names at any depth when the glob has no slash', () => {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { resolveAgentdPaths, type AgentdPaths } from '../../../src/config/agentd-paths.js';
 import { buildSandboxPolicy, type SandboxPolicy } from '../../../src/tools/sandbox/sandbox-policy.js';
 import { makeTempDir } from '../tool-test-context.js';
@@ -59,4 +60,21 @@ function write(file: string, text: string): void {
 /** True when `text` holds any of the home's secrets. */
 export function leaksSecret(text: string): boolean {
   return Object.values(HOME_SECRETS).some((secret) => text.includes(secret));
+}
+
+/**
+ * A fresh home workspace for each test of the calling describe block, with HOME pointing
+ * at it (`~` in a path argument is the process's home, as for the daemon); `use` receives it.
+ */
+export function useHomeWorkspace(use: (workspace: HomeWorkspace) => void): void {
+  let current: HomeWorkspace | undefined;
+  beforeEach(() => {
+    current = makeHomeWorkspace();
+    vi.stubEnv('HOME', current.home);
+    use(current);
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    current?.cleanup();
+  });
 }

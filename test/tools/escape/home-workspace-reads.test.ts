@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PermissionAnswer } from '../../../src/session/permission-asker.js';
 import { globTool } from '../../../src/tools/builtin/glob.js';
 import { grepTool } from '../../../src/tools/builtin/grep.js';
@@ -12,7 +12,7 @@ import type { PermissionMode } from '../../../src/tools/permissions/permission-m
 import { toolOutputDir } from '../../../src/tools/tool-output-dir.js';
 import type { Tool } from '../../../src/tools/tool.js';
 import { makeContext, makeTempDir, recordingGate, textOf, type TempDir } from '../tool-test-context.js';
-import { leaksSecret, makeHomeWorkspace, PUBLIC_TEXT, type HomeWorkspace } from './home-workspace-fixture.js';
+import { leaksSecret, PUBLIC_TEXT, type HomeWorkspace, useHomeWorkspace } from './home-workspace-fixture.js';
 import { sessionPermissionHarness } from './session-permission-harness.js';
 
 /**
@@ -23,15 +23,7 @@ import { sessionPermissionHarness } from './session-permission-harness.js';
  */
 describe('[F12 access-policy] reads and searches in a home workspace', () => {
   let w: HomeWorkspace;
-  beforeEach(() => {
-    w = makeHomeWorkspace();
-    // `~` in a path argument is the process's home, as for the daemon.
-    vi.stubEnv('HOME', w.home);
-  });
-  afterEach(() => {
-    vi.unstubAllEnvs();
-    w.cleanup();
-  });
+  useHomeWorkspace((made) => (w = made));
 
   const everything: PermissionRuleSet[] = [{ allow: ['read', 'read(**)', 'ls', 'grep', 'glob'] }];
   const harness = (mode: PermissionMode, answer: PermissionAnswer = 'reject_once', rules = everything) =>

@@ -1,25 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { grepTool } from '../../../src/tools/builtin/grep.js';
 import { runRipgrep } from '../../../src/tools/run-ripgrep.js';
 import { buildSandboxPolicy } from '../../../src/tools/sandbox/sandbox-policy.js';
 import { searchExclusions } from '../../../src/tools/search-exclusions.js';
 import { makeContext, textOf } from '../tool-test-context.js';
-import { HOME_SECRETS, leaksSecret, makeHomeWorkspace, type HomeWorkspace } from './home-workspace-fixture.js';
+import { HOME_SECRETS, leaksSecret, type HomeWorkspace, useHomeWorkspace } from './home-workspace-fixture.js';
 import { sessionPermissionHarness } from './session-permission-harness.js';
 
 /** F12: each of the two layers that keep searches out of hidden paths holds on its own. */
 describe('[F12 access-policy] search exclusions', () => {
   let w: HomeWorkspace;
-  beforeEach(() => {
-    w = makeHomeWorkspace();
-    vi.stubEnv('HOME', w.home);
-  });
-  afterEach(() => {
-    vi.unstubAllEnvs();
-    w.cleanup();
-  });
+  useHomeWorkspace((made) => (w = made));
 
   const ctxWith = (policy = w.policy) => makeContext(w.home, { dataDir: w.paths.dataDir, settings: { sandboxPolicy: policy } });
 

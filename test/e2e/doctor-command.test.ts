@@ -4,6 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DoctorReport } from '../../src/cli/doctor/doctor-check.js';
 import { connectWhenListening, daemonEnv, makeHome, spawnDaemon, type DaemonChild } from '../support/daemon-process.js';
 import { runCli } from '../support/run-cli.js';
+import { BUBBLEWRAP, RIPGREP, requireProgram } from '../support/required-program.js';
+
+const hasBubblewrap = requireProgram(BUBBLEWRAP);
+const hasRipgrep = requireProgram(RIPGREP);
 
 describe('agentd doctor', () => {
   const cleanups: Array<() => void | Promise<void>> = [];
@@ -17,7 +21,7 @@ describe('agentd doctor', () => {
     return made.home;
   }
 
-  it('prints a JSON report and exits 1 when no provider is configured', async () => {
+  it.skipIf(!hasBubblewrap || !hasRipgrep)('prints a JSON report and exits 1 when no provider is configured', async () => {
     const dir = home();
     const result = await runCli(['doctor', '--json'], daemonEnv(dir), { cwd: dir });
     expect(result.stderr).toBe('');
@@ -34,7 +38,7 @@ describe('agentd doctor', () => {
     expect(existsSync(join(dir, 'data'))).toBe(false);
   });
 
-  it('exits 0 with a configured provider, sees the running daemon, and never prints the API key', async () => {
+  it.skipIf(!hasBubblewrap || !hasRipgrep)('exits 0 with a configured provider, sees the running daemon, and never prints the API key', async () => {
     const dir = home({ model: 'anthropic/claude-sonnet-4-5' });
     const env = daemonEnv(dir, { ANTHROPIC_API_KEY: 'sk-ant-e2e-secret' });
     const daemon: DaemonChild = spawnDaemon(['serve', '--socket'], env, dir);

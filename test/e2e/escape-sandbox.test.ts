@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { DAEMON_SECRETS, startEscapeDaemon, type EscapeDaemon } from '../support/escape-daemon.js';
 import { until } from '../support/daemon-process.js';
+import { BUBBLEWRAP, requireProgram } from '../support/required-program.js';
+
+const hasBubblewrap = requireProgram(BUBBLEWRAP);
 
 /**
  * What a prompt-injected model gets when it runs bash through the real daemon: a child
@@ -28,7 +31,7 @@ const ATTACK_JS = [
 ].join('\n');
 const attack = (target: string | number, cwd: string, marker: string): string => `timeout 20 node -e '${ATTACK_JS}' '${target}' '${cwd}' '${marker}'`;
 
-describe('escape through the daemon as a process: bash in bypass mode', () => {
+describe.skipIf(!hasBubblewrap)('escape through the daemon as a process: bash in bypass mode', () => {
   let d: EscapeDaemon;
   beforeAll(async () => {
     d = await startEscapeDaemon();

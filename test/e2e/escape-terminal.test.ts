@@ -14,11 +14,14 @@ import { CLI, daemonEnv, makeHome } from '../support/daemon-process.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 import { runCli } from '../support/run-cli.js';
 import { ACTS_ON_TERMINAL, PAYLOADS } from '../session/escape-terminal-payloads.js';
+import { PYTHON3, requireProgram } from '../support/required-program.js';
+
+const hasPython3 = requireProgram(PYTHON3);
 
 /** The command of issue 21 finding 5: on a raw terminal it shows as "agentd: Run: npm test". */
 const FINDING = 'rm -f precious.txt #\r\x1b[2Kagentd: Run: npm test';
 
-describe('F15 agentd run on a real terminal (issue 21 finding 5)', () => {
+describe.skipIf(!hasPython3)('F15 agentd run on a real terminal (issue 21 finding 5)', () => {
   let replay: ReplayServer;
   let home: ReturnType<typeof makeHome>;
   let workspace: string;

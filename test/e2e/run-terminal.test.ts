@@ -7,6 +7,9 @@ import { chatToolCallSse } from '../support/chat-tool-call-sse.js';
 import { daemonEnv, makeHome } from '../support/daemon-process.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 import { runCli } from '../support/run-cli.js';
+import { PYTHON3, requireProgram } from '../support/required-program.js';
+
+const hasPython3 = requireProgram(PYTHON3);
 
 describe('agentd run shows what the agent does, and ends with a code per outcome', () => {
   let replay: ReplayServer;
@@ -114,7 +117,7 @@ describe('agentd run and Ctrl-C', () => {
   });
 });
 
-describe('agentd run on a terminal', () => {
+describe.skipIf(!hasPython3)('agentd run on a terminal', () => {
   it('asks a permission question there and does what the user answers', { timeout: 60_000 }, async () => {
     const { execFile } = await import('node:child_process');
     const { promisify } = await import('node:util');

@@ -9,6 +9,9 @@ import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.j
 import { daemonEnv, makeHome } from '../support/daemon-process.js';
 import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
+import { BUBBLEWRAP, requireProgram } from '../support/required-program.js';
+
+const hasBubblewrap = requireProgram(BUBBLEWRAP);
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/mcp/crashy-server.mjs', import.meta.url));
 
@@ -93,7 +96,7 @@ describe('[F7 nested-trust] a .agentd below a trusted project', () => {
  * trusted project plants the file with bash, then a session opened in `sub/` starts none
  * of it and runs nothing on its allow rule.
  */
-describe('[F7 nested-trust] planted by sandboxed bash, opened in a new session', () => {
+describe.skipIf(!hasBubblewrap)('[F7 nested-trust] planted by sandboxed bash, opened in a new session', () => {
   let replay: ReplayServer;
   let home: ReturnType<typeof makeHome>;
   let root: string;

@@ -6,6 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveAgentdPaths } from '../../src/config/agentd-paths.js';
 import { filterDrivers, gitFacts, parseGitStatus, type GitFactsOptions } from '../../src/session/git-facts.js';
 import { buildSandboxPolicy } from '../../src/tools/sandbox/sandbox-policy.js';
+import { BUBBLEWRAP, requireProgram } from '../support/required-program.js';
+
+const hasBubblewrap = requireProgram(BUBBLEWRAP);
 
 let dir: string;
 let home: string;
@@ -26,7 +29,7 @@ function git(...args: string[]): string {
 }
 
 describe('gitFacts', () => {
-  it('reports the branch and a short status of a real repository', async () => {
+  it.skipIf(!hasBubblewrap)('reports the branch and a short status of a real repository', async () => {
     git('init', '-q', '-b', 'feature/x');
     expect(await gitFacts(dir, options)).toEqual({ branch: 'feature/x', status: 'clean' });
 
@@ -46,7 +49,7 @@ describe('gitFacts', () => {
     expect(await gitFacts(dir, options)).toEqual({ branch: 'feature/x', status: '2 modified, 1 added, 1 deleted, 1 renamed, 2 untracked' });
   });
 
-  it('names a detached HEAD by its commit', async () => {
+  it.skipIf(!hasBubblewrap)('names a detached HEAD by its commit', async () => {
     git('init', '-q', '-b', 'main');
     fs.writeFileSync(path.join(dir, 'a.txt'), 'a\n');
     git('add', '.');
@@ -62,7 +65,7 @@ describe('gitFacts', () => {
     expect(await gitFacts(dir, { ...options, sandbox: { mode: 'none', reason: 'test' } })).toEqual({ branch: 'topic' });
   });
 
-  it('describes a subdirectory of a repository, and a linked worktree through its .git file', async () => {
+  it.skipIf(!hasBubblewrap)('describes a subdirectory of a repository, and a linked worktree through its .git file', async () => {
     git('init', '-q', '-b', 'main');
     fs.mkdirSync(path.join(dir, 'sub'));
     fs.writeFileSync(path.join(dir, 'sub', 'a.txt'), 'a\n');

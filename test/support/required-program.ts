@@ -36,3 +36,17 @@ export function requireProgram(program: RequiredProgram): boolean {
   }
   return false;
 }
+
+/** bubblewrap able to build a sandbox here (user namespaces allowed), as the bash tool needs it. */
+export const BUBBLEWRAP: RequiredProgram = {
+  command: 'bwrap',
+  probeArgs: ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-all', 'true'],
+  debianPackage: 'bubblewrap',
+  neededBy: 'the sandbox tests',
+};
+
+/** ripgrep, which the grep and glob tools run (`@vscode/ripgrep` downloads it from GitHub, so PATH's). */
+export const RIPGREP: RequiredProgram = { command: 'rg', debianPackage: 'ripgrep', neededBy: 'the grep and glob tests' };
+
+/** python3, which drives the terminal tests' pseudo-terminal (test/support/run-in-pty.py). */
+export const PYTHON3: RequiredProgram = { command: 'python3', debianPackage: 'python3', neededBy: 'the terminal tests' };

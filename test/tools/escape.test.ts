@@ -11,6 +11,9 @@ import { readTool } from '../../src/tools/builtin/read.js';
 import { createWebFetchTool } from '../../src/tools/builtin/web-fetch.js';
 import { writeTool } from '../../src/tools/builtin/write.js';
 import { makeContext, makeTempDir, recordingGate, textOf, type TempDir } from './tool-test-context.js';
+import { BUBBLEWRAP, requireProgram } from '../support/required-program.js';
+
+const hasBubblewrap = requireProgram(BUBBLEWRAP);
 
 /** Every attempt here must be refused; the tests also check nothing happened on disk or on the wire. */
 describe('escape attempts', () => {
@@ -26,7 +29,7 @@ describe('escape attempts', () => {
     sibling.cleanup();
   });
 
-  describe('bash in the sandbox', () => {
+  describe.skipIf(!hasBubblewrap)('bash in the sandbox', () => {
     const bash = createBashTool();
     const sandboxed = (): ReturnType<typeof makeContext> => makeContext(workspace.dir, { sandbox: { mode: 'bubblewrap' } });
 

@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ripgrepPath } from '../../src/tools/ripgrep-path.js';
+import { RIPGREP, requireProgram } from '../support/required-program.js';
+
+const hasRipgrep = requireProgram(RIPGREP);
 
 describe('ripgrepPath', () => {
-  it('finds an executable rg (the npm package is not installed here, so from PATH)', () => {
+  it.skipIf(!hasRipgrep)('finds an executable rg (the npm package is not installed here, so from PATH)', () => {
     const rg = ripgrepPath();
     expect(rg.endsWith('/rg')).toBe(true);
     expect(() => fs.accessSync(rg, fs.constants.X_OK)).not.toThrow();

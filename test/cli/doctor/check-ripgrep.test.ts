@@ -3,6 +3,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkRipgrep } from '../../../src/cli/doctor/check-ripgrep.js';
 import { makeTempHome, type TempHome } from './temp-home.js';
+import { RIPGREP, requireProgram } from '../../support/required-program.js';
+
+const hasRipgrep = requireProgram(RIPGREP);
 
 let t: TempHome;
 beforeEach(() => {
@@ -19,7 +22,7 @@ function fakeRipgrep(versionLine: string, exitCode = 0): string {
 }
 
 describe('checkRipgrep', () => {
-  it('finds the installed rg and reports its version', async () => {
+  it.skipIf(!hasRipgrep)('finds the installed rg and reports its version', async () => {
     const check = await checkRipgrep(process.env);
     expect(check.status).toBe('ok');
     expect(check.detail).toMatch(/^ripgrep \d+\.\d+\.\d+.* at \/\S+rg$/);

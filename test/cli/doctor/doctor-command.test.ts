@@ -2,6 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { doctorCommand } from '../../../src/cli/commands/doctor.js';
 import type { DoctorReport } from '../../../src/cli/doctor/doctor-check.js';
 import { makeTempHome, type TempHome } from './temp-home.js';
+import { BUBBLEWRAP, requireProgram, RIPGREP } from '../../support/required-program.js';
+
+const hasBubblewrap = requireProgram(BUBBLEWRAP);
+const hasRipgrep = requireProgram(RIPGREP);
 
 let t: TempHome;
 let savedEnv: NodeJS.ProcessEnv;
@@ -29,7 +33,7 @@ afterEach(() => {
 });
 
 describe('doctorCommand', () => {
-  it('prints the checklist and exits 1 when no provider is configured', async () => {
+  it.skipIf(!hasBubblewrap || !hasRipgrep)('prints the checklist and exits 1 when no provider is configured', async () => {
     const code = await doctorCommand(['--cwd', t.home]);
     expect(code).toBe(1);
     expect(output).toMatch(/^ok {4}Node\.js/);
@@ -37,7 +41,7 @@ describe('doctorCommand', () => {
     expect(output).toMatch(/\n1 failed, 1 warning, \d+ ok\n$/);
   });
 
-  it('prints the report as JSON with --json and exits 0 when nothing fails', async () => {
+  it.skipIf(!hasBubblewrap || !hasRipgrep)('prints the report as JSON with --json and exits 0 when nothing fails', async () => {
     t.writeConfig({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1' } } });
     const code = await doctorCommand(['--json', '--cwd', t.home]);
     const report = JSON.parse(output) as DoctorReport;

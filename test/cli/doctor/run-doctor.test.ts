@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runDoctor } from '../../../src/cli/doctor/run-doctor.js';
 import { makeTempHome, type TempHome } from './temp-home.js';
+import { BUBBLEWRAP, RIPGREP, requireProgram } from '../../support/required-program.js';
+
+const hasBubblewrap = requireProgram(BUBBLEWRAP);
+const hasRipgrep = requireProgram(RIPGREP);
 
 let t: TempHome;
 beforeEach(() => {
@@ -11,7 +15,7 @@ afterEach(() => t.cleanup());
 const localProvider = { model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1' } } };
 
 describe('runDoctor', () => {
-  it('runs every check in order and is ok for a fresh home with a local provider', async () => {
+  it.skipIf(!hasBubblewrap || !hasRipgrep)('runs every check in order and is ok for a fresh home with a local provider', async () => {
     t.writeConfig(localProvider);
     const report = await runDoctor({ env: t.env, cwd: t.home });
     expect(report.checks.map((c) => c.id)).toEqual([
@@ -47,7 +51,7 @@ describe('runDoctor', () => {
     }
   });
 
-  it('reports an unusable sandbox as a warning only', async () => {
+  it.skipIf(!hasBubblewrap || !hasRipgrep)('reports an unusable sandbox as a warning only', async () => {
     t.writeConfig(localProvider);
     try {
       const report = await runDoctor({ env: t.env, cwd: t.home, bwrapPath: '/nonexistent/bwrap' });

@@ -7,6 +7,9 @@ import { buildSandboxPolicy } from '../../../src/tools/sandbox/sandbox-policy.js
 import { processAlive } from '../../../src/tools/kill-process-group.js';
 import { denyAllGate } from '../../../src/tools/permission-gate.js';
 import { makeContext, makeTempDir, recordingGate, textOf, type TempDir } from '../tool-test-context.js';
+import { BUBBLEWRAP, requireProgram } from '../../support/required-program.js';
+
+const hasBubblewrap = requireProgram(BUBBLEWRAP);
 
 const bash = createBashTool();
 
@@ -159,7 +162,7 @@ describe('bash (unsandboxed, permission granted)', () => {
   });
 });
 
-describe('bash (sandboxed with bubblewrap)', () => {
+describe.skipIf(!hasBubblewrap)('bash (sandboxed with bubblewrap)', () => {
   let tmp: TempDir;
   beforeEach(() => {
     tmp = makeTempDir();

@@ -3,8 +3,11 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { globTool } from '../../../src/tools/builtin/glob.js';
 import { makeContext, makeTempDir, textOf, writeFileAt, type TempDir } from '../tool-test-context.js';
+import { RIPGREP, requireProgram } from '../../support/required-program.js';
 
-describe('glob', () => {
+const hasRipgrep = requireProgram(RIPGREP);
+
+describe.skipIf(!hasRipgrep)('glob', () => {
   let tmp: TempDir;
   beforeEach(() => {
     tmp = makeTempDir();

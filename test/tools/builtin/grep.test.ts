@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { grepTool } from '../../../src/tools/builtin/grep.js';
 import { makeContext, makeTempDir, textOf, writeFileAt, type TempDir } from '../tool-test-context.js';
+import { RIPGREP, requireProgram } from '../../support/required-program.js';
 
-describe('grep', () => {
+const hasRipgrep = requireProgram(RIPGREP);
+
+describe.skipIf(!hasRipgrep)('grep', () => {
   let tmp: TempDir;
   beforeEach(() => {
     tmp = makeTempDir();

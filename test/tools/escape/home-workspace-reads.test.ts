@@ -14,6 +14,9 @@ import type { Tool } from '../../../src/tools/tool.js';
 import { makeContext, makeTempDir, recordingGate, textOf, type TempDir } from '../tool-test-context.js';
 import { leaksSecret, PUBLIC_TEXT, type HomeWorkspace, useHomeWorkspace } from './home-workspace-fixture.js';
 import { sessionPermissionHarness } from './session-permission-harness.js';
+import { requireProgram, RIPGREP } from '../../support/required-program.js';
+
+const hasRipgrep = requireProgram(RIPGREP);
 
 /**
  * F12: one access policy for every daemon-side file access. With the home folder as the
@@ -98,7 +101,7 @@ describe('[F12 access-policy] reads and searches in a home workspace', () => {
     expect(permit.allowed).toBe(false);
   });
 
-  it.each([
+  it.skipIf(!hasRipgrep).each([
     ['grep over .', { pattern: 'PRIVATE' }, true],
     ['grep over ~', { pattern: 'PRIVATE', path: '~' }, true],
     ['grep with glob ** (rg: a glob overrides hidden-file skipping)', { pattern: 'PRIVATE', glob: '**' }, true],
@@ -119,7 +122,7 @@ describe('[F12 access-policy] reads and searches in a home workspace', () => {
     expect(text).toMatch(/Not searched or listed inside .*private.*the sandbox hides from bash/);
   });
 
-  it.each([
+  it.skipIf(!hasRipgrep).each([
     ['**/*', 'src/app.ts'],
     ['**/id_rsa', undefined],
     ['.ssh/*', undefined],
@@ -199,7 +202,7 @@ describe('[F12 access-policy] reads and searches in a home workspace', () => {
     expect(textOf(result)).toMatch(/Permission denied: .*\.ssh\/id_rsa is inside a credential path/);
   });
 
-  it('[F12 access-policy] ordinary files are still read and searched without a question in the ask mode', async () => {
+  it.skipIf(!hasRipgrep)('[F12 access-policy] ordinary files are still read and searched without a question in the ask mode', async () => {
     const h = harness('ask', 'reject_once', []);
     const read = await h.run(readTool, { path: 'src/app.ts' });
     const grep = await h.run(grepTool, { pattern: 'public', path: 'src' });

@@ -4,6 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBashTool } from '../../../src/tools/builtin/bash.js';
 import { defaultSandboxPolicy } from '../../../src/tools/sandbox/sandbox-policy.js';
 import { makeContext, makeTempDir, textOf, type TempDir } from '../tool-test-context.js';
+import { BUBBLEWRAP, requireProgram } from '../../support/required-program.js';
+
+const hasBubblewrap = requireProgram(BUBBLEWRAP);
 
 /**
  * F7 (the other way in): a session whose writable directories contain a trusted project
@@ -12,7 +15,7 @@ import { makeContext, makeTempDir, textOf, type TempDir } from '../tool-test-con
  * `.agentd` is read-only, cannot be created, and the project cannot be renamed away and
  * replaced by a new folder of the same name.
  */
-describe('[F7 nested-trust] sandboxed bash against a trusted project inside the workspace', () => {
+describe.skipIf(!hasBubblewrap)('[F7 nested-trust] sandboxed bash against a trusted project inside the workspace', () => {
   let ws: TempDir;
   let extra: TempDir;
   let data: TempDir;

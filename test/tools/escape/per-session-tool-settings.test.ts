@@ -5,6 +5,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createBashTool } from '../../../src/tools/builtin/bash.js';
 import { createWebFetchTool } from '../../../src/tools/builtin/web-fetch.js';
 import { makeContext, makeTempDir, textOf, type TempDir } from '../tool-test-context.js';
+import { BUBBLEWRAP, requireProgram } from '../../support/required-program.js';
+
+const hasBubblewrap = requireProgram(BUBBLEWRAP);
 
 /**
  * F7: one registry of built-in tools serves every project, so a session's own settings
@@ -16,7 +19,7 @@ describe('per-session tool settings', () => {
   beforeEach(() => (workspace = makeTempDir()));
   afterEach(() => workspace.cleanup());
 
-  describe('bash network', () => {
+  describe.skipIf(!hasBubblewrap)('bash network', () => {
     let server: net.Server;
     let port = 0;
     let connections = 0;

@@ -8,9 +8,12 @@ import { searchExclusions } from '../../../src/tools/search-exclusions.js';
 import { makeContext, textOf } from '../tool-test-context.js';
 import { HOME_SECRETS, leaksSecret, type HomeWorkspace, useHomeWorkspace } from './home-workspace-fixture.js';
 import { sessionPermissionHarness } from './session-permission-harness.js';
+import { RIPGREP, requireProgram } from '../../support/required-program.js';
+
+const hasRipgrep = requireProgram(RIPGREP);
 
 /** F12: each of the two layers that keep searches out of hidden paths holds on its own. */
-describe('[F12 access-policy] search exclusions', () => {
+describe.skipIf(!hasRipgrep)('[F12 access-policy] search exclusions', () => {
   let w: HomeWorkspace;
   useHomeWorkspace((made) => (w = made));
 

@@ -3,12 +3,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../tool-test-context.js';
 import { makeSandboxFixture, SECRETS, type SandboxFixture } from './sandbox-fixture.js';
+import { BUBBLEWRAP, requireProgram } from '../../support/required-program.js';
+
+const hasBubblewrap = requireProgram(BUBBLEWRAP);
 
 const ENV_SECRETS = [SECRETS.workKey, SECRETS.awsEnv, SECRETS.dbUrlPassword, SECRETS.openaiEnv];
 const FILE_SECRETS = [SECRETS.ssh, SECRETS.aws, SECRETS.netrc, SECRETS.npmrc, SECRETS.denied];
 
 /** F3: no key in the environment, no credential file readable, in any spelling. */
-describe.each([
+describe.skipIf(!hasBubblewrap).each([
   ['a workspace beside the home directory', false],
   ['the home directory as the workspace', true],
 ])('escape: secrets, with %s', (_name, workspaceIsHome) => {

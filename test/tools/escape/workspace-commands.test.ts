@@ -5,9 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gitFacts } from '../../../src/session/git-facts.js';
 import { textOf } from '../tool-test-context.js';
 import { makeSandboxFixture, SECRETS, type SandboxFixture } from './sandbox-fixture.js';
+import { BUBBLEWRAP, requireProgram } from '../../support/required-program.js';
+
+const hasBubblewrap = requireProgram(BUBBLEWRAP);
 
 /** F2: commands cannot arm .git or .agentd, and agentd's own git never runs a repository's programs. */
-describe('escape: workspace commands', () => {
+describe.skipIf(!hasBubblewrap)('escape: workspace commands', () => {
   let fx: SandboxFixture;
   let marker: string;
   beforeEach(async () => {

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { describeSandbox, detectSandbox } from '../../../src/tools/sandbox/detect-sandbox.js';
+import { BUBBLEWRAP, requireProgram } from '../../support/required-program.js';
+
+const hasBubblewrap = requireProgram(BUBBLEWRAP);
 
 describe('detectSandbox', () => {
-  it('finds a working bubblewrap on this machine and caches the answer', async () => {
+  it.skipIf(!hasBubblewrap)('finds a working bubblewrap on this machine and caches the answer', async () => {
     const first = detectSandbox({ refresh: true });
     expect(detectSandbox()).toBe(first);
     expect(await first).toEqual({ mode: 'bubblewrap' });

@@ -26,13 +26,18 @@ const PERMISSION_MODE = {
 
 export const COMMAND_HELP: Record<string, CommandHelp> = {
   serve: {
-    usage: ['serve [--stdio] [--socket [PATH]] [--listen HOST:PORT] [--config FILE] [--permission-mode MODE]'],
+    usage: ['serve [--stdio] [--socket [PATH]] [--listen HOST:PORT] [--on-demand] [--config FILE] [--permission-mode MODE]'],
     summary: 'run the daemon: one client on stdio, or many on a Unix socket or TCP until SIGINT/SIGTERM',
-    details: ['With no flag it serves stdio, bridged to the shared daemon when one owns the data directory.'],
+    details: [
+      'With no flag it serves stdio, bridged to the shared daemon when one owns the data directory.',
+      'A socket daemon runs until stopped (agentd stop); with --on-demand, as agentd acp starts it, it exits',
+      'after server.idleExitMs (30 min) with no client, running turn, queued message or enabled schedule.',
+    ],
     options: [
       { flag: '--stdio', help: 'serve one client on stdin/stdout (the default)' },
       { flag: '--socket', value: '[PATH]', help: 'serve clients on a Unix socket (default path: see agentd doctor)' },
       { flag: '--listen', value: 'HOST:PORT', help: 'serve clients on TCP; they authenticate with the token file' },
+      { flag: '--on-demand', help: 'with --socket: exit when idle (server.idleExitMs) and log to daemon.log' },
       CONFIG,
       PERMISSION_MODE,
     ],

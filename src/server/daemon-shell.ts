@@ -20,4 +20,6 @@ export interface DaemonShell {
   log(line: string): void;
   /** The whole daemon; built once, on the first call. */
   context(): Promise<DaemonContext>;
+  /** The daemon if it is built already, without building it (to look, not to use). */
+  built(): DaemonContext | undefined;
 }

@@ -144,6 +144,24 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     summary: 'check config, directories, store, sandbox, ripgrep, providers and the daemon',
     options: [JSON_OUT, CWD, CONFIG],
   },
+  status: {
+    usage: ['status [--json]'],
+    summary: 'whether the daemon runs: its pid, socket, uptime, clients, sessions and where it logs',
+    details: ['Exit codes: 0 running, 3 not running (as systemctl status).'],
+    options: [JSON_OUT],
+  },
+  stop: {
+    usage: ['stop [--timeout-ms N]'],
+    summary: 'stop the running daemon gracefully (SIGTERM to its pid) and wait until it has exited',
+    details: ['Running turns are stopped and their partial answers stored. With no daemon running it says so and exits 0.'],
+    options: [{ flag: '--timeout-ms', value: 'N', help: 'give up waiting after N milliseconds (default 30000)' }],
+  },
+  logs: {
+    usage: ['logs [-f]'],
+    summary: "print the daemon's log file (daemon.log, where a daemon started on demand writes)",
+    details: ['A daemon started by agentd serve logs to its stderr instead; logs says so.'],
+    options: [{ flag: '--follow', help: 'then print what is appended, like tail -f, until Ctrl-C (-f)' }],
+  },
   permissions: {
     usage: ['permissions list [--cwd DIR] [--json]', 'permissions revoke RULE|--all [--cwd DIR]'],
     summary: 'the "always" answers remembered for a project: list them, or forget one or all',

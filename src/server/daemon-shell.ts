@@ -11,6 +11,8 @@ export interface DaemonShell {
   version: string;
   /** The Unix socket served, when one is (announced in initialize). */
   socketPath?: string;
+  /** Set when started on demand: it exits after idleExitMs with nothing to do, and logs to logFile. */
+  idleExit?: { idleExitMs: number; logFile: string };
   /** The TCP token, when TCP is served. */
   tcpToken?: string;
   /** Largest accepted message, bytes. */

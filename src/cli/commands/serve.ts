@@ -81,6 +81,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     // Read at start, like every `server` setting.
     const idleExitMs = settings.config.server?.idleExitMs ?? DEFAULT_IDLE_EXIT_MS;
     lock.announce({ idleExitMs, logFile: logFile.path });
+    shell.idleExit = { idleExitMs, logFile: logFile.path };
     shell.log(`started on demand: exits after ${idleExitMs} ms with no client, running turn, queued message or enabled schedule (server.idleExitMs)`);
     stopIdleWatch = exitWhenIdle(shell, idleExitMs, () => {
       shell.log(`nothing to do for ${idleExitMs} ms; exiting`);

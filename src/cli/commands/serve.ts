@@ -25,7 +25,26 @@ import { packageVersion } from '../package-version.js';
 export async function serveCommand(argv: string[]): Promise<number> {
   // `--socket` may come without a path (use the default); parseArgs wants a value, so mark it.
   const args = argv.map((arg, i) => (arg === '--socket' && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--')) ? '--default-socket' : arg));
-  const { values } = parseArgs({
+  const { values } = parseServeArgs(args);
+  const onDemand = values['on-demand'] === true;
+  if (onDemand && !values.socket && !values['default-socket']) {
+    throw new Error('agentd serve --on-demand needs --socket [PATH]: a daemon started on demand serves the shared socket');
+  }
+  // Whoever started it (an editor's bridge, a script) does not read its stderr: the log goes to a file.
+  const logFile = onDemand ? openLogFile(resolveAgentdPaths(process.env).logDir) : undefined;
+  try {
+    return await serve(values, logFile);
+  } catch (error) {
+    // Also where `agentd logs` looks, so a client that started it can point there.
+    logFile?.write(`agentd: ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
+  }
+}
+
+type ServeFlags = ReturnType<typeof parseServeArgs>['values'];
+
+function parseServeArgs(args: string[]) {
+  return parseArgs({
     args,
     options: {
       stdio: { type: 'boolean' },
@@ -38,12 +57,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
     },
     strict: true,
   });
-  const onDemand = values['on-demand'] === true;
-  if (onDemand && !values.socket && !values['default-socket']) {
-    throw new Error('agentd serve --on-demand needs --socket [PATH]: a daemon started on demand serves the shared socket');
-  }
-  // Whoever started it (an editor's bridge, a script) does not read its stderr: the log goes to a file.
-  const logFile = onDemand ? openLogFile(resolveAgentdPaths(process.env).logDir) : undefined;
+}
+
+async function serve(values: ServeFlags, logFile: LogFile | undefined): Promise<number> {
   const settings = loadDaemonSettings({
     ...(logFile ? { write: logFile.write } : {}),
     cwd: process.cwd(),
@@ -77,7 +93,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   }
   let stopIdleWatch: (() => void) | undefined;
   let idleExit: (() => void) | undefined;
-  if (onDemand && logFile) {
+  if (logFile) {
     // Read at start, like every `server` setting.
     const idleExitMs = settings.config.server?.idleExitMs ?? DEFAULT_IDLE_EXIT_MS;
     lock.announce({ idleExitMs, logFile: logFile.path });
@@ -123,7 +139,12 @@ export async function serveCommand(argv: string[]): Promise<number> {
 }
 
 /** Opens `daemon.log` in the log directory for appending (O_APPEND: a concurrent writer's lines never interleave mid-line). */
-function openLogFile(logDir: string): { path: string; write: (line: string) => void } {
+interface LogFile {
+  path: string;
+  write(line: string): void;
+}
+
+function openLogFile(logDir: string): LogFile {
   mkdirSync(logDir, { recursive: true, mode: 0o700 });
   const path = join(logDir, 'daemon.log');
   const fd = openSync(path, 'a', 0o600);

@@ -99,6 +99,20 @@ describe('agentd status, stop and logs against a spawned daemon', () => {
     expect(code === 130 || signal === 'SIGINT').toBe(true);
   });
 
+  it('a daemon started on demand that cannot start leaves the reason where agentd logs looks', async () => {
+    const bad = makeHome({ maxTurns: 'ten' });
+    try {
+      const badEnv = daemonEnv(bad.home);
+      // As a client starts it: nobody reads its stderr.
+      const started = await runCli(['serve', '--socket', '--on-demand'], badEnv);
+      expect(started.code).toBe(78);
+      const logs = await runCli(['logs'], badEnv);
+      expect(logs.stdout).toContain('maxTurns: expected a whole number, got the string "ten"');
+    } finally {
+      bad.cleanup();
+    }
+  });
+
   it('status names a daemon started by agentd serve, which logs to its stderr; logs says so; stop ends it', async () => {
     const daemon = await serve([]);
     const status = await runCli(['status'], env);

@@ -1,4 +1,4 @@
-import { mkdirSync, openSync, writeSync } from 'node:fs';
+import { fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
@@ -36,7 +36,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     return await serve(values, logFile);
   } catch (error) {
     // Also where `agentd logs` looks, so a client that started it can point there.
-    logFile?.write(`agentd: ${error instanceof Error ? error.message : String(error)}`);
+    // Unless stderr goes there already (as `agentd acp` starts it), where main prints it.
+    if (logFile && !logFile.isStderr()) logFile.write(`agentd: ${error instanceof Error ? error.message : String(error)}`);
     throw error;
   }
 }
@@ -142,11 +143,20 @@ async function serve(values: ServeFlags, logFile: LogFile | undefined): Promise<
 interface LogFile {
   path: string;
   write(line: string): void;
+  /** Whether this process's stderr is that same file. */
+  isStderr(): boolean;
 }
 
 function openLogFile(logDir: string): LogFile {
   mkdirSync(logDir, { recursive: true, mode: 0o700 });
   const path = join(logDir, 'daemon.log');
   const fd = openSync(path, 'a', 0o600);
-  return { path, write: (line) => void writeSync(fd, `${new Date().toISOString()} ${line}\n`) };
+  return {
+    path,
+    write: (line) => void writeSync(fd, `${new Date().toISOString()} ${line}\n`),
+    isStderr() {
+      const [file, stderr] = [fstatSync(fd), fstatSync(2)];
+      return file.dev === stderr.dev && file.ino === stderr.ino;
+    },
+  };
 }

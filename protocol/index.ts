@@ -22,6 +22,7 @@ export * from './hooks.js';
 export * from './events.js';
 export * from './daemon-events.js';
 export * from './schedules.js';
+export * from './daemon-status.js';
 export * from './cancel-request.js';
 export * from './methods.js';
 export * from './to-json-schema.js';

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { cancelRequestMethod, lspCancelRequestMethod } from './cancel-request.js';
 import { daemonEventMethod } from './daemon-events.js';
+import { daemonStatusMethod } from './daemon-status.js';
 import { createElicitationMethod } from './elicitation.js';
 import { agentdEventMethod } from './events.js';
 import { afterToolCallMethod, beforeToolCallMethod, registerHooksMethod } from './hooks.js';
@@ -65,6 +66,7 @@ export const methodTable = [
   removeScheduleMethod,
   runScheduleMethod,
   scheduleHistoryMethod,
+  daemonStatusMethod,
   agentdEventMethod,
   daemonEventMethod,
   cancelRequestMethod,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import * as cancelRequest from './cancel-request.js';
 import * as content from './content.js';
 import * as daemonEvents from './daemon-events.js';
+import * as daemonStatus from './daemon-status.js';
 import * as elicitation from './elicitation.js';
 import * as events from './events.js';
 import * as hooks from './hooks.js';
@@ -50,6 +51,7 @@ const featureModules: ReadonlyArray<Record<string, unknown>> = [
   events,
   daemonEvents,
   schedules,
+  daemonStatus,
   cancelRequest,
 ];
 

@@ -26,13 +26,18 @@ const PERMISSION_MODE = {
 
 export const COMMAND_HELP: Record<string, CommandHelp> = {
   serve: {
-    usage: ['serve [--stdio] [--socket [PATH]] [--listen HOST:PORT] [--config FILE] [--permission-mode MODE]'],
+    usage: ['serve [--stdio] [--socket [PATH]] [--listen HOST:PORT] [--on-demand] [--config FILE] [--permission-mode MODE]'],
     summary: 'run the daemon: one client on stdio, or many on a Unix socket or TCP until SIGINT/SIGTERM',
-    details: ['With no flag it serves stdio, bridged to the shared daemon when one owns the data directory.'],
+    details: [
+      'With no flag it serves stdio, bridged to the shared daemon when one owns the data directory.',
+      'A socket daemon runs until stopped (agentd stop); with --on-demand, as agentd acp starts it, it exits',
+      'after server.idleExitMs (30 min) with no client, running turn, queued message or enabled schedule.',
+    ],
     options: [
       { flag: '--stdio', help: 'serve one client on stdin/stdout (the default)' },
       { flag: '--socket', value: '[PATH]', help: 'serve clients on a Unix socket (default path: see agentd doctor)' },
       { flag: '--listen', value: 'HOST:PORT', help: 'serve clients on TCP; they authenticate with the token file' },
+      { flag: '--on-demand', help: 'with --socket: exit when idle (server.idleExitMs) and log to daemon.log' },
       CONFIG,
       PERMISSION_MODE,
     ],
@@ -138,6 +143,24 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     usage: ['doctor [--json] [--cwd DIR] [--config FILE]'],
     summary: 'check config, directories, store, sandbox, ripgrep, providers and the daemon',
     options: [JSON_OUT, CWD, CONFIG],
+  },
+  status: {
+    usage: ['status [--json]'],
+    summary: 'whether the daemon runs: its pid, socket, uptime, clients, sessions and where it logs',
+    details: ['Exit codes: 0 running, 3 not running (as systemctl status).'],
+    options: [JSON_OUT],
+  },
+  stop: {
+    usage: ['stop [--timeout-ms N]'],
+    summary: 'stop the running daemon gracefully (SIGTERM to its pid) and wait until it has exited',
+    details: ['Running turns are stopped and their partial answers stored. With no daemon running it says so and exits 0.'],
+    options: [{ flag: '--timeout-ms', value: 'N', help: 'give up waiting after N milliseconds (default 30000)' }],
+  },
+  logs: {
+    usage: ['logs [-f]'],
+    summary: "print the daemon's log file (daemon.log, where a daemon started on demand writes)",
+    details: ['A daemon started by agentd serve logs to its stderr instead; logs says so.'],
+    options: [{ flag: '--follow', help: 'then print what is appended, like tail -f, until Ctrl-C (-f)' }],
   },
   permissions: {
     usage: ['permissions list [--cwd DIR] [--json]', 'permissions revoke RULE|--all [--cwd DIR]'],

@@ -17,6 +17,9 @@ const commands: Record<string, () => Promise<Command>> = {
   models: async () => (await import('./commands/models.js')).modelsCommand,
   doctor: async () => (await import('./commands/doctor.js')).doctorCommand,
   permissions: async () => (await import('./commands/permissions.js')).permissionsCommand,
+  status: async () => (await import('./commands/status.js')).statusCommand,
+  stop: async () => (await import('./commands/stop.js')).stopCommand,
+  logs: async () => (await import('./commands/logs.js')).logsCommand,
   completion: async () => async (args) => {
     process.stdout.write((await import('./shell-completion.js')).shellCompletion(args[0] ?? ''));
     return 0;

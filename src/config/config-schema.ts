@@ -15,6 +15,9 @@ export type { ModelOverride, ProviderConfig, ProviderType } from './provider-con
 /** `server.maxFrameBytes` when unset: the largest JSON-RPC message accepted, 32 MiB. */
 export const DEFAULT_MAX_FRAME_BYTES = 32 * 1024 * 1024;
 
+/** `server.idleExitMs` when unset: a daemon started on demand exits after 30 minutes with nothing to do. */
+export const DEFAULT_IDLE_EXIT_MS = 30 * 60 * 1000;
+
 const nonEmpty = z.string().min(1);
 const stringMap = z.record(z.string(), z.string());
 
@@ -241,6 +244,13 @@ export const AgentdConfigSchema = z.strictObject({
       maxUnauthenticatedConnections: z.int().positive().optional(),
       /** TCP: connections at once, authenticated or not; more are refused (default 64). */
       maxConnections: z.int().positive().optional(),
+      /**
+       * A daemon started on demand (`agentd acp`, a client's connect: `serve --on-demand`)
+       * exits after this many ms with no client connected, no running turn, no queued
+       * message and no enabled schedule (default DEFAULT_IDLE_EXIT_MS, 30 minutes). A daemon
+       * started by `agentd serve` without `--on-demand` never exits by itself.
+       */
+      idleExitMs: z.int().positive().optional(),
     })
     .optional(),
   /** The bash tool's bubblewrap sandbox. */

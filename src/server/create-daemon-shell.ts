@@ -14,6 +14,7 @@ export function createDaemonShell(settings: DaemonSettings): DaemonShell & { shu
   const clients = new Set<ClientConnection>();
   let building: Promise<StartedDaemon> | undefined;
   let stopping: Promise<void> | undefined;
+  let daemon: DaemonContext | undefined;
   const build = (): Promise<StartedDaemon> => {
     // Asked for after shutdown (the build kicked after `initialize` runs a tick later than
     // an input that ended at once): building now would open the store without its lock
@@ -21,6 +22,10 @@ export function createDaemonShell(settings: DaemonSettings): DaemonShell & { shu
     if (stopping && !building) return Promise.reject(new Error('the daemon is shutting down'));
     building ??= import('./start-daemon.js')
       .then(({ buildDaemon }) => buildDaemon(settings, clients))
+      .then((started) => {
+        daemon = started.daemon;
+        return started;
+      })
       .catch((error: Error) => {
         settings.log(`cannot start: ${error.message}`);
         process.exit(1);
@@ -33,6 +38,7 @@ export function createDaemonShell(settings: DaemonSettings): DaemonShell & { shu
     clients,
     log: settings.log,
     context: async (): Promise<DaemonContext> => (await build()).daemon,
+    built: () => daemon,
     shutdown() {
       // Once: a signal and the end of stdin may both ask.
       stopping ??= (async () => {

@@ -11,6 +11,8 @@ export interface DaemonShell {
   version: string;
   /** The Unix socket served, when one is (announced in initialize). */
   socketPath?: string;
+  /** Set when started on demand: it exits after idleExitMs with nothing to do, and logs to logFile. */
+  idleExit?: { idleExitMs: number; logFile: string };
   /** The TCP token, when TCP is served. */
   tcpToken?: string;
   /** Largest accepted message, bytes. */
@@ -20,4 +22,6 @@ export interface DaemonShell {
   log(line: string): void;
   /** The whole daemon; built once, on the first call. */
   context(): Promise<DaemonContext>;
+  /** The daemon if it is built already, without building it (to look, not to use). */
+  built(): DaemonContext | undefined;
 }

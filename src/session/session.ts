@@ -137,6 +137,11 @@ export class Session {
     return this.turn || this.compacting ? 'running' : 'idle';
   }
 
+  /** Whether messages wait in a queue (steered or followed-up) for a turn to take them. */
+  get hasQueuedMessages(): boolean {
+    return this.queues.has('steering') || this.queues.has('followUp');
+  }
+
   /** The connection that sent the running prompt, if any. */
   get promptOrigin(): string | undefined {
     return this.turn?.origin;

@@ -11,13 +11,20 @@ export interface DataDirOwner {
   socketPath: string | null;
   /** The TCP address it listens on, if any (`HOST:PORT`). */
   listen: string | null;
+  /**
+   * How long it stays with nothing to do before it exits, when it was started on demand
+   * (`agentd acp`, a client's connect); null for a daemon that runs until stopped.
+   */
+  idleExitMs: number | null;
+  /** The file it writes its log to; null when it logs to its stderr (wherever its starter sent that). */
+  logFile: string | null;
 }
 
 /** The lock on a data directory, held until `release` or until the process dies. */
 export interface DataDirLock {
   readonly dataDir: string;
   /** Records what the owner serves, for the messages of processes that find the lock taken. */
-  announce(serving: { socketPath?: string | null; listen?: string | null }): void;
+  announce(serving: { socketPath?: string | null; listen?: string | null; idleExitMs?: number | null; logFile?: string | null }): void;
   release(): void;
 }
 
@@ -62,7 +69,7 @@ export function tryLockDataDir(dataDir: string, options: { probe?: boolean } = {
     }
     throw new Error(`cannot take the lock ${file}: ${(error as Error).message}; check that the data directory is writable`, { cause: error });
   }
-  const owner: DataDirOwner = { pid: process.pid, startedAt: new Date().toISOString(), socketPath: null, listen: null };
+  const owner: DataDirOwner = { pid: process.pid, startedAt: new Date().toISOString(), socketPath: null, listen: null, idleExitMs: null, logFile: null };
   if (!options.probe) writeOwner(dataDir, owner);
   heldHere.set(file, owner);
   let released = false;
@@ -74,6 +81,8 @@ export function tryLockDataDir(dataDir: string, options: { probe?: boolean } = {
         if (released || options.probe) return;
         if (serving.socketPath !== undefined) owner.socketPath = serving.socketPath;
         if (serving.listen !== undefined) owner.listen = serving.listen;
+        if (serving.idleExitMs !== undefined) owner.idleExitMs = serving.idleExitMs;
+        if (serving.logFile !== undefined) owner.logFile = serving.logFile;
         writeOwner(dataDir, owner);
       },
       release() {
@@ -136,7 +145,9 @@ function parseOwner(dataDir: string): DataDirOwner | undefined {
   try {
     const raw = JSON.parse(fs.readFileSync(path.join(dataDir, OWNER_FILE), 'utf8')) as Partial<DataDirOwner>;
     if (typeof raw.pid !== 'number' || typeof raw.startedAt !== 'string') return undefined;
-    return { pid: raw.pid, startedAt: raw.startedAt, socketPath: raw.socketPath ?? null, listen: raw.listen ?? null };
+    const idleExitMs = typeof raw.idleExitMs === 'number' ? raw.idleExitMs : null;
+    const logFile = typeof raw.logFile === 'string' ? raw.logFile : null;
+    return { pid: raw.pid, startedAt: raw.startedAt, socketPath: raw.socketPath ?? null, listen: raw.listen ?? null, idleExitMs, logFile };
   } catch {
     return undefined;
   }

@@ -36,6 +36,7 @@ const REQUIRED: Record<string, 'client-to-daemon' | 'daemon-to-client' | 'both'>
   'schedules/remove': 'client-to-daemon',
   'schedules/run': 'client-to-daemon',
   'schedules/history': 'client-to-daemon',
+  'daemon/status': 'client-to-daemon',
   'session/update': 'daemon-to-client',
   'session/request_permission': 'daemon-to-client',
   'elicitation/create': 'daemon-to-client',
@@ -96,7 +97,7 @@ describe('method table', () => {
   });
 
   it('derives the extension features from the non-ACP methods', () => {
-    expect(extensionFeatures()).toEqual(['steering', 'tools', 'hooks', 'schedules', 'events', 'cancellation']);
+    expect(extensionFeatures()).toEqual(['steering', 'tools', 'hooks', 'schedules', 'daemon', 'events', 'cancellation']);
     const initialize = methodsByName.get('initialize');
     const example = initialize?.example.result as { _meta: { agentd: { features: string[] } } };
     expect(example._meta.agentd.features).toEqual(extensionFeatures());

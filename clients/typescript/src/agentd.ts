@@ -26,11 +26,12 @@ export interface ConnectOptions {
   /** The daemon's Unix socket (`agentd doctor` shows it). */
   socketPath: string;
   /**
-   * When nothing listens there yet, run this command to start a daemon on the socket
-   * (e.g. `['agentd', 'serve', '--socket', path]`) and wait for it; without it, a missing
-   * daemon is an error.
+   * When nothing listens there yet, start the shared daemon on the socket (as `agentd acp`
+   * does) and wait for it: `true` runs `agentd serve --socket PATH --on-demand`, which exits
+   * by itself after `server.idleExitMs` (30 min) with nothing to do and logs to daemon.log
+   * (`agentd logs`); `command` runs another. Without it, a missing daemon is an error.
    */
-  start?: { command: string[]; env?: NodeJS.ProcessEnv; timeoutMs?: number };
+  start?: true | { command?: string[]; env?: NodeJS.ProcessEnv; timeoutMs?: number };
   clientInfo?: { name: string; version: string };
 }
 
@@ -87,8 +88,10 @@ export class Agentd {
     } catch (error) {
       // Another user's folder or socket: starting a daemon there would not make it ours.
       if (error instanceof UnsafeSocketPathError) throw error;
-      if (!options.start) throw new Error(`no agentd listens on ${options.socketPath} (${(error as Error).message}); start one with agentd serve --socket, or pass start`);
-      socket = await startAndConnect(options.socketPath, options.start);
+      if (!options.start) {
+        throw new Error(`no agentd listens on ${options.socketPath} (${(error as Error).message}); start one with agentd serve --socket, or pass start: true`);
+      }
+      socket = await startAndConnect(options.socketPath, options.start === true ? {} : options.start);
     }
     const client = new AgentdClient(socket, socket);
     const info = await initialize(client, options.clientInfo);
@@ -157,17 +160,25 @@ function asToolResult(output: ToolOutput): { content: ContentBlock[]; isError?: 
 }
 
 /** Starts a daemon detached (it outlives this process, to serve other clients) and connects once it listens. */
-async function startAndConnect(path: string, start: NonNullable<ConnectOptions['start']>): Promise<Socket> {
-  const [command, ...args] = start.command;
+async function startAndConnect(path: string, start: Exclude<ConnectOptions['start'], true | undefined>): Promise<Socket> {
+  const commandLine = start.command ?? ['agentd', 'serve', '--socket', path, '--on-demand'];
+  const [command, ...args] = commandLine;
   const child = spawn(command!, args, { env: start.env ?? process.env, detached: true, stdio: 'ignore' });
   child.unref();
+  // Another client may start one meanwhile, so only our child's end while nothing listens is fatal.
+  let ended: string | undefined;
+  child.once('error', (error) => (ended = `could not start ${command}: ${error.message}; is agentd on PATH? (or pass start.command)`));
+  child.once('exit', (code, signal) => (ended ??= `${commandLine.join(' ')} exited (${signal ?? `code ${code}`}) before serving ${path}; \`agentd logs\` shows why`));
   const deadline = Date.now() + (start.timeoutMs ?? 10_000);
   for (;;) {
     try {
       return await openSocket(path);
     } catch (error) {
       if (error instanceof UnsafeSocketPathError) throw error;
-      if (Date.now() > deadline) throw new Error(`started ${start.command.join(' ')}, but nothing listened on ${path} in time: ${(error as Error).message}`);
+      if (ended) throw new Error(ended);
+      if (Date.now() > deadline) {
+        throw new Error(`started ${commandLine.join(' ')}, but nothing listened on ${path} in time: ${(error as Error).message}; \`agentd logs\` shows why`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

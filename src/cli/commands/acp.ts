@@ -38,12 +38,16 @@ export async function acpCommand(argv: string[]): Promise<number> {
   return bridgeStdio(socketPath);
 }
 
-/** Starts `agentd serve --socket PATH` detached, logging to the log dir, and waits until it answers. */
+/**
+ * Starts `agentd serve --socket PATH --on-demand` detached and waits until it answers. It
+ * exits by itself after `server.idleExitMs` with nothing to do, so bridges that each found
+ * no daemon do not leave daemons behind; its log and any crash output go to daemon.log.
+ */
 async function startDaemon(socketPath: string, logDir: string, configFile: string | undefined): Promise<void> {
   mkdirSync(logDir, { recursive: true, mode: 0o700 });
   const log = openSync(join(logDir, 'daemon.log'), 'a', 0o600);
   const main = process.argv[1]!;
-  const child = spawn(process.execPath, [main, 'serve', '--socket', socketPath, ...(configFile ? ['--config', configFile] : [])], {
+  const child = spawn(process.execPath, [main, 'serve', '--socket', socketPath, '--on-demand', ...(configFile ? ['--config', configFile] : [])], {
     detached: true,
     stdio: ['ignore', log, log],
     env: process.env,

@@ -1,4 +1,9 @@
+import { fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { resolveAgentdPaths } from '../../config/agentd-paths.js';
+import { DEFAULT_IDLE_EXIT_MS } from '../../config/config-schema.js';
+import { exitWhenIdle } from '../../server/exit-when-idle.js';
 import { ensureTokenFile } from '../../server/token-file.js';
 import { serveStdio } from '../../server/transports/stdio-transport.js';
 import { tcpLimitsFromConfig } from '../../server/transports/tcp-limits.js';
@@ -12,11 +17,35 @@ import { parsePermissionMode } from '../../tools/permissions/permission-modes.js
 import { bridgeStdio } from '../bridge-stdio.js';
 import { packageVersion } from '../package-version.js';
 
-/** `agentd serve`: stdio by default; `--socket` and `--listen` serve many clients until SIGINT/SIGTERM. */
+/**
+ * `agentd serve`: stdio by default; `--socket` and `--listen` serve many clients until
+ * SIGINT/SIGTERM. `--on-demand` (what `agentd acp` and the clients' connect start) also
+ * exits after `server.idleExitMs` with nothing to do, and logs to `daemon.log`.
+ */
 export async function serveCommand(argv: string[]): Promise<number> {
   // `--socket` may come without a path (use the default); parseArgs wants a value, so mark it.
   const args = argv.map((arg, i) => (arg === '--socket' && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--')) ? '--default-socket' : arg));
-  const { values } = parseArgs({
+  const { values } = parseServeArgs(args);
+  const onDemand = values['on-demand'] === true;
+  if (onDemand && !values.socket && !values['default-socket']) {
+    throw new Error('agentd serve --on-demand needs --socket [PATH]: a daemon started on demand serves the shared socket');
+  }
+  // Whoever started it (an editor's bridge, a script) does not read its stderr: the log goes to a file.
+  const logFile = onDemand ? openLogFile(resolveAgentdPaths(process.env).logDir) : undefined;
+  try {
+    return await serve(values, logFile);
+  } catch (error) {
+    // Also where `agentd logs` looks, so a client that started it can point there.
+    // Unless stderr goes there already (as `agentd acp` starts it), where main prints it.
+    if (logFile && !logFile.isStderr()) logFile.write(`agentd: ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
+  }
+}
+
+type ServeFlags = ReturnType<typeof parseServeArgs>['values'];
+
+function parseServeArgs(args: string[]) {
+  return parseArgs({
     args,
     options: {
       stdio: { type: 'boolean' },
@@ -25,10 +54,15 @@ export async function serveCommand(argv: string[]): Promise<number> {
       listen: { type: 'string' },
       config: { type: 'string' },
       'permission-mode': { type: 'string' },
+      'on-demand': { type: 'boolean' },
     },
     strict: true,
   });
+}
+
+async function serve(values: ServeFlags, logFile: LogFile | undefined): Promise<number> {
   const settings = loadDaemonSettings({
+    ...(logFile ? { write: logFile.write } : {}),
     cwd: process.cwd(),
     env: process.env,
     version: packageVersion(),
@@ -58,6 +92,19 @@ export async function serveCommand(argv: string[]): Promise<number> {
     lock.announce({ socketPath });
     shell.log(`serving ${socketPath}`);
   }
+  let stopIdleWatch: (() => void) | undefined;
+  let idleExit: (() => void) | undefined;
+  if (logFile) {
+    // Read at start, like every `server` setting.
+    const idleExitMs = settings.config.server?.idleExitMs ?? DEFAULT_IDLE_EXIT_MS;
+    lock.announce({ idleExitMs, logFile: logFile.path });
+    shell.idleExit = { idleExitMs, logFile: logFile.path };
+    shell.log(`started on demand: exits after ${idleExitMs} ms with no client, running turn, queued message or enabled schedule (server.idleExitMs)`);
+    stopIdleWatch = exitWhenIdle(shell, idleExitMs, () => {
+      shell.log(`nothing to do for ${idleExitMs} ms; exiting`);
+      idleExit?.();
+    });
+  }
   if (values.listen) {
     const address = parseListenAddress(values.listen);
     shell.tcpToken = ensureTokenFile(paths.tokenFile);
@@ -82,10 +129,34 @@ export async function serveCommand(argv: string[]): Promise<number> {
     }
   }
   await new Promise<void>((resolve) => {
+    idleExit = resolve;
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  stopIdleWatch?.();
   for (const server of servers) server.close();
   await shell.shutdown();
   return 0;
+}
+
+/** Opens `daemon.log` in the log directory for appending (O_APPEND: a concurrent writer's lines never interleave mid-line). */
+interface LogFile {
+  path: string;
+  write(line: string): void;
+  /** Whether this process's stderr is that same file. */
+  isStderr(): boolean;
+}
+
+function openLogFile(logDir: string): LogFile {
+  mkdirSync(logDir, { recursive: true, mode: 0o700 });
+  const path = join(logDir, 'daemon.log');
+  const fd = openSync(path, 'a', 0o600);
+  return {
+    path,
+    write: (line) => void writeSync(fd, `${new Date().toISOString()} ${line}\n`),
+    isStderr() {
+      const [file, stderr] = [fstatSync(fd), fstatSync(2)];
+      return file.dev === stderr.dev && file.ino === stderr.ino;
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeOwner, tryLockDataDir } from '../../store/data-dir-lock.js';
+import { describeDaemonKind } from '../describe-daemon-kind.js';
 import { okCheck, warnCheck, type DoctorCheck } from './doctor-check.js';
 
 /**
@@ -22,7 +23,7 @@ export function checkDataDirOwner(dataDir: string): DoctorCheck {
     attempt.lock.release();
     return okCheck(id, title, `no daemon owns ${dataDir} now; the next \`agentd serve\` or \`agentd run\` takes it`);
   }
-  const detail = describeOwner(dataDir, attempt.owner);
+  const detail = `${describeOwner(dataDir, attempt.owner)}; ${describeDaemonKind(attempt.owner)}`;
   if (attempt.owner?.socketPath) return okCheck(id, title, `${detail}; \`agentd run\`, \`agentd acp\` and a second \`agentd\` on stdio go through it`);
   const stop = attempt.owner ? `stop pid ${attempt.owner.pid}` : 'stop it';
   return warnCheck(id, title, `${detail}; other agentd commands cannot reach it and refuse to start`, `${stop} and run the shared daemon with \`agentd serve --socket\` instead`);

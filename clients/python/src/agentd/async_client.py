@@ -14,6 +14,7 @@ from .async_transport import AsyncProcessTransport, AsyncTransport
 from .async_turn import AsyncTurn
 from .errors import ProtocolError
 from .paths import default_socket_path
+from .start_daemon import connect_starting_async
 from .permissions import PermissionHandler, PermissionRequest, failed_handler_response, permission_response, reject
 from .subscription import EVENT, session_filter
 from .tools import Tool, ToolFunction, find_tool, registered_names, tool_arguments, tool_failure, tool_result
@@ -73,10 +74,20 @@ class AsyncClient:
         events: bool = False,
         token: Optional[str] = None,
         timeout: Optional[float] = 30.0,
+        start: bool = False,
+        start_command: Optional[Sequence[str]] = None,
+        env: Optional[Mapping[str, str]] = None,
         **options: Any,
     ) -> "AsyncClient":
-        """Connect to a running daemon's Unix socket (default: its default path) and initialize."""
-        return await cls._started(await AsyncTransport.connect_unix(socket_path or default_socket_path()), events, token, timeout, options)
+        """Connect to the daemon's Unix socket (default: its default path) and initialize.
+
+        ``start=True`` starts the shared daemon first when none listens, as :meth:`Client.connect` does.
+        """
+        path = socket_path or default_socket_path(env)
+        if not start:
+            return await cls._started(await AsyncTransport.connect_unix(path), events, token, timeout, options)
+        transport = await connect_starting_async(lambda: AsyncTransport.connect_unix(path), path, start_command, env)
+        return await cls._started(transport, events, token, timeout, options)
 
     @classmethod
     async def _started(cls, transport: AsyncTransport, events: bool, token: Optional[str], timeout: Optional[float], options: Dict[str, Any]) -> "AsyncClient":

@@ -27,7 +27,7 @@ class AsyncTransport:
         try:
             reader, writer = await asyncio.open_unix_connection(os.fspath(path))
         except OSError as error:
-            raise ConnectionError(f"cannot connect to agentd at {os.fspath(path)}: {error.strerror or error}; is `agentd serve --socket` running?") from error
+            raise ConnectionError(f"cannot connect to agentd at {os.fspath(path)}: {error.strerror or error}; is `agentd serve --socket` running? (or connect with start=True to start it)") from error
         return cls(reader, writer, os.fspath(path))
 
     @classmethod

@@ -12,6 +12,7 @@ from .errors import ProtocolError
 from .paths import default_socket_path
 from .permissions import PermissionHandler, PermissionRequest, failed_handler_response, permission_response, reject
 from .subscription import EVENT, Subscription, session_filter
+from .start_daemon import connect_starting
 from .sync_turn import Turn
 from .tools import Tool, ToolFunction, find_tool, registered_names, tool_arguments, tool_failure, tool_result
 from .transport import DEFAULT_COMMAND, ProcessTransport, SocketTransport, Transport
@@ -73,9 +74,26 @@ class Client:
         return cls(ProcessTransport(command, env, cwd, stderr), **options)
 
     @classmethod
-    def connect(cls, socket_path: Optional[Union[str, "os.PathLike[str]"]] = None, **options: Any) -> "Client":
-        """Connect to a running daemon's Unix socket (``agentd serve --socket [PATH]``; default: its default path)."""
-        return cls(SocketTransport.connect_unix(socket_path or default_socket_path()), **options)
+    def connect(
+        cls,
+        socket_path: Optional[Union[str, "os.PathLike[str]"]] = None,
+        *,
+        start: bool = False,
+        start_command: Optional[Sequence[str]] = None,
+        env: Optional[Mapping[str, str]] = None,
+        **options: Any,
+    ) -> "Client":
+        """Connect to the daemon's Unix socket (``agentd serve --socket [PATH]``; default: its default path).
+
+        With ``start=True``, when nothing listens there the shared daemon is started first, as
+        ``agentd acp`` does (``agentd serve --socket PATH --on-demand``, or ``start_command``,
+        with ``env``): it outlives this client and exits by itself once idle. Without it, a
+        missing daemon raises ``ConnectionError``.
+        """
+        path = socket_path or default_socket_path(env)
+        if not start:
+            return cls(SocketTransport.connect_unix(path), **options)
+        return cls(connect_starting(lambda: SocketTransport.connect_unix(path), path, start_command, env), **options)
 
     # -- sessions -------------------------------------------------------------------------
 

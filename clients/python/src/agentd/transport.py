@@ -52,7 +52,7 @@ class SocketTransport(Transport):
             sock.connect(os.fspath(path))
         except OSError as error:
             sock.close()
-            raise ConnectionError(f"cannot connect to agentd at {os.fspath(path)}: {error.strerror or error}; is `agentd serve --socket` running?") from error
+            raise ConnectionError(f"cannot connect to agentd at {os.fspath(path)}: {error.strerror or error}; is `agentd serve --socket` running? (or connect with start=True to start it)") from error
         return cls(sock, os.fspath(path))
 
     def read(self) -> bytes:

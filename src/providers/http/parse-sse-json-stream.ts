@@ -133,7 +133,9 @@ export function parseSseJsonStream<T>(mapping: SseJsonMapping<T>): StreamParser 
     if (!checked.success) {
       const issue = checked.error.issues[0];
       const field = issue === undefined ? '' : ` at ${formatJsonPath(issue.path)} (${issue.message})`;
-      sink.fail(malformed(`an event that does not fit the ${protocol} format${field}: ${clip(data)}`));
+      // Naming the event's type says which event the field belongs to, before the payload.
+      const what = typeof json.type === 'string' ? `a "${clip(json.type)}" event` : 'an event';
+      sink.fail(malformed(`${what} that does not fit the ${protocol} format${field}: ${clip(data)}`));
       return;
     }
     mapping.onEvent(checked.data, sink, message.event);

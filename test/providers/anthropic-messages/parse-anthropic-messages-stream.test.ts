@@ -101,7 +101,7 @@ describe('parseAnthropicMessagesStream', () => {
         error: {
           kind: 'server',
           message:
-            'anthropic (anthropic-messages): the stream sent an event that does not fit the anthropic-messages format at index (Invalid input: expected number, received string): {"type":"content_block_delta","index":"0","delta":{"type":"text_delta","text":"x"}}',
+            'anthropic (anthropic-messages): the stream sent a "content_block_delta" event that does not fit the anthropic-messages format at index (Invalid input: expected number, received string): {"type":"content_block_delta","index":"0","delta":{"type":"text_delta","text":"x"}}',
           midStream: true,
         },
       },

@@ -13,8 +13,10 @@ export function schemaByType<Cases extends Record<string, z.ZodType>, Other exte
   cases: Cases,
   other: Other,
 ): z.ZodType<z.output<Cases[keyof Cases]> | z.output<Other>> {
-  return z.looseObject({ type: z.string() }).transform((value, ctx) => {
-    const schema: z.ZodType = Object.hasOwn(cases, value.type) ? (cases[value.type] as z.ZodType) : other;
+  const tagged = z.object({ type: z.string() });
+  return z.unknown().transform((value, ctx) => {
+    const type = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { type?: unknown }).type : undefined;
+    const schema: z.ZodType = typeof type !== 'string' ? tagged : Object.hasOwn(cases, type) ? (cases[type] as z.ZodType) : other;
     const checked = schema.safeParse(value);
     if (checked.success) return checked.data as z.output<Cases[keyof Cases]> | z.output<Other>;
     // The issues keep their paths, which the enclosing object prefixes with its own key.

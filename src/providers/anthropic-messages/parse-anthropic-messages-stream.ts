@@ -11,6 +11,7 @@ import {
   type AnthropicStreamEvent,
 } from './anthropic-messages-stream-schema.js';
 import { ANTHROPIC_MESSAGES_PROTOCOL } from './convert-to-anthropic-messages.js';
+import { isPlainAnthropicDelta } from './is-plain-anthropic-delta.js';
 import { mergeAnthropicMessagesUsage, toUnifiedUsage } from './anthropic-messages-usage.js';
 import { mapAnthropicMessagesStopReason } from './map-anthropic-messages-stop-reason.js';
 import { parseToolArguments } from '../parse-tool-arguments.js';
@@ -151,6 +152,7 @@ export function parseAnthropicMessagesStream(context: AnthropicMessagesErrorCont
     schema: anthropicStreamEventSchema,
     // `ping` and event types added after this was written are skipped, as the docs ask.
     reads: (json) => typeof json.type === 'string' && ANTHROPIC_STREAM_EVENT_TYPES.has(json.type),
+    plain: isPlainAnthropicDelta,
     onEvent: handle,
     onEnd(sink) {
       // Everything after message_delta is bookkeeping: a stream cut after it is complete.

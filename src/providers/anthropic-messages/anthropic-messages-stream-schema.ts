@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { absentIfNull } from '../absent-if-null.js';
 import { schemaByType } from '../schema-by-type.js';
 
 /**
@@ -11,8 +12,8 @@ import { schemaByType } from '../schema-by-type.js';
  * the docs ask clients to allow. A null where an optional field is read counts as absent.
  */
 
-const count = z.number().nullish();
-const text = z.string().nullish();
+const count = absentIfNull(z.number());
+const text = absentIfNull(z.string());
 
 /** `usage` of `message_start.message` and (cumulative) of `message_delta`. */
 export const anthropicUsageSchema = z.object({
@@ -57,17 +58,17 @@ const deltaSchema = schemaByType(
 export type AnthropicStreamDelta = z.output<typeof deltaSchema>;
 
 export const anthropicStreamEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('message_start'), message: z.object({ usage: anthropicUsageSchema.nullish() }).nullish() }),
+  z.object({ type: z.literal('message_start'), message: absentIfNull(z.object({ usage: absentIfNull(anthropicUsageSchema) })) }),
   z.object({ type: z.literal('content_block_start'), index: z.number(), content_block: contentBlockSchema }),
   z.object({ type: z.literal('content_block_delta'), index: z.number(), delta: deltaSchema }),
   z.object({ type: z.literal('content_block_stop'), index: z.number() }),
   z.object({
     type: z.literal('message_delta'),
-    delta: z.object({ stop_reason: text }).nullish(),
-    usage: anthropicUsageSchema.nullish(),
+    delta: absentIfNull(z.object({ stop_reason: text })),
+    usage: absentIfNull(anthropicUsageSchema),
   }),
   z.object({ type: z.literal('message_stop') }),
-  z.object({ type: z.literal('error'), error: z.object({ type: text, message: text }).nullish() }),
+  z.object({ type: z.literal('error'), error: absentIfNull(z.object({ type: text, message: text })) }),
 ]);
 
 /** One stream event of a type this protocol reads. */

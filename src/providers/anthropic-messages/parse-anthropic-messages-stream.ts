@@ -69,10 +69,7 @@ export function parseAnthropicMessagesStream(context: AnthropicMessagesErrorCont
       case 'message_stop':
         return finishWithStop(sink);
       case 'error':
-        sink.emit({
-          type: 'error',
-          error: anthropicMessagesStreamError(context, event.error ? { type: event.error.type ?? undefined, message: event.error.message ?? undefined } : undefined, sink.emittedContent),
-        });
+        sink.emit({ type: 'error', error: anthropicMessagesStreamError(context, event.error, sink.emittedContent) });
         return;
     }
   }

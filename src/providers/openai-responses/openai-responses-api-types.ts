@@ -73,11 +73,11 @@ export interface ResponsesRequestBody {
 /** The `response.usage` object of `response.completed` / `response.incomplete`. */
 export interface ResponsesUsage {
   /** All input tokens, cached ones included. */
-  input_tokens?: number | null;
-  input_tokens_details?: { cached_tokens?: number | null } | null;
+  input_tokens?: number;
+  input_tokens_details?: { cached_tokens?: number } | null;
   /** All output tokens, reasoning included. */
-  output_tokens?: number | null;
-  output_tokens_details?: { reasoning_tokens?: number | null } | null;
+  output_tokens?: number;
+  output_tokens_details?: { reasoning_tokens?: number } | null;
 }
 
 /** The error object of `response.failed` and of `error` events. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { absentIfNull } from '../absent-if-null.js';
 import { schemaByType } from '../schema-by-type.js';
 
 /**
@@ -12,22 +13,22 @@ import { schemaByType } from '../schema-by-type.js';
  * where an optional field is read counts as absent.
  */
 
-const text = z.string().nullish();
-const count = z.number().nullish();
+const text = absentIfNull(z.string());
+const count = absentIfNull(z.number());
 
 const errorObject = z.object({ type: text, code: text, message: text, param: text });
 
 const usage = z.object({
   input_tokens: count,
-  input_tokens_details: z.object({ cached_tokens: count }).nullish(),
+  input_tokens_details: absentIfNull(z.object({ cached_tokens: count })),
   output_tokens: count,
-  output_tokens_details: z.object({ reasoning_tokens: count }).nullish(),
+  output_tokens_details: absentIfNull(z.object({ reasoning_tokens: count })),
 });
 
 const response = z.object({
-  usage: usage.nullish(),
-  incomplete_details: z.object({ reason: text }).nullish(),
-  error: errorObject.nullish(),
+  usage: absentIfNull(usage),
+  incomplete_details: absentIfNull(z.object({ reason: text })),
+  error: absentIfNull(errorObject),
 });
 
 /** The item types the loop reads, each with the fields it reads. */
@@ -84,12 +85,12 @@ export const responsesStreamEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('response.reasoning_text.delta'), delta }),
   z.object({ type: z.literal('response.function_call_arguments.delta'), item_id: text, delta }),
   z.object({ type: z.literal('response.function_call_arguments.done'), item_id: text, arguments: text }),
-  z.object({ type: z.literal('response.completed'), response: response.nullish() }),
-  z.object({ type: z.literal('response.incomplete'), response: response.nullish() }),
-  z.object({ type: z.literal('response.failed'), response: response.nullish() }),
+  z.object({ type: z.literal('response.completed'), response: absentIfNull(response) }),
+  z.object({ type: z.literal('response.incomplete'), response: absentIfNull(response) }),
+  z.object({ type: z.literal('response.failed'), response: absentIfNull(response) }),
   // Two shapes are in use: the documented top-level `{type, code, message, param}` and a
   // nested `{type, error: {type, code, message, param}}`.
-  z.object({ type: z.literal('error'), code: text, message: text, param: text, error: errorObject.nullish() }),
+  z.object({ type: z.literal('error'), code: text, message: text, param: text, error: absentIfNull(errorObject) }),
 ]);
 
 /** One stream event of a type this protocol reads. */

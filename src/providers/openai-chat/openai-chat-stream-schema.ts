@@ -98,10 +98,14 @@ export const chatChunkSchema = z.object({
   x_groq: z.object({ usage: chatUsageSchema.nullish() }).nullish(),
   /** A mid-stream failure (OpenAI, vLLM, OpenRouter). */
   error: chatStreamErrorSchema.nullish(),
-  /** The bare error fields of an `event: error` frame that has no `error` wrapper. */
-  message: z.string().nullish(),
-  code: z.union([z.string(), z.number()]).nullish(),
-  type: z.string().nullish(),
+  /**
+   * The bare error fields of an `event: error` frame that has no `error` wrapper: read
+   * only in such a frame (see bareError in parse-openai-chat-stream.ts), so any shape passes in other chunks.
+   */
+  message: z.unknown().optional(),
+  code: z.unknown().optional(),
+  type: z.unknown().optional(),
 });
 
 export type ChatChunk = z.infer<typeof chatChunkSchema>;
+

@@ -42,6 +42,15 @@ describe('openai-chat stream parser', () => {
     );
   });
 
+  it('reads the bare error fields only in an `event: error` frame: elsewhere they pass whatever their shape', () => {
+    const chunk = createOpenAIChatStreamParser(context).push(
+      'data: {"id":"r4","type":{"kind":"chunk"},"message":{"role":"assistant"},"code":[1],"choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n',
+    );
+    expect(chunk.map((event) => event.type)).toEqual(['text-delta', 'stop']);
+    const frame = createOpenAIChatStreamParser(context).push('event: error\ndata: {"message":"overloaded","code":503,"type":{"odd":true}}\n\n');
+    expect(frame[0]?.type === 'error' && frame[0].error.message).toContain('overloaded');
+  });
+
   it('ends with a server error when data is not JSON, and skips JSON that is no object', () => {
     const parser = createOpenAIChatStreamParser(context);
     expect(parser.push('data: 42\n\ndata: "x"\n\n')).toEqual([]);

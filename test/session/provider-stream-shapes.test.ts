@@ -44,4 +44,53 @@ describe('provider stream shapes in a session', () => {
       { level: 'warning', message: 'The model sent an output item agentd does not run: mcp_approval_request "create_issue". It was ignored; only function tools are carried out.' },
     ]);
   });
+
+  const notices = (): Array<{ level: string; message: string }> =>
+    h.peer.received
+      .filter((m) => m.method === 'agentd/event' && m.params.event.type === 'notice')
+      .map((m) => ({ level: m.params.event.level, message: m.params.event.message }));
+
+  it.each([
+    {
+      protocol: 'openai-responses',
+      scenario: 'tool-search-then-function-call',
+      provider: { type: 'openai-responses', baseUrl: '{REPLAY}/v1' },
+      warnings: [],
+    },
+    {
+      protocol: 'openai-responses',
+      scenario: 'hosted-tool-items-and-unknown-events',
+      provider: { type: 'openai-responses', baseUrl: '{REPLAY}/v1' },
+      warnings: ['The model sent an output item agentd does not run: hologram_call. It was ignored; only function tools are carried out.'],
+    },
+    {
+      protocol: 'anthropic-messages',
+      scenario: 'server-tools-citations-and-unknown-blocks',
+      provider: { type: 'anthropic-messages', baseUrl: '{REPLAY}', apiKey: 'sk-ant-test-key-0000' },
+      warnings: ['The model sent a content block agentd does not read: hologram. It was ignored.'],
+    },
+    {
+      protocol: 'gemini',
+      scenario: 'code-execution-grounding-and-unknown-parts',
+      provider: { type: 'gemini', baseUrl: '{REPLAY}', apiKey: 'AIzaSyReplayTestKey000000000000000000' },
+      warnings: ['The model sent a part agentd does not read: inlineData. It was ignored.'],
+    },
+    { protocol: 'openai-chat', scenario: 'extra-fields-and-empty-choices', provider: {}, warnings: [] },
+  ])('$protocol $scenario ends the turn normally, what agentd does not read told as warnings', async ({ protocol, scenario, provider, warnings }) => {
+    h = await startLoopHarness({ providers: { local: provider } });
+    h.replay.enqueue({ body: loadFixture(protocol, scenario).bytes });
+    const callsATool = scenario === 'tool-search-then-function-call';
+    // The function call the tool search found is answered (an unknown tool here) and the model asked again.
+    if (callsATool) h.replay.enqueue({ body: loadFixture(protocol, 'text-basic').bytes });
+    expect(await h.peer.call('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'When does Node 20 end?' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(notices()).toEqual(warnings.map((message) => ({ level: 'warning', message })));
+    expect(h.replay.requests.length).toBe(callsATool ? 2 : 1);
+    if (callsATool) {
+      const input = (h.replay.requests[1]?.body as { input: Array<Record<string, unknown>> }).input;
+      expect(input.filter((item) => item.type !== undefined).map((item) => [item.type, item.call_id])).toEqual([
+        ['function_call', 'call_22event'],
+        ['function_call_output', 'call_22event'],
+      ]);
+    }
+  });
 });

@@ -10,6 +10,8 @@ import type { StreamEvent } from '../../src/providers/stream-event.js';
  * `toComparableEvents`, which turns ProviderError instances into the same shape.
  */
 export interface FixtureExpectation {
+  /** Where the transcript's shape comes from (the vendor's API reference), for readers. */
+  source?: string;
   /** HTTP status the replay server answers with; 200 when absent. */
   status?: number;
   /** Response headers; `content-type: text/event-stream` when absent. */

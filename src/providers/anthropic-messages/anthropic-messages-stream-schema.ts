@@ -1,14 +1,19 @@
 import { z } from 'zod';
+import { absentIfNull } from '../absent-if-null.js';
+import { schemaByType } from '../schema-by-type.js';
 
 /**
  * The stream events this protocol reads, as lenient schemas
- * (https://docs.anthropic.com/en/docs/build-with-claude/streaming): unknown fields are
- * accepted and left out of the value (only a content block is kept whole: server-tool
- * blocks are replayed as received); every field read here is typed, so a malformed event
- * is a clear error and not a TypeError. Event types not listed (`ping`, types added later) are skipped unchecked.
+ * (https://docs.anthropic.com/en/docs/build-with-claude/streaming). Only the fields the
+ * parser reads are checked, per event type, content-block type and delta type: a read
+ * field of the wrong type is a clear error naming it, while unknown fields, nulls where
+ * nothing is read, block and delta types not read here (server-tool blocks,
+ * `citations_delta`, types added later) and event types not listed (`ping`) all pass, as
+ * the docs ask clients to allow. A null where an optional field is read counts as absent.
  */
 
-const count = z.number().nullish();
+const count = absentIfNull(z.number());
+const text = absentIfNull(z.string());
 
 /** `usage` of `message_start.message` and (cumulative) of `message_delta`. */
 export const anthropicUsageSchema = z.object({
@@ -18,32 +23,52 @@ export const anthropicUsageSchema = z.object({
   cache_creation_input_tokens: count,
 });
 
-/** A content block as `content_block_start` announces it; its fields depend on `type`. */
-const contentBlockSchema = z.looseObject({ type: z.string() });
+/** The block types the parser reads, each with the fields it reads. */
+const readBlocks = {
+  text: z.object({ type: z.literal('text'), text }),
+  thinking: z.object({ type: z.literal('thinking'), thinking: text, signature: text }),
+  /** Arrives whole; `data` is replayed unchanged. */
+  redacted_thinking: z.object({ type: z.literal('redacted_thinking'), data: text }),
+  tool_use: z.object({ type: z.literal('tool_use'), id: text, name: text, input: z.unknown() }),
+};
 
-const deltaSchema = z.object({
-  type: z.string(),
-  text: z.string().optional(),
-  thinking: z.string().optional(),
-  signature: z.string().optional(),
-  partial_json: z.string().optional(),
-});
+/**
+ * Any other block (server-tool blocks, types added later) is kept whole: server-tool
+ * blocks are replayed as received. `type` becomes `other` (the vendor's is `blockType`)
+ * so the parser's switch stays exhaustive.
+ */
+const otherBlock = z.looseObject({ type: z.string() }).transform((block) => ({ type: 'other' as const, blockType: block.type, block }));
+
+/** A content block as `content_block_start` announces it. */
+const contentBlockSchema = schemaByType(readBlocks, otherBlock);
+
+export type AnthropicStreamBlock = z.output<typeof contentBlockSchema>;
+
+/** The delta types the parser reads; any other (`citations_delta`, later types) is skipped. */
+const deltaSchema = schemaByType(
+  {
+    text_delta: z.object({ type: z.literal('text_delta'), text }),
+    thinking_delta: z.object({ type: z.literal('thinking_delta'), thinking: text }),
+    signature_delta: z.object({ type: z.literal('signature_delta'), signature: text }),
+    input_json_delta: z.object({ type: z.literal('input_json_delta'), partial_json: text }),
+  },
+  z.looseObject({ type: z.string() }).transform(() => ({ type: 'other' as const })),
+);
+
+export type AnthropicStreamDelta = z.output<typeof deltaSchema>;
 
 export const anthropicStreamEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('message_start'), message: z.object({ usage: anthropicUsageSchema.nullish() }).nullish() }),
+  z.object({ type: z.literal('message_start'), message: absentIfNull(z.object({ usage: absentIfNull(anthropicUsageSchema) })) }),
   z.object({ type: z.literal('content_block_start'), index: z.number(), content_block: contentBlockSchema }),
   z.object({ type: z.literal('content_block_delta'), index: z.number(), delta: deltaSchema }),
   z.object({ type: z.literal('content_block_stop'), index: z.number() }),
   z.object({
     type: z.literal('message_delta'),
-    delta: z.object({ stop_reason: z.string().nullish() }).nullish(),
-    usage: anthropicUsageSchema.nullish(),
+    delta: absentIfNull(z.object({ stop_reason: text })),
+    usage: absentIfNull(anthropicUsageSchema),
   }),
   z.object({ type: z.literal('message_stop') }),
-  z.object({
-    type: z.literal('error'),
-    error: z.object({ type: z.string().optional(), message: z.string().optional() }).nullish(),
-  }),
+  z.object({ type: z.literal('error'), error: absentIfNull(z.object({ type: text, message: text })) }),
 ]);
 
 /** One stream event of a type this protocol reads. */

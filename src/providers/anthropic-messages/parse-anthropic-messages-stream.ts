@@ -3,17 +3,21 @@ import type { StreamParser } from '../http/stream-through-parser.js';
 import { ProviderError } from '../provider-error.js';
 import { anthropicMessagesStreamError, type AnthropicMessagesErrorContext } from './anthropic-messages-error.js';
 import type { AnthropicUsage } from './anthropic-messages-types.js';
-import { ANTHROPIC_STREAM_EVENT_TYPES, anthropicStreamEventSchema, type AnthropicStreamEvent } from './anthropic-messages-stream-schema.js';
+import {
+  ANTHROPIC_STREAM_EVENT_TYPES,
+  anthropicStreamEventSchema,
+  type AnthropicStreamBlock,
+  type AnthropicStreamDelta,
+  type AnthropicStreamEvent,
+} from './anthropic-messages-stream-schema.js';
 import { ANTHROPIC_MESSAGES_PROTOCOL } from './convert-to-anthropic-messages.js';
+import { isPlainAnthropicDelta } from './is-plain-anthropic-delta.js';
 import { mergeAnthropicMessagesUsage, toUnifiedUsage } from './anthropic-messages-usage.js';
 import { mapAnthropicMessagesStopReason } from './map-anthropic-messages-stop-reason.js';
 import { parseToolArguments } from '../parse-tool-arguments.js';
 
 /** The Anthropic Messages SSE stream as a pure object: decoded text in, unified events out. */
 export type AnthropicMessagesStreamParser = StreamParser;
-
-/** A `content_block_delta`'s delta. */
-type AnthropicStreamDelta = Extract<AnthropicStreamEvent, { type: 'content_block_delta' }>['delta'];
 
 /** What is known about one open content block, by its `index`. */
 type Block =
@@ -29,8 +33,10 @@ type Block =
  * Event sequence (https://docs.anthropic.com/en/docs/build-with-claude/streaming):
  * message_start, then per block content_block_start / content_block_delta* /
  * content_block_stop, then message_delta (stop_reason, cumulative usage), message_stop;
- * `ping` may appear anywhere and `error` may end a 200 stream. Unknown event, block and
- * delta types are skipped, as the docs ask clients to do.
+ * `ping` may appear anywhere and `error` may end a 200 stream. Unknown event and delta
+ * types are skipped, as the docs ask clients to do; a block of a type not read here that
+ * is no server-tool block is skipped with a notice, since it may be something the user
+ * expected to happen.
  */
 export function parseAnthropicMessagesStream(context: AnthropicMessagesErrorContext): AnthropicMessagesStreamParser {
   const blocks = new Map<number, Block>();
@@ -63,50 +69,55 @@ export function parseAnthropicMessagesStream(context: AnthropicMessagesErrorCont
       case 'message_stop':
         return finishWithStop(sink);
       case 'error':
-        sink.emit({ type: 'error', error: anthropicMessagesStreamError(context, event.error ?? undefined, sink.emittedContent) });
+        sink.emit({ type: 'error', error: anthropicMessagesStreamError(context, event.error, sink.emittedContent) });
         return;
     }
   }
 
-  function startBlock(index: number, block: Record<string, unknown> & { type: string }, sink: StreamSink): void {
+  function startBlock(index: number, block: AnthropicStreamBlock, sink: StreamSink): void {
     switch (block.type) {
       case 'text':
         blocks.set(index, { kind: 'text' });
         if (typeof block.text === 'string' && block.text !== '') sink.emit({ type: 'text-delta', text: block.text });
         return;
       case 'thinking':
-        blocks.set(index, { kind: 'thinking', signature: typeof block.signature === 'string' ? block.signature : '' });
+        blocks.set(index, { kind: 'thinking', signature: block.signature ?? '' });
         if (typeof block.thinking === 'string' && block.thinking !== '') sink.emit({ type: 'thinking-delta', text: block.thinking });
         return;
       case 'redacted_thinking':
         // Arrives whole; it must be replayed unchanged (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking).
         blocks.set(index, { kind: 'other' });
-        sink.emit({ type: 'thinking-signature', redacted: typeof block.data === 'string' ? block.data : '' });
+        sink.emit({ type: 'thinking-signature', redacted: block.data ?? '' });
         return;
       case 'tool_use': {
-        const id = typeof block.id === 'string' ? block.id : `toolu_${index}`;
-        const name = typeof block.name === 'string' ? block.name : '';
+        const id = typeof block.id === 'string' && block.id !== '' ? block.id : `toolu_${index}`;
+        const name = block.name ?? '';
         blocks.set(index, { kind: 'tool', id, name, json: '', startInput: block.input });
         sink.emit({ type: 'tool-call-start', id, name });
         return;
       }
-      default:
-        blocks.set(index, isServerToolBlock(block) ? { kind: 'server', block, json: '' } : { kind: 'other' });
+      case 'other':
+        if (isServerToolBlock(block.blockType)) {
+          blocks.set(index, { kind: 'server', block: block.block, json: '' });
+          return;
+        }
+        blocks.set(index, { kind: 'other' });
+        sink.emit({ type: 'notice', message: `The model sent a content block agentd does not read: ${block.blockType}. It was ignored.` });
     }
   }
 
   function applyDelta(index: number, delta: AnthropicStreamDelta, sink: StreamSink): void {
     const block = blocks.get(index);
     if (block === undefined) return;
-    if (delta.type === 'text_delta' && block.kind === 'text' && delta.text !== undefined && delta.text !== '') {
+    if (delta.type === 'text_delta' && block.kind === 'text' && typeof delta.text === 'string' && delta.text !== '') {
       sink.emit({ type: 'text-delta', text: delta.text });
-    } else if (delta.type === 'thinking_delta' && block.kind === 'thinking' && delta.thinking !== undefined && delta.thinking !== '') {
+    } else if (delta.type === 'thinking_delta' && block.kind === 'thinking' && typeof delta.thinking === 'string' && delta.thinking !== '') {
       sink.emit({ type: 'thinking-delta', text: delta.thinking });
-    } else if (delta.type === 'signature_delta' && block.kind === 'thinking' && delta.signature !== undefined) {
+    } else if (delta.type === 'signature_delta' && block.kind === 'thinking' && typeof delta.signature === 'string') {
       block.signature += delta.signature;
-    } else if (delta.type === 'input_json_delta' && block.kind === 'server' && delta.partial_json !== undefined) {
+    } else if (delta.type === 'input_json_delta' && block.kind === 'server' && typeof delta.partial_json === 'string') {
       block.json += delta.partial_json;
-    } else if (delta.type === 'input_json_delta' && block.kind === 'tool' && delta.partial_json !== undefined && delta.partial_json !== '') {
+    } else if (delta.type === 'input_json_delta' && block.kind === 'tool' && typeof delta.partial_json === 'string' && delta.partial_json !== '') {
       block.json += delta.partial_json;
       sink.emit({ type: 'tool-call-delta', id: block.id, argsDelta: delta.partial_json });
     }
@@ -138,6 +149,7 @@ export function parseAnthropicMessagesStream(context: AnthropicMessagesErrorCont
     schema: anthropicStreamEventSchema,
     // `ping` and event types added after this was written are skipped, as the docs ask.
     reads: (json) => typeof json.type === 'string' && ANTHROPIC_STREAM_EVENT_TYPES.has(json.type),
+    plain: isPlainAnthropicDelta,
     onEvent: handle,
     onEnd(sink) {
       // Everything after message_delta is bookkeeping: a stream cut after it is complete.
@@ -157,9 +169,7 @@ export function parseAnthropicMessagesStream(context: AnthropicMessagesErrorCont
  * and their `*_tool_result` blocks (web search, web fetch, code execution, ...). They must be replayed unchanged
  * (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool).
  */
-function isServerToolBlock(block: Record<string, unknown>): boolean {
-  const type = block.type;
-  if (typeof type !== 'string') return false;
+function isServerToolBlock(type: string): boolean {
   return type === 'server_tool_use' || type === 'mcp_tool_use' || (type.endsWith('_tool_result') && type !== 'tool_result');
 }
 

@@ -1,67 +1,90 @@
 import { z } from 'zod';
+import { absentIfNull } from '../absent-if-null.js';
 
 /**
  * One streamed GenerateContentResponse as a lenient schema
- * (https://ai.google.dev/api/generate-content#generatecontentresponse): unknown fields
- * are accepted and left out of the value, and every field read here is typed, so a malformed chunk is a clear error and not
- * a TypeError. A function call's `args` stays unknown: arguments that are no object are
- * the model's mistake, answered to it as an argument error, not a broken stream.
+ * (https://ai.google.dev/api/generate-content#generatecontentresponse). Only the fields
+ * the parser reads are checked: a read field of the wrong type is a clear error naming
+ * it, while unknown fields (`groundingMetadata`, `citationMetadata`, `safetyRatings`,
+ * token details), nulls and parts of kinds not read here pass. A null where an optional
+ * field is read counts as absent. A function call's `args` stays unknown: arguments that
+ * are no object are the model's mistake, answered to it as an argument error, not a
+ * broken stream.
  */
+
+const text = absentIfNull(z.string());
+const count = absentIfNull(z.number());
+const flag = absentIfNull(z.boolean());
 
 const partialArgSchema = z.object({
   /** RFC 9535 path of the leaf, e.g. `$.recipe.steps[0]`. */
-  jsonPath: z.string().optional(),
-  stringValue: z.string().optional(),
-  numberValue: z.number().optional(),
-  boolValue: z.boolean().optional(),
+  jsonPath: text,
+  stringValue: text,
+  numberValue: count,
+  boolValue: flag,
   /** `"NULL_VALUE"` (google.protobuf.NullValue) for a JSON null. */
-  nullValue: z.string().nullish(),
+  nullValue: text,
   /** True when the next PartialArg for the same path continues this string. */
-  willContinue: z.boolean().optional(),
+  willContinue: flag,
 });
 
 const functionCallSchema = z.object({
-  id: z.string().optional(),
-  name: z.string().optional(),
+  id: text,
+  name: text,
   args: z.unknown().optional(),
   /** Leaves of the arguments streamed so far (FunctionCall.partialArgs). */
-  partialArgs: z.array(partialArgSchema).optional(),
+  partialArgs: absentIfNull(z.array(partialArgSchema)),
   /** True while more parts of this call follow. */
-  willContinue: z.boolean().optional(),
+  willContinue: flag,
 });
 
 export type GeminiStreamedFunctionCall = z.infer<typeof functionCallSchema>;
 
-const partSchema = z.object({
-  text: z.string().optional(),
-  thought: z.boolean().optional(),
-  thoughtSignature: z.string().optional(),
-  functionCall: functionCallSchema.optional(),
-});
+/** Part fields the parser reads, and those that only describe a part (https://ai.google.dev/api/caching#Part). */
+const READ_PART_FIELDS = new Set(['text', 'thought', 'thoughtSignature', 'functionCall', 'videoMetadata', 'partMetadata', 'mediaResolution']);
 
-export type GeminiStreamedPart = z.infer<typeof partSchema>;
+/** Parts of Google's own tools (code execution), whose result the answer text reports. */
+const HOSTED_PART_FIELDS = new Set(['executableCode', 'codeExecutionResult']);
+
+const partSchema = z
+  .looseObject({
+    text,
+    thought: flag,
+    thoughtSignature: text,
+    functionCall: absentIfNull(functionCallSchema),
+  })
+  .transform(({ text, thought, thoughtSignature, functionCall, ...rest }) => ({
+    text,
+    thought,
+    thoughtSignature,
+    functionCall,
+    /** The kind of a part the parser does not read (`inlineData`, later kinds), to tell the user. */
+    unreadKind: Object.keys(rest).find((key) => rest[key] != null && !READ_PART_FIELDS.has(key) && !HOSTED_PART_FIELDS.has(key)),
+  }));
+
+export type GeminiStreamedPart = z.output<typeof partSchema>;
 
 const usageMetadataSchema = z.object({
-  promptTokenCount: z.number().optional(),
-  candidatesTokenCount: z.number().optional(),
-  cachedContentTokenCount: z.number().optional(),
-  thoughtsTokenCount: z.number().optional(),
-  toolUsePromptTokenCount: z.number().optional(),
-  totalTokenCount: z.number().optional(),
+  promptTokenCount: count,
+  candidatesTokenCount: count,
+  cachedContentTokenCount: count,
+  thoughtsTokenCount: count,
+  toolUsePromptTokenCount: count,
+  totalTokenCount: count,
 });
 
 export const geminiStreamChunkSchema = z.object({
-  candidates: z
-    .array(
+  candidates: absentIfNull(
+    z.array(
       z.object({
-        content: z.object({ parts: z.array(partSchema).optional() }).optional(),
-        finishReason: z.string().optional(),
+        content: absentIfNull(z.object({ parts: absentIfNull(z.array(partSchema)) })),
+        finishReason: text,
       }),
-    )
-    .optional(),
-  promptFeedback: z.object({ blockReason: z.string().optional() }).optional(),
-  usageMetadata: usageMetadataSchema.optional(),
-  responseId: z.string().optional(),
+    ),
+  ),
+  promptFeedback: absentIfNull(z.object({ blockReason: text })),
+  usageMetadata: absentIfNull(usageMetadataSchema),
+  responseId: text,
   /** An error reported inside a 200 stream. */
   error: z
     .looseObject({

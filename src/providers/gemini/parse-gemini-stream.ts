@@ -36,7 +36,8 @@ interface OpenCall {
  * (https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent):
  * text arrives in pieces, function calls arrive whole or with streamed arguments,
  * `finishReason` sits on the last candidate chunk and `usageMetadata` snapshots may come
- * with any chunk (the last wins).
+ * with any chunk (the last wins). Code-execution parts are Google's own and pass
+ * silently; other parts not read here are told about with a notice.
  * The stream simply ends; there is no closing event, so the stop is emitted by `end()`.
  */
 export function parseGeminiStream(context: GeminiErrorContext, options: GeminiStreamParserOptions = {}): GeminiStreamParser {
@@ -68,6 +69,8 @@ export function parseGeminiStream(context: GeminiErrorContext, options: GeminiSt
   }
 
   function handlePart(part: GeminiStreamedPart, responseId: string | undefined): void {
+    // An image or a kind added later: what it carries is not shown, so say so.
+    if (part.unreadKind !== undefined) emit({ type: 'notice', message: `The model sent a part agentd does not read: ${part.unreadKind}. It was ignored.` });
     const signature = part.thoughtSignature;
     if (part.functionCall !== undefined) {
       handleFunctionCall(part.functionCall, signature, responseId);

@@ -131,9 +131,12 @@ export function parseSseJsonStream<T>(mapping: SseJsonMapping<T>): StreamParser 
     }
     const checked = mapping.schema.safeParse(json);
     if (!checked.success) {
-      const issue = checked.error.issues[0];
+      const first = checked.error.issues[0];
+      const issue = first === undefined ? undefined : deepestIssue(first);
       const field = issue === undefined ? '' : ` at ${formatJsonPath(issue.path)} (${issue.message})`;
-      sink.fail(malformed(`an event that does not fit the ${protocol} format${field}: ${clip(data)}`));
+      // Naming the event's type says which event the field belongs to, before the payload.
+      const what = typeof json.type === 'string' ? `a "${clip(json.type)}" event` : 'an event';
+      sink.fail(malformed(`${what} that does not fit the ${protocol} format${field}: ${clip(data)}`));
       return;
     }
     mapping.onEvent(checked.data, sink, message.event);
@@ -169,6 +172,31 @@ export function parseSseJsonStream<T>(mapping: SseJsonMapping<T>): StreamParser 
       return finished;
     },
   };
+}
+
+/** A zod issue as far as the error message reads it. */
+interface Issue {
+  path: PropertyKey[];
+  message: string;
+  code?: string;
+  errors?: Issue[][];
+}
+
+/**
+ * The issue that names the wrong field. A union (`content`: a string or an array of
+ * parts) reports only "Invalid input" at its own path; the option that got furthest
+ * before failing (the array, at `content[0].text`) is the one the vendor meant.
+ */
+function deepestIssue(issue: Issue): Issue {
+  if (issue.code !== 'invalid_union' || issue.errors === undefined) return issue;
+  let best = issue;
+  for (const option of issue.errors) {
+    const inner = option[0];
+    if (inner === undefined) continue;
+    const candidate = deepestIssue({ ...inner, path: [...issue.path, ...inner.path] });
+    if (candidate.path.length > best.path.length) best = candidate;
+  }
+  return best;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

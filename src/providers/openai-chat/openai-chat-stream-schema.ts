@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { schemaByType } from '../schema-by-type.js';
 
 /**
  * One `chat.completion.chunk` as a lenient schema
  * (https://platform.openai.com/docs/api-reference/chat-streaming/streaming). Compatible
- * servers add and omit fields freely, so every field is optional and unknown fields are accepted and left out;
- * a field read here with the wrong type is a clear error, not a TypeError.
+ * servers add and omit fields freely, so only the fields the parser reads are checked,
+ * each optional and nullable; unknown fields (`annotations`, `audio`, `logprobs`,
+ * `service_tier`, usage details) and content parts of types not read pass. A read field
+ * of the wrong type is a clear error naming it, not a TypeError.
  */
 
 /** Token usage as OpenAI and the compatible servers report it. */
@@ -30,19 +33,26 @@ export const chatToolCallDeltaSchema = z.object({
   index: z.number().nullish(),
   /** Present on the first piece of a call; some servers send "" or omit it. */
   id: z.string().nullish(),
-  type: z.string().nullish(),
   function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
 });
 
 export type ChatToolCallDelta = z.infer<typeof chatToolCallDeltaSchema>;
 
-/** A typed part of an array-valued `delta.content` (Mistral; see read-openai-chat-content.ts). */
-const chatDeltaContentPartSchema = z.object({
-  type: z.string().nullish(),
-  text: z.string().nullish(),
-  /** Mistral reasoning: text parts nested in a `thinking` part. */
-  thinking: z.union([z.string(), z.array(z.object({ type: z.string().nullish(), text: z.string().nullish() }))]).nullish(),
-});
+/** Parts not read (`reference`, `image_url`, later types) whatever their fields; `type` becomes `other`. */
+const unreadPart = z.looseObject({ type: z.string() }).transform(() => ({ type: 'other' as const }));
+
+/** A typed part of an array-valued `delta.content` (Mistral; see read-openai-chat-content.ts), checked per type. */
+const chatDeltaContentPartSchema = schemaByType(
+  {
+    text: z.object({ type: z.literal('text'), text: z.string().nullish() }),
+    /** Mistral reasoning: text parts nested in a `thinking` part. */
+    thinking: z.object({
+      type: z.literal('thinking'),
+      thinking: z.union([z.string(), z.array(schemaByType({ text: z.object({ type: z.literal('text'), text: z.string().nullish() }) }, unreadPart))]).nullish(),
+    }),
+  },
+  unreadPart,
+);
 
 /** `delta.content`: a string (OpenAI) or an array of typed parts (Mistral reasoning models). */
 export const chatDeltaContentSchema = z.union([z.string(), z.array(chatDeltaContentPartSchema)]);
@@ -68,8 +78,7 @@ export const chatChunkSchema = z.object({
       z.object({
         index: z.number().nullish(),
         delta: z
-          .looseObject({
-            role: z.string().nullish(),
+          .object({
             content: chatDeltaContentSchema.nullish(),
             /** OpenAI: the model's refusal text, instead of content. */
             refusal: z.string().nullish(),
@@ -89,10 +98,14 @@ export const chatChunkSchema = z.object({
   x_groq: z.object({ usage: chatUsageSchema.nullish() }).nullish(),
   /** A mid-stream failure (OpenAI, vLLM, OpenRouter). */
   error: chatStreamErrorSchema.nullish(),
-  /** The bare error fields of an `event: error` frame that has no `error` wrapper. */
-  message: z.string().nullish(),
-  code: z.union([z.string(), z.number()]).nullish(),
-  type: z.string().nullish(),
+  /**
+   * The bare error fields of an `event: error` frame that has no `error` wrapper: read
+   * only in such a frame (see bareError in parse-openai-chat-stream.ts), so any shape passes in other chunks.
+   */
+  message: z.unknown().optional(),
+  code: z.unknown().optional(),
+  type: z.unknown().optional(),
 });
 
 export type ChatChunk = z.infer<typeof chatChunkSchema>;
+

@@ -41,7 +41,7 @@ export function createOpenAIChatStreamParser(context: OpenAIChatErrorContext): O
   const onChunk = (chunk: ChatChunk, sink: StreamSink, event: string | undefined): void => {
     if (event === 'error') {
       // An `event: error` frame: the error object, wrapped in `error` or bare.
-      sink.emit({ type: 'error', error: classifyOpenAIChatStreamError(context, chunk.error ?? chunk, sink.emittedContent) });
+      sink.emit({ type: 'error', error: classifyOpenAIChatStreamError(context, chunk.error ?? bareError(chunk), sink.emittedContent) });
       return;
     }
     if (typeof chunk.id === 'string' && responseId === '') responseId = chunk.id;
@@ -107,4 +107,14 @@ export function createOpenAIChatStreamParser(context: OpenAIChatErrorContext): O
 
 function nonEmpty(value: string | null | undefined): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** The bare error fields of an `event: error` frame, each kept only when it has the documented type. */
+function bareError(chunk: ChatChunk): { message?: string; code?: string | number; type?: string } {
+  const { message, code, type } = chunk;
+  return {
+    ...(typeof message === 'string' ? { message } : {}),
+    ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
+    ...(typeof type === 'string' ? { type } : {}),
+  };
 }

@@ -56,48 +56,52 @@ export function createOpenAIResponsesStreamParser(context: OpenAIResponsesErrorC
     sink.emit({ type: 'text-delta', text: value });
   };
 
-  const onItemAdded = (sink: StreamSink, item: ResponsesOutputItem): void => {
-    if (item.type !== 'function_call' || item.id === undefined) return;
-    const callId = item.call_id ?? item.id;
-    const name = item.name ?? '';
-    calls.set(item.id, { callId, name, finalArguments: undefined, streamedArguments: '' });
+  /** A function call, at its `added` event or at `done` when no `added` came first. */
+  type FunctionCallItem = Extract<ResponsesOutputItem, { type: 'function_call' }>;
+
+  const startCall = (sink: StreamSink, item: FunctionCallItem, id: string): PendingCall => {
+    const call = { callId: item.call_id ?? id, name: item.name ?? '', finalArguments: undefined, streamedArguments: '' };
+    calls.set(id, call);
     sawFunctionCall = true;
-    sink.emit({ type: 'tool-call-start', id: callId, name });
+    sink.emit({ type: 'tool-call-start', id: call.callId, name: call.name });
+    return call;
+  };
+
+  const onItemAdded = (sink: StreamSink, item: ResponsesOutputItem): void => {
+    if (item.type === 'function_call' && typeof item.id === 'string') startCall(sink, item, item.id);
   };
 
   const onItemDone = (sink: StreamSink, item: ResponsesOutputItem): void => {
-    if (item.type === 'message') {
-      // Each message item is its own text part: two items (e.g. `phase` commentary, then
-      // final_answer) would otherwise run together with no space between them.
-      if (textOpen) sink.emit({ type: 'text-end' });
-      textOpen = false;
-      return;
-    }
-    if (item.type === 'reasoning') {
-      // The encrypted reasoning is what a stateless (`store: false`) request replays next turn.
-      if (item.id !== undefined && typeof item.encrypted_content === 'string') {
-        sink.emit({ type: 'thinking-signature', redacted: item.encrypted_content, providerData: { itemId: item.id } });
+    switch (item.type) {
+      case 'message':
+        // Each message item is its own text part: two items (e.g. `phase` commentary, then
+        // final_answer) would otherwise run together with no space between them.
+        if (textOpen) sink.emit({ type: 'text-end' });
+        textOpen = false;
+        return;
+      case 'reasoning':
+        // The encrypted reasoning is what a stateless (`store: false`) request replays next turn.
+        if (typeof item.id === 'string' && typeof item.encrypted_content === 'string') {
+          sink.emit({ type: 'thinking-signature', redacted: item.encrypted_content, providerData: { itemId: item.id } });
+        }
+        return;
+      case 'other': {
+        const notice = describeUnhandledOutputItem(item);
+        const key = item.id ?? `${item.itemType}:${noticed.size}`;
+        if (notice !== undefined && !noticed.has(key)) sink.emit({ type: 'notice', message: notice });
+        noticed.add(key);
+        return;
       }
-      return;
+      case 'function_call': {
+        if (typeof item.id !== 'string') return;
+        const call = calls.get(item.id) ?? startCall(sink, item, item.id);
+        calls.delete(item.id);
+        const args = item.arguments ?? call.finalArguments ?? call.streamedArguments;
+        const name = item.name ?? call.name;
+        sink.emit({ type: 'tool-call-end', id: call.callId, name, ...parseToolArguments(args, name), providerData: { itemId: item.id } });
+        return;
+      }
     }
-    const notice = describeUnhandledOutputItem(item);
-    if (notice !== undefined) {
-      const key = item.id ?? `${item.type}:${noticed.size}`;
-      if (!noticed.has(key)) sink.emit({ type: 'notice', message: notice });
-      noticed.add(key);
-      return;
-    }
-    if (item.type !== 'function_call' || item.id === undefined) return;
-    let call = calls.get(item.id);
-    if (call === undefined) {
-      onItemAdded(sink, item);
-      call = calls.get(item.id);
-      if (call === undefined) return;
-    }
-    calls.delete(item.id);
-    const args = item.arguments ?? call.finalArguments ?? call.streamedArguments;
-    const name = item.name ?? call.name;
-    sink.emit({ type: 'tool-call-end', id: call.callId, name, ...parseToolArguments(args, name), providerData: { itemId: item.id } });
   };
 
   const finish = (sink: StreamSink, event: Terminal, status: 'completed' | 'incomplete'): void => {
@@ -146,7 +150,7 @@ export function createOpenAIResponsesStreamParser(context: OpenAIResponsesErrorC
       }
       case 'response.function_call_arguments.done': {
         const call = calls.get(event.item_id ?? '');
-        if (call !== undefined && event.arguments !== undefined) call.finalArguments = event.arguments;
+        if (call !== undefined && typeof event.arguments === 'string') call.finalArguments = event.arguments;
         return;
       }
       case 'response.completed':

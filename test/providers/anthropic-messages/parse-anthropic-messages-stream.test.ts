@@ -75,7 +75,7 @@ describe('parseAnthropicMessagesStream', () => {
     });
   });
 
-  it('skips unknown event types, block types and delta types', () => {
+  it('skips unknown event types and delta types, and tells about an unknown block type once', () => {
     const parser = parseAnthropicMessagesStream(context);
     const events = parser.push(
       messageStart +
@@ -88,7 +88,11 @@ describe('parseAnthropicMessagesStream', () => {
         sse('content_block_delta', { index: 1, delta: { type: 'text_delta', text: 'hidden' } }) +
         sse('content_block_stop', { index: 1 }),
     );
-    expect(events).toEqual([{ type: 'text-delta', text: 'ok' }, { type: 'text-end' }]);
+    expect(events).toEqual([
+      { type: 'text-delta', text: 'ok' },
+      { type: 'text-end' },
+      { type: 'notice', message: 'The model sent a content block agentd does not read: container_upload. It was ignored.' },
+    ]);
   });
 
   it('ends with a server error naming the field when an event does not fit the format', () => {
@@ -101,11 +105,30 @@ describe('parseAnthropicMessagesStream', () => {
         error: {
           kind: 'server',
           message:
-            'anthropic (anthropic-messages): the stream sent an event that does not fit the anthropic-messages format at index (Invalid input: expected number, received string): {"type":"content_block_delta","index":"0","delta":{"type":"text_delta","text":"x"}}',
+            'anthropic (anthropic-messages): the stream sent a "content_block_delta" event that does not fit the anthropic-messages format at index (Invalid input: expected number, received string): {"type":"content_block_delta","index":"0","delta":{"type":"text_delta","text":"x"}}',
           midStream: true,
         },
       },
     ]);
+  });
+
+  it('checks a delta or block only for the fields read of its type: others pass with any shape, a read one of the wrong type fails', () => {
+    const lenient = parseAnthropicMessagesStream(context).push(
+      messageStart +
+        sse('content_block_start', { index: 0, content_block: { type: 'text', text: '', citations: null } }) +
+        sse('content_block_delta', { index: 0, delta: { type: 'citations_delta', citation: { type: 'char_location', cited_text: 'x', document_index: 0 }, text: null } }) +
+        sse('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'ok', signature: 7 } }) +
+        sse('content_block_stop', { index: 0 }),
+    );
+    expect(lenient).toEqual([{ type: 'text-delta', text: 'ok' }, { type: 'text-end' }]);
+    const wrongDelta = parseAnthropicMessagesStream(context).push(messageStart + sse('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 5 } }));
+    expect(wrongDelta[0]?.type === 'error' && wrongDelta[0].error.message).toContain(
+      'a "content_block_delta" event that does not fit the anthropic-messages format at delta.text (Invalid input: expected string, received number)',
+    );
+    const wrongBlock = parseAnthropicMessagesStream(context).push(messageStart + sse('content_block_start', { index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 7, input: {} } }));
+    expect(wrongBlock[0]?.type === 'error' && wrongBlock[0].error.message).toContain(
+      'a "content_block_start" event that does not fit the anthropic-messages format at content_block.name (Invalid input: expected string, received number)',
+    );
   });
 
   it('ends with a server error when an event is not JSON', () => {

@@ -75,6 +75,20 @@ describe('parseGeminiStream', () => {
     ]);
   });
 
+  it('reads a null as absent, ignores null part kinds, and still fails on a read field of the wrong type', () => {
+    const lenient = parseGeminiStream(context);
+    const events = [
+      ...lenient.push(data({ candidates: [{ content: { role: 'model', parts: [{ text: 'Hi', thought: null, functionCall: null, inlineData: null }] }, finishReason: null }], usageMetadata: null, promptFeedback: null })),
+      ...lenient.push(data({ candidates: [{ content: { role: 'model', parts: null }, finishReason: 'STOP' }], responseId: null })),
+      ...lenient.end(),
+    ];
+    expect(events).toEqual([{ type: 'text-delta', text: 'Hi' }, { type: 'stop', reason: { unified: 'end_turn', raw: 'STOP' } }]);
+    const wrong = parseGeminiStream(context).push(data(candidate([{ functionCall: { name: 5, args: {} } }])));
+    expect(wrong[0]?.type === 'error' && wrong[0].error.message).toContain(
+      'at candidates[0].content.parts[0].functionCall.name (Invalid input: expected string, received number)',
+    );
+  });
+
   it('ends with a server error when a chunk is not JSON, and produces nothing afterwards', () => {
     const parser = parseGeminiStream(context);
     const events = parser.push('data: {"candidates": [\r\n\r\n');

@@ -27,6 +27,30 @@ describe('openai-chat stream parser', () => {
     expect(parser.end()).toEqual([]);
   });
 
+  it('checks only the fields it reads: unread ones pass whatever their shape, content parts are checked per type', () => {
+    const parser = createOpenAIChatStreamParser(context);
+    const events = parser.push(
+      'data: {"id":"r2","choices":[{"index":0,"delta":{"role":{"name":"assistant"},"content":[{"type":"reference","reference_ids":[1],"text":{"ref":1}},' +
+        '{"type":"thinking","thinking":[{"type":"reference","text":7},{"type":"text","text":"so"}]},{"type":"text","text":"Hi"}]}}]}\n\n' +
+        'data: {"id":"r2","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":{"kind":"function"},"function":{"name":"f","arguments":"{}"}}]}}]}\n\n' +
+        'data: {"id":"r2","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}\n\ndata: [DONE]\n\n',
+    );
+    expect(events.map((event) => event.type)).toEqual(['thinking-delta', 'text-delta', 'tool-call-start', 'tool-call-delta', 'tool-call-end', 'stop']);
+    const wrong = createOpenAIChatStreamParser(context).push('data: {"id":"r3","choices":[{"index":0,"delta":{"content":[{"type":"text","text":5}]}}]}\n\n');
+    expect(wrong[0]?.type === 'error' && wrong[0].error.message).toContain(
+      'does not fit the openai-chat format at choices[0].delta.content[0].text (Invalid input: expected string, received number)',
+    );
+  });
+
+  it('reads the bare error fields only in an `event: error` frame: elsewhere they pass whatever their shape', () => {
+    const chunk = createOpenAIChatStreamParser(context).push(
+      'data: {"id":"r4","type":{"kind":"chunk"},"message":{"role":"assistant"},"code":[1],"choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n',
+    );
+    expect(chunk.map((event) => event.type)).toEqual(['text-delta', 'stop']);
+    const frame = createOpenAIChatStreamParser(context).push('event: error\ndata: {"message":"overloaded","code":503,"type":{"odd":true}}\n\n');
+    expect(frame[0]?.type === 'error' && frame[0].error.message).toContain('overloaded');
+  });
+
   it('ends with a server error when data is not JSON, and skips JSON that is no object', () => {
     const parser = createOpenAIChatStreamParser(context);
     expect(parser.push('data: 42\n\ndata: "x"\n\n')).toEqual([]);

@@ -77,11 +77,31 @@ describe('parseOpenAIResponsesStream edge cases', () => {
         error: {
           kind: 'server',
           message:
-            'openai (openai-responses): the stream sent an event that does not fit the openai-responses format at item.arguments (Invalid input: expected string, received object): {"type":"response.output_item.done","item":{"type":"function_call","id":"fc_1","arguments":{"path":"a"}}}',
+            'openai (openai-responses): the stream sent a "response.output_item.done" event that does not fit the openai-responses format at item.arguments (Invalid input: expected string, received object): {"type":"response.output_item.done","item":{"type":"function_call","id":"fc_1","arguments":{"path":"a"}}}',
           midStream: false,
         },
       },
     ]);
+  });
+
+  it('checks only what it reads of an item: a hosted tool search passes, one the client must run is told about, a read field of the wrong type fails', () => {
+    const search = (execution: string): string =>
+      `data: {"type":"response.output_item.done","item":{"type":"tool_search_call","id":"tsc_${execution}","call_id":null,"execution":"${execution}","arguments":{"query":"calendar"},"status":"completed"}}\n\n`;
+    expect(parseText(search('server') + completed).map((event) => event.type)).toEqual(['usage', 'stop']);
+    expect(parseText(search('client') + completed)[0]).toEqual({
+      type: 'notice',
+      message: 'The model sent an output item agentd does not run: tool_search_call. It was ignored; only function tools are carried out.',
+    });
+    // Nulls where a read field is optional count as absent.
+    const nulls = parseText(
+      'data: {"type":"response.output_item.done","item":{"type":"reasoning","id":"rs_1","encrypted_content":null,"summary":null}}\n\n' +
+        'data: {"type":"response.completed","response":{"usage":{"input_tokens":3,"input_tokens_details":null,"output_tokens":null},"incomplete_details":null}}\n\n',
+    );
+    expect(nulls.map((event) => event.type)).toEqual(['usage', 'stop']);
+    const wrong = parseText('data: {"type":"response.reasoning_summary_text.delta","item_id":"rs_1","summary_index":"0","delta":"x"}\n\n');
+    expect(wrong[0]?.type === 'error' && wrong[0].error.message).toContain(
+      'a "response.reasoning_summary_text.delta" event that does not fit the openai-responses format at summary_index (Invalid input: expected number, received string)',
+    );
   });
 
   it('uses the deltas when a function call ends without `.done` arguments', () => {

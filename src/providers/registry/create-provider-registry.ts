@@ -1,10 +1,11 @@
 import type { ProviderConfig } from '../../config/provider-config-schema.js';
-import { apiKeyVariables, resolveApiKey } from '../../config/resolve-api-key.js';
+import { apiKeyVariables, resolveApiKeyWithSource, type ApiKeySource } from '../../config/resolve-api-key.js';
 import { CircuitBreaker } from '../http/circuit-breaker.js';
 import { withResilience } from '../http/with-resilience.js';
 import type { LanguageModel } from '../language-model.js';
 import { createLanguageModel, type LanguageModelSpec } from './create-language-model.js';
 import { findPreset, providerPresets, type ProviderPreset } from './presets.js';
+import { withSetupHints, type ProviderSetup } from './with-setup-hints.js';
 
 export interface ProviderRegistryOptions {
   /** The loaded config; only `providers` is read. */
@@ -49,11 +50,11 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
   const configs = options.config.providers ?? {};
   const breaker = options.breaker ?? new CircuitBreaker();
 
-  function spec(id: string, modelId: string): LanguageModelSpec {
+  function spec(id: string, modelId: string): LanguageModelSpec & { setup: ProviderSetup } {
     const preset = findPreset(id);
     const config = configs[id];
     if (preset === undefined && config === undefined) throw new Error(unknownProviderMessage(id, knownIds()));
-    const baseUrl = resolveBaseUrl(id, preset, config, options.env);
+    const { url: baseUrl, from: baseUrlFrom } = resolveBaseUrl(id, preset, config, options.env);
     const protocol = config?.type ?? preset?.protocol;
     if (protocol === undefined) {
       throw new Error(
@@ -65,7 +66,8 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
         `provider "${id}" has no base URL: set providers.${id}.baseUrl in config.json${preset?.baseUrlEnv !== undefined ? ` or the ${preset.baseUrlEnv} environment variable` : ''} (e.g. "http://127.0.0.1:8080/v1")`,
       );
     }
-    const apiKey = resolveApiKey(id, config, options.env) ?? presetKey(preset, config, options.env);
+    const found = resolveApiKeyWithSource(id, config, options.env) ?? presetKey(preset, config, options.env);
+    const apiKey = found?.key;
     // A preset's key is required only at the preset's own endpoint: the same id pointed at a
     // local or self-hosted server (OPENAI_BASE_URL=http://127.0.0.1:11434/v1) may need none.
     if (apiKey === undefined && preset?.apiKeyEnv !== undefined && baseUrl === preset.baseUrl) {
@@ -77,7 +79,9 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
     const azure = preset?.azure === true || config?.azure !== undefined;
     // openai defaults to Responses, but a compatible server behind OPENAI_BASE_URL speaks Chat Completions.
     const chosen = id === 'openai' && config?.type === undefined && new URL(baseUrl).hostname !== openAIHost ? 'openai-chat' : protocol;
+    const keyVariables = [...new Set([...apiKeyVariables(id, config), ...(preset?.apiKeyEnv !== undefined && config?.apiKeyEnv === undefined ? [preset.apiKeyEnv] : [])])];
     return {
+      setup: { provider: id, modelId, baseUrl, baseUrlFrom, keySource: found?.source, keyVariables },
       protocol: chosen,
       provider: id,
       modelId,
@@ -107,11 +111,14 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
     resolve(ref) {
       const { provider, model } = splitRef(ref);
       const config = configs[provider];
-      return withResilience(createLanguageModel(spec(provider, model)), {
+      const resolved = spec(provider, model);
+      const resilient = withResilience(createLanguageModel(resolved), {
         breaker,
         maxRetries: config?.maxRetries,
         maxRetryDelayMs: config?.maxRetryDelayMs,
       });
+      // Outside the retries: the hint goes on the failure the user sees, once.
+      return withSetupHints(resilient, resolved.setup);
     },
     providerIds: knownIds,
     isConfigured(id) {
@@ -125,23 +132,31 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
   };
 }
 
-function resolveBaseUrl(id: string, preset: ProviderPreset | undefined, config: ProviderConfig | undefined, env: NodeJS.ProcessEnv): string | undefined {
-  if (config?.baseUrl !== undefined) return config.baseUrl;
+/** The base URL and where it came from (named in hints): config, the SDK-conventional variable, or the preset. */
+function resolveBaseUrl(
+  id: string,
+  preset: ProviderPreset | undefined,
+  config: ProviderConfig | undefined,
+  env: NodeJS.ProcessEnv,
+): { url: string | undefined; from: string } {
+  if (config?.baseUrl !== undefined) return { url: config.baseUrl, from: `providers.${id}.baseUrl in config.json` };
   const variable = preset?.baseUrlEnv ?? (preset === undefined && config?.type === 'openai-chat' ? 'OPENAI_BASE_URL' : undefined);
   const fromEnv = variable === undefined ? undefined : nonEmpty(env[variable]);
   if (fromEnv !== undefined) {
     if (!/^https?:\/\//i.test(fromEnv)) {
       throw new Error(`provider "${id}": ${variable}="${fromEnv}" is not an http(s) URL; set it like "http://127.0.0.1:8080/v1" or unset it`);
     }
-    return fromEnv;
+    return { url: fromEnv, from: `the ${variable} environment variable` };
   }
-  return preset?.baseUrl === '' ? undefined : preset?.baseUrl;
+  const url = preset?.baseUrl === '' ? undefined : preset?.baseUrl;
+  return { url, from: `the ${id} preset; providers.${id}.baseUrl in config.json overrides it` };
 }
 
 /** The preset's key variable, when config names none and resolveApiKey's table did not cover it. */
-function presetKey(preset: ProviderPreset | undefined, config: ProviderConfig | undefined, env: NodeJS.ProcessEnv): string | undefined {
+function presetKey(preset: ProviderPreset | undefined, config: ProviderConfig | undefined, env: NodeJS.ProcessEnv): { key: string; source: ApiKeySource } | undefined {
   if (preset?.apiKeyEnv === undefined || config?.apiKeyEnv !== undefined) return undefined;
-  return nonEmpty(env[preset.apiKeyEnv]);
+  const key = nonEmpty(env[preset.apiKeyEnv]);
+  return key === undefined ? undefined : { key, source: { kind: 'env', variable: preset.apiKeyEnv } };
 }
 
 function splitRef(ref: string): { provider: string; model: string } {

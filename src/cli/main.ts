@@ -3,6 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import { ConfigError } from '../config/config-error.js';
 import { showControlCharacters } from '../config/show-control-characters.js';
 import { COMMAND_HELP, renderCommandHelp, renderOverview } from './command-help.js';
+import { inCliTerms } from './describe-daemon-error.js';
 import { describeParseError, mistypedActionMessage, unknownCommandMessage } from './describe-usage-error.js';
 import { packageVersion } from './package-version.js';
 
@@ -81,7 +82,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     // An error can quote a repository file's path or text, or a daemon's answer: lines kept, every other control shown.
-    const message = showControlCharacters(error instanceof ConfigError || error instanceof Error ? error.message : String(error), { keep: '\n' });
+    const message = showControlCharacters(error instanceof Error ? inCliTerms(error) : String(error), { keep: '\n' });
     // A command's own errors already start with its name ("agentd sessions: …").
     process.stderr.write(message.startsWith('agentd ') ? `${message}\n` : `agentd: ${message}\n`);
     process.exitCode = error instanceof ConfigError ? 78 : 1;

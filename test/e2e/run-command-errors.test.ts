@@ -44,4 +44,14 @@ describe('agentd run: errors a user can act on, once', () => {
     expect(first.stderr).toContain('model local/tiny is not in the catalog: assuming a 32768-token window and no prices; describe it in config.json as providers.local.models["tiny"]');
     expect(second.stderr).not.toContain('not in the catalog');
   });
+
+  it('speaks in CLI terms: the flag that carried a refused value, the command that lists sessions', async () => {
+    const home = makeHome({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1`, models: { tiny: {} } } } });
+    const agent = await runCli(['run', '--cwd', workspace, '--agent', 'bulid', 'hi'], daemonEnv(home.home));
+    const session = await runCli(['run', '--cwd', workspace, '--session', 'nope', 'hi'], daemonEnv(home.home));
+    home.cleanup();
+    expect(agent.stderr).toBe('agentd: --agent: unknown agent "bulid". Did you mean "build"? The agents are build, plan, explore\n');
+    expect(session.stderr).toBe('agentd: session nope not found; list them with agentd sessions\n');
+    expect([agent.code, session.code]).toEqual([1, 1]);
+  });
 });

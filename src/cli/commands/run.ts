@@ -5,6 +5,7 @@ import { ErrorCodes, type StopReason } from '../../../protocol/index.js';
 import { showControlCharacters } from '../../config/show-control-characters.js';
 import { detectLocalServers } from '../../providers/detect-local-servers.js';
 import { parsePermissionMode, type PermissionMode } from '../../tools/permissions/permission-modes.js';
+import { inCliTerms } from '../describe-daemon-error.js';
 import { headlessPermissionAnswer } from '../headless-permission-answer.js';
 import { packageVersion } from '../package-version.js';
 import { readStdin } from '../read-stdin.js';
@@ -121,7 +122,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       return RUN_EXIT.noProvider;
     }
     // The daemon's message can quote a provider, a tool or a repository file: lines kept, every other control shown.
-    process.stderr.write(`agentd: ${error.code === ErrorCodes.ProviderError ? 'the model failed: ' : ''}${showControlCharacters(error.message, { keep: '\n' })}\n`);
+    process.stderr.write(`agentd: ${error.code === ErrorCodes.ProviderError ? 'the model failed: ' : ''}${showControlCharacters(inCliTerms(error), { keep: '\n' })}\n`);
     return error.code === ErrorCodes.InvalidParams && /config/.test(error.message) ? RUN_EXIT.config : RUN_EXIT.failed;
   } finally {
     signals.stop();

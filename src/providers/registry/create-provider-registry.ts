@@ -5,6 +5,7 @@ import { withResilience } from '../http/with-resilience.js';
 import type { LanguageModel } from '../language-model.js';
 import { createLanguageModel, type LanguageModelSpec } from './create-language-model.js';
 import { findPreset, providerPresets, type ProviderPreset } from './presets.js';
+import { listProviderModels, type ProviderModelList } from './list-provider-models.js';
 import { withSetupHints, type ProviderSetup } from './with-setup-hints.js';
 
 export interface ProviderRegistryOptions {
@@ -28,6 +29,12 @@ export interface ProviderRegistry {
   providerIds(): string[];
   /** Whether `resolve` would succeed for this provider (known, reachable, key present when needed). */
   isConfigured(id: string): boolean;
+  /**
+   * The models the provider's list endpoint offers, asked without spending tokens (for
+   * `agentd doctor` and `agentd models --configured`); a provider that is not configured
+   * fails with the reason `resolve` would give.
+   */
+  listModels(id: string, timeoutMs: number): Promise<ProviderModelList>;
 }
 
 /** Azure's generally available data-plane version for chat completions (https://learn.microsoft.com/azure/ai-services/openai/api-version-deprecation). */
@@ -128,6 +135,10 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
       } catch {
         return false;
       }
+    },
+    async listModels(id, timeoutMs) {
+      const resolved = spec(id, 'models');
+      return listProviderModels(resolved, resolved.setup, timeoutMs);
     },
   };
 }

@@ -17,7 +17,7 @@ export interface ProviderSetup {
 }
 
 /** Transport codes that mean nothing answers at that address: the base URL (or the server) is the thing to check. */
-const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
 
 /**
  * What to check after a failure that the provider's settings explain: the key and where it

@@ -111,6 +111,7 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
     costTotals: new DaemonCostTotals(),
     log,
     warned: new Set<string>(),
+    agentProblems: new Map<string, string[]>(),
     rememberedWarnings: new RememberedWarnings(join(options.paths.stateDir, 'warnings-shown.json')),
     ...(options.model ? { model: options.model } : {}),
     ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
@@ -150,5 +151,6 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
     },
     version: options.version,
     log,
+    problems: (cwd) => [...reloader.standingProblems(), ...(shared.agentProblems.get(cwd) ?? [])],
   };
 }

@@ -50,6 +50,8 @@ export interface SharedServiceParts {
   warned: Set<string>;
   /** Standing facts shown once per machine (a model missing from the catalog). */
   rememberedWarnings: RememberedWarnings;
+  /** The agent-file errors of each session directory as last loaded, for the clients that open a session there. */
+  agentProblems: Map<string, string[]>;
 }
 
 /**
@@ -102,6 +104,7 @@ export function createProjectServices(settings: ProjectSettings, shared: SharedS
     loadAgents: (cwd) => {
       const loaded = loadAgents({ cwd, userConfigDir: shared.paths.configDir, config: settings.user, projectConfig: settings.project, trusted: settings.trusted, builtins });
       for (const error of loaded.errors) logOnce(error);
+      shared.agentProblems.set(cwd, loaded.errors);
       return loaded.agents;
     },
     skills: (cwd) =>

@@ -134,14 +134,14 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     summary: 'the model catalog and configured models, with prices',
     options: [
       { flag: '--provider', value: 'ID', help: "only this provider's models" },
-      { flag: '--configured', help: 'only models of providers that are configured' },
+      { flag: '--configured', help: 'only usable models; asks local and custom servers what they offer (GET /v1/models)' },
       JSON_OUT,
       CONFIG,
     ],
   },
   doctor: {
     usage: ['doctor [--json] [--cwd DIR] [--config FILE]'],
-    summary: 'check config, directories, store, sandbox, ripgrep, providers and the daemon',
+    summary: 'check config, directories, store, sandbox, ripgrep, the daemon, and reach each provider (its model list: no tokens spent)',
     options: [JSON_OUT, CWD, CONFIG],
   },
   status: {

@@ -3,6 +3,8 @@ import { setFlagsFromString } from 'node:v8';
 import { ConfigError } from '../config/config-error.js';
 import { showControlCharacters } from '../config/show-control-characters.js';
 import { COMMAND_HELP, renderCommandHelp, renderOverview } from './command-help.js';
+import { inCliTerms } from './describe-daemon-error.js';
+import { describeParseError, mistypedActionMessage, unknownCommandMessage } from './describe-usage-error.js';
 import { packageVersion } from './package-version.js';
 
 type Command = (args: string[]) => Promise<number>;
@@ -49,12 +51,23 @@ async function main(argv: string[]): Promise<number> {
   if (first === 'help') return printCommandHelp(asksForHelp(rest) ? 'help' : rest[0]!);
   if (first === undefined || first.startsWith('-')) return (await commands.serve!())(argv);
   const load = commands[first];
-  if (!load) {
-    process.stderr.write(`agentd: unknown command "${first}"\n\n${renderOverview(packageVersion())}\n`);
-    return 2;
-  }
+  if (!load) return usageError(unknownCommandMessage(first));
   if (asksForHelp(rest)) return printCommandHelp(first);
-  return (await load())(rest);
+  const mistyped = mistypedActionMessage(first, rest[0]);
+  if (mistyped !== undefined) return usageError(mistyped);
+  try {
+    return await (await load())(rest);
+  } catch (error) {
+    const usage = describeParseError(first, error);
+    if (usage === undefined) throw error;
+    return usageError(usage);
+  }
+}
+
+/** A command line agentd cannot read: one message, exit 2 (as the shells' own usage errors). */
+function usageError(message: string): number {
+  process.stderr.write(`${showControlCharacters(message)}\n`);
+  return 2;
 }
 
 function printCommandHelp(name: string): number {
@@ -72,7 +85,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     // An error can quote a repository file's path or text, or a daemon's answer: lines kept, every other control shown.
-    const message = showControlCharacters(error instanceof ConfigError || error instanceof Error ? error.message : String(error), { keep: '\n' });
+    const message = showControlCharacters(error instanceof Error ? inCliTerms(error) : String(error), { keep: '\n' });
     // A command's own errors already start with its name ("agentd sessions: …").
     process.stderr.write(message.startsWith('agentd ') ? `${message}\n` : `agentd: ${message}\n`);
     process.exitCode = error instanceof ConfigError ? 78 : 1;

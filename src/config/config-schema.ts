@@ -154,6 +154,8 @@ export const HookConfigSchema = z.strictObject({
 });
 
 export const AgentdConfigSchema = z.strictObject({
+  /** The JSON Schema this file follows (config.schema.json), for editors; agentd itself ignores it. */
+  $schema: z.string().optional(),
   /** Default model as `provider/model`, e.g. `anthropic/claude-sonnet-4-5`. */
   model: ModelReferenceSchema.optional(),
   /** Model used when the default one keeps failing (overloaded, down). */

@@ -20,27 +20,23 @@ export const ProviderIdSchema = z.string().regex(PROVIDER_ID_PATTERN, {
 
 const pricePerMillion = z.number().min(0).meta({ description: 'USD per million tokens' });
 
-/** Corrections to the built-in model catalog, or the facts about a model it lacks. */
-export const ModelOverrideSchema = z.strictObject({
-  /** Total tokens the model accepts (prompt plus output). */
-  contextWindow: z.int().positive().optional(),
-  /** Most tokens the model may generate in one response. */
-  maxOutputTokens: z.int().positive().optional(),
-  /** Price of normal input tokens, USD per million. */
-  inputPrice: pricePerMillion.optional(),
-  /** Price of output tokens (reasoning included), USD per million. */
-  outputPrice: pricePerMillion.optional(),
-  /** Price of input tokens read from the prompt cache, USD per million. */
-  cacheReadPrice: pricePerMillion.optional(),
-  /** Price of input tokens written to the prompt cache, USD per million. */
-  cacheWritePrice: pricePerMillion.optional(),
-  /** Whether the model accepts tool definitions. */
-  tools: z.boolean().optional(),
-  /** Whether the model accepts image input. */
-  images: z.boolean().optional(),
-  /** Whether the model supports extended thinking / reasoning effort. */
-  thinking: z.boolean().optional(),
-});
+/**
+ * Corrections to the built-in model catalog, or the facts about a model it lacks. The field
+ * texts are `.meta` descriptions so config.schema.json carries them to editors.
+ */
+export const ModelOverrideSchema = z
+  .strictObject({
+    contextWindow: z.int().positive().optional().meta({ description: 'Total tokens the model accepts (prompt plus output).' }),
+    maxOutputTokens: z.int().positive().optional().meta({ description: 'Most tokens the model may generate in one response.' }),
+    inputPrice: pricePerMillion.optional().meta({ description: 'Price of normal input tokens, USD per million.' }),
+    outputPrice: pricePerMillion.optional().meta({ description: 'Price of output tokens (reasoning included), USD per million.' }),
+    cacheReadPrice: pricePerMillion.optional().meta({ description: 'Price of input tokens read from the prompt cache, USD per million.' }),
+    cacheWritePrice: pricePerMillion.optional().meta({ description: 'Price of input tokens written to the prompt cache, USD per million.' }),
+    tools: z.boolean().optional().meta({ description: 'Whether the model accepts tool definitions.' }),
+    images: z.boolean().optional().meta({ description: 'Whether the model accepts image input.' }),
+    thinking: z.boolean().optional().meta({ description: 'Whether the model supports extended thinking / reasoning effort.' }),
+  })
+  .meta({ description: 'What agentd assumes about one model of this provider: corrects the built-in catalog, or describes a model it lacks.' });
 export type ModelOverride = z.infer<typeof ModelOverrideSchema>;
 
 /** Wire protocols agentd speaks; one folder each under src/providers/. */
@@ -62,8 +58,10 @@ export const ProviderConfigSchema = z.strictObject({
   apiKeyEnv: z.string().min(1).optional(),
   /** Extra HTTP headers sent with every request. */
   headers: z.record(z.string(), z.string()).optional(),
-  /** Per-model facts, keyed by the model id (the part after `provider/`). */
-  models: z.record(z.string(), ModelOverrideSchema).optional(),
+  models: z
+    .record(z.string(), ModelOverrideSchema)
+    .optional()
+    .meta({ description: 'Per-model facts, keyed by the model id (the part after `provider/`).' }),
   /** Network timeouts in milliseconds. */
   timeouts: z
     .strictObject({

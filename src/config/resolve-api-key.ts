@@ -39,6 +39,9 @@ export function apiKeyVariables(providerId: string, provider: ProviderConfig | u
   );
 }
 
+/** Where a provider's API key was found: an environment variable (named) or `apiKey` in the config. */
+export type ApiKeySource = { kind: 'env'; variable: string } | { kind: 'config' };
+
 /**
  * The API key for a provider: the environment first (DESIGN.md), then `apiKey` from the
  * config. Empty or blank variables count as unset, and surrounding whitespace (a
@@ -50,12 +53,21 @@ export function resolveApiKey(
   provider: ProviderConfig | undefined,
   env: NodeJS.ProcessEnv,
 ): string | undefined {
+  return resolveApiKeyWithSource(providerId, provider, env)?.key;
+}
+
+/** resolveApiKey, and where the key came from, so a 401 can say which variable or setting to check. */
+export function resolveApiKeyWithSource(
+  providerId: string,
+  provider: ProviderConfig | undefined,
+  env: NodeJS.ProcessEnv,
+): { key: string; source: ApiKeySource } | undefined {
   for (const name of apiKeyVariables(providerId, provider)) {
     const value = env[name]?.trim();
-    if (value !== undefined && value !== '') return value;
+    if (value !== undefined && value !== '') return { key: value, source: { kind: 'env', variable: name } };
   }
   const configured = provider?.apiKey?.trim();
-  return configured === undefined || configured === '' ? undefined : configured;
+  return configured === undefined || configured === '' ? undefined : { key: configured, source: { kind: 'config' } };
 }
 
 /**

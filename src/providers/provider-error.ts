@@ -24,6 +24,8 @@ export interface ProviderErrorInit {
   retryAfterMs?: number;
   /** True when the failure came after the first semantic event of a stream. */
   midStream?: boolean;
+  /** The transport's error code for a `network` failure (`ECONNREFUSED`, `ENOTFOUND`, …). */
+  code?: string;
 }
 
 /** A typed provider failure. Messages never hold API keys (see redactSecrets). */
@@ -34,6 +36,7 @@ export class ProviderError extends Error {
   readonly status: number | undefined;
   readonly retryAfterMs: number | undefined;
   readonly midStream: boolean;
+  readonly code: string | undefined;
 
   constructor(init: ProviderErrorInit) {
     super(init.message);
@@ -44,6 +47,7 @@ export class ProviderError extends Error {
     this.status = init.status;
     this.retryAfterMs = init.retryAfterMs;
     this.midStream = init.midStream ?? false;
+    this.code = init.code;
   }
 
   /** Worth another attempt: overload, rate limit, 5xx, network, stall. */

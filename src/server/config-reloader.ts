@@ -166,16 +166,26 @@ export class ConfigReloader {
 
   private reloaded(files: string[], sessions: Session[]): void {
     const sessionIds = sessions.map((session) => session.id);
+    for (const file of files) this.rejected.delete(file);
     for (const file of files.filter(isNotDirectory)) {
       this.options.log(`applied the change to ${file}${sessionIds.length > 0 ? ` (${sessionIds.length} live session(s) take it up at their next model request)` : ''}`);
       broadcastDaemonEvent(this.options.clients, { type: 'config_reloaded', file, sessionIds });
     }
   }
 
+  /** Config edits rejected and not fixed since, by file: the last good configuration still applies. */
+  private readonly rejected = new Map<string, string>();
+
+  /** Each rejected config file's problems, until a good edit of it applies. */
+  standingProblems(): string[] {
+    return [...this.rejected.values()];
+  }
+
   private reject(file: string, error: ConfigError, sessions: Session[]): void {
     const sessionIds = sessions.map((session) => session.id);
     const problems = error.problems.length > 0 ? error.problems : [{ file, message: error.message }];
     const summary = `${problems.map(formatConfigProblem).join('\n')}\nkeeping the last good configuration until the file is fixed`;
+    this.rejected.set(file, `configuration not applied: ${summary}`);
     this.options.log(summary);
     for (const problem of problems) {
       broadcastDaemonEvent(this.options.clients, {

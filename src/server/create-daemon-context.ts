@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { AgentdPaths } from '../config/agentd-paths.js';
 import type { AgentdConfig } from '../config/config-schema.js';
 import { ConfigWatcher } from '../config/config-watcher.js';
@@ -27,6 +28,7 @@ import { createMcpClientPorts } from './create-mcp-client-ports.js';
 import type { SharedServiceParts } from './create-project-services.js';
 import type { DaemonContext } from './daemon-context.js';
 import { ProjectServicesCache } from './project-services-cache.js';
+import { RememberedWarnings } from './remembered-warnings.js';
 
 export interface DaemonOptions {
   /** The user's own config (user config.json or `--config`): the daemon-wide settings. */
@@ -109,6 +111,8 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
     costTotals: new DaemonCostTotals(),
     log,
     warned: new Set<string>(),
+    agentProblems: new Map<string, string[]>(),
+    rememberedWarnings: new RememberedWarnings(join(options.paths.stateDir, 'warnings-shown.json')),
     ...(options.model ? { model: options.model } : {}),
     ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
   };
@@ -147,5 +151,6 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
     },
     version: options.version,
     log,
+    problems: (cwd) => [...reloader.standingProblems(), ...(shared.agentProblems.get(cwd) ?? [])],
   };
 }

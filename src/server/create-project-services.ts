@@ -7,6 +7,7 @@ import { BUILTIN_AGENTS, managerAgent } from '../config/builtin-agents.js';
 import { gitFacts } from '../session/git-facts.js';
 import type { DaemonCostTotals } from '../loop/track-cost.js';
 import { createModelCatalog, type ModelCatalog } from '../providers/catalog/model-catalog.js';
+import { notInCatalogWarning } from '../providers/catalog/not-in-catalog-warning.js';
 import { priceUsage } from '../providers/catalog/price-usage.js';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry/create-provider-registry.js';
 import { createSessionServices } from '../session/create-session-services.js';
@@ -19,6 +20,7 @@ import type { HookRunner } from '../tools/hooks/hook-runner.js';
 import type { PermissionMode } from '../tools/permissions/permission-modes.js';
 import { detectSandbox, type SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import { buildSandboxPolicy } from '../tools/sandbox/sandbox-policy.js';
+import type { RememberedWarnings } from './remembered-warnings.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 
 /** What every project's services share: the daemon's own parts, built once from the user's config. */
@@ -44,8 +46,12 @@ export interface SharedServiceParts {
   /** `--permission-mode`, over every project's `permissions.mode`. */
   permissionMode?: PermissionMode;
   log(line: string): void;
-  /** Lines already logged (unknown models, agent errors), so each is logged once. */
+  /** Lines already logged (agent and skill errors), so each is logged once per daemon. */
   warned: Set<string>;
+  /** Standing facts shown once per machine (a model missing from the catalog). */
+  rememberedWarnings: RememberedWarnings;
+  /** The agent-file errors of each session directory as last loaded, for the clients that open a session there. */
+  agentProblems: Map<string, string[]>;
 }
 
 /**
@@ -98,6 +104,7 @@ export function createProjectServices(settings: ProjectSettings, shared: SharedS
     loadAgents: (cwd) => {
       const loaded = loadAgents({ cwd, userConfigDir: shared.paths.configDir, config: settings.user, projectConfig: settings.project, trusted: settings.trusted, builtins });
       for (const error of loaded.errors) logOnce(error);
+      shared.agentProblems.set(cwd, loaded.errors);
       return loaded.agents;
     },
     skills: (cwd) =>
@@ -119,7 +126,8 @@ export function createProjectServices(settings: ProjectSettings, shared: SharedS
     fallbackModel: config.fallbackModel,
     modelFacts(ref) {
       const info = catalog.lookup(ref);
-      if (!info.known) logOnce(`model ${ref} is not in the catalog: assuming a ${info.contextWindow}-token window and no prices; set providers.<id>.models in config.json to correct this`);
+      // Once per model per machine: it stays true run after run, and `agentd doctor` shows it again.
+      if (!info.known && shared.rememberedWarnings.firstTime(`not-in-catalog ${ref}`)) log(notInCatalogWarning(ref, info.contextWindow));
       return { contextWindow: info.contextWindow, maxOutputTokens: info.maxOutputTokens, price: (usage) => priceUsage(info, usage).usd };
     },
   });

@@ -33,4 +33,10 @@ export interface DaemonContext {
   /** agentd's package version. */
   version: string;
   log(line: string): void;
+  /**
+   * What is wrong right now for sessions in `cwd` and would otherwise reach only the log:
+   * a config edit that was rejected (the last good configuration still applies) and the
+   * agent files that failed to load. Told to the clients that open a session there.
+   */
+  problems(cwd: string): string[];
 }

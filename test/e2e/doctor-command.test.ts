@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DoctorReport } from '../../src/cli/doctor/doctor-check.js';
 import { connectWhenListening, daemonEnv, makeHome, spawnDaemon, type DaemonChild } from '../support/daemon-process.js';
+import { startReplayServer } from '../support/replay-server.js';
 import { runCli } from '../support/run-cli.js';
 import { BUBBLEWRAP, RIPGREP, requireProgram } from '../support/required-program.js';
 
@@ -40,7 +41,10 @@ describe('agentd doctor', () => {
 
   it.skipIf(!hasBubblewrap || !hasRipgrep)('exits 0 with a configured provider, sees the running daemon, and never prints the API key', async () => {
     const dir = home({ model: 'anthropic/claude-sonnet-4-5' });
-    const env = daemonEnv(dir, { ANTHROPIC_API_KEY: 'sk-ant-e2e-secret' });
+    // Anthropic's model list, served on loopback: doctor reaches the provider without spending tokens.
+    const anthropic = await startReplayServer({ respond: () => ({ headers: { 'content-type': 'application/json' }, body: '{"data":[{"id":"claude-sonnet-4-5"}]}' }) });
+    cleanups.push(() => anthropic.close());
+    const env = daemonEnv(dir, { ANTHROPIC_API_KEY: 'sk-ant-e2e-secret', ANTHROPIC_BASE_URL: anthropic.url });
     const daemon: DaemonChild = spawnDaemon(['serve', '--socket'], env, dir);
     cleanups.push(async () => {
       daemon.child.kill('SIGKILL');
@@ -55,7 +59,10 @@ describe('agentd doctor', () => {
     const report = JSON.parse(result.stdout) as DoctorReport;
     expect(report.ok).toBe(true);
     const byId = new Map(report.checks.map((c) => [c.id, c]));
-    expect(byId.get('provider:anthropic')?.detail).toBe('anthropic-messages at https://api.anthropic.com; API key from $ANTHROPIC_API_KEY');
+    expect(byId.get('provider:anthropic')?.detail).toBe(
+      `anthropic-messages at ${anthropic.url} (from ANTHROPIC_BASE_URL); API key from $ANTHROPIC_API_KEY; reached over anthropic-messages: ${anthropic.url}/v1/models lists 1 model`,
+    );
+    expect(anthropic.requests.map((r) => `${r.method} ${r.path} ${r.headers['x-api-key']}`)).toEqual(['GET /v1/models sk-ant-e2e-secret']);
     expect(byId.get('daemon')?.detail).toMatch(new RegExp(`^agentd \\S+ answers on ${socketPath.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`));
     expect(byId.get('store')?.detail).toMatch(/opens, schema version \d+$/);
   });

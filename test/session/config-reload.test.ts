@@ -191,6 +191,22 @@ describe('live configuration', () => {
     expect((replay.requests.at(-1)!.body as Body).model).toBe('model-c');
   });
 
+  it('a client opening a session after an invalid edit is told the edit was not applied, until a good edit applies', async () => {
+    await newSession();
+    const userFile = join(home.home, 'config', 'config.json');
+    const rejected = daemonEvent((e) => e.type === 'config_rejected');
+    writeUser({ ...userConfig(), maxTurns: 'ten' });
+    await rejected;
+    const opened = await daemon.peer.call('session/new', { cwd: project, mcpServers: [] });
+    expect(opened._meta.agentd.problems).toEqual([expect.stringMatching(new RegExp(`^configuration not applied: ${userFile}: maxTurns: .*\\nkeeping the last good configuration until the file is fixed$`))]);
+
+    const applied = reloadedFile(userFile);
+    writeUser(userConfig());
+    await applied;
+    const later = await daemon.peer.call('session/new', { cwd: project, mcpServers: [] });
+    expect(later._meta.agentd.problems).toBeUndefined();
+  });
+
   it('an AGENTS.md edit, a new skill and a new agent file reach the next turn of a session in a subfolder', async () => {
     const sub = join(project, 'src');
     mkdirSync(join(sub, '.agentd'), { recursive: true });

@@ -4,7 +4,9 @@ import { loadConfig } from '../../config/load-config.js';
 import { jsonForTerminal, showControlCharacters } from '../../config/show-control-characters.js';
 import { formatModelTable } from '../../providers/catalog/format-model-table.js';
 import { listModelRows } from '../../providers/catalog/list-model-rows.js';
+import { serverModelRows } from '../../providers/catalog/server-model-rows.js';
 import { createProviderRegistry } from '../../providers/registry/create-provider-registry.js';
+import { reachModelServers } from '../models/reach-model-servers.js';
 
 /** Where the command reads its environment and writes its output; the process's by default. */
 export interface ModelsCommandIo {
@@ -55,9 +57,11 @@ export async function modelsCommand(argv: string[], io: ModelsCommandIo = proces
   if (provider !== undefined && !registry.providerIds().includes(provider) && !rows.some((row) => row.provider === provider)) {
     throw new Error(`--provider "${provider}" is not a known provider; use one of: ${registry.providerIds().join(', ')}`);
   }
-  const shown = rows.filter(
-    (row) => (provider === undefined || row.provider === provider) && (values.configured !== true || row.configured),
-  );
+  const listed = new Set(rows.map((row) => row.provider));
+  const reached = values.configured === true ? await reachModelServers(registry, config.providers ?? {}, io.env, listed, provider) : { rows: [], unreached: new Set<string>(), notes: [] };
+  const shown = [...rows, ...reached.rows.flatMap((r) => serverModelRows(r.provider, r.models, rows, config.providers))]
+    .filter((row) => (provider === undefined || row.provider === provider) && (values.configured !== true || (row.configured && !reached.unreached.has(row.provider))))
+    .sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
 
   if (values.json === true) {
     io.write(shown.map((row) => jsonForTerminal(row) + '\n').join(''));
@@ -66,14 +70,16 @@ export async function modelsCommand(argv: string[], io: ModelsCommandIo = proces
   let text = formatModelTable(shown);
   // A usable provider with no listed models (local servers, a custom server) still takes
   // any model id, with the catalog's conservative defaults.
-  const listed = new Set(rows.map((row) => row.provider));
+  const offered = new Set(shown.map((row) => row.provider));
   const unlisted = registry
     .providerIds()
-    .filter((id) => !listed.has(id) && (provider === undefined || id === provider) && registry.isConfigured(id));
+    .filter((id) => !offered.has(id) && !reached.unreached.has(id) && (provider === undefined || id === provider) && registry.isConfigured(id));
   if (unlisted.length > 0) {
     text += `Configured, any model id (e.g. ${unlisted[0]}/MODEL): ${unlisted.join(', ')}\n`;
   }
+  text += reached.notes.map((note) => `Not reached: ${note}\n`).join('');
   // Model ids and names can come from a project's config: the table keeps its lines, every other control is shown.
   io.write(showControlCharacters(text, { keep: '\n' }));
   return 0;
 }
+

@@ -5,6 +5,7 @@ import { ErrorCodes, type StopReason } from '../../../protocol/index.js';
 import { showControlCharacters } from '../../config/show-control-characters.js';
 import { detectLocalServers } from '../../providers/detect-local-servers.js';
 import { parsePermissionMode, type PermissionMode } from '../../tools/permissions/permission-modes.js';
+import { inCliTerms } from '../describe-daemon-error.js';
 import { headlessPermissionAnswer } from '../headless-permission-answer.js';
 import { packageVersion } from '../package-version.js';
 import { readStdin } from '../read-stdin.js';
@@ -96,10 +97,14 @@ export async function runCommand(argv: string[]): Promise<number> {
     });
     await client.initialize({ protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: 'agentd-run', version: packageVersion() }, _meta: { agentd: { events: true } } });
     const mcpServers = trackMcpServers(client);
-    sessionId = await chooseSession(client, cwd, { ...(values.session ? { id: values.session } : {}), continue: values.continue === true }, mcpServers);
+    const problems = new Set<string>();
+    sessionId = await chooseSession(client, cwd, { ...(values.session ? { id: values.session } : {}), continue: values.continue === true }, mcpServers, problems);
+    // A daemon in this process logs its problems to stderr already; the shared daemon's log is elsewhere.
+    if (connection.where === 'owner') for (const problem of problems) process.stderr.write(`agentd: warning: ${showControlCharacters(problem, { keep: '\n' })}\n`);
     // Attached only now: a loaded session's history is not this run's output.
     client.onNotification('session/update', (params) => params.sessionId === sessionId && display.update(sessionId, params.update));
-    client.onNotification('agentd/event', (params) => params.sessionId === sessionId && display.event(sessionId, params.event));
+    // The same problems come again as notices: said once.
+    client.onNotification('agentd/event', (params) => params.sessionId === sessionId && !(params.event.type === 'notice' && problems.has(params.event.message)) && display.event(sessionId, params.event));
     if (values.agent) await client.setMode({ sessionId, modeId: values.agent });
     if (values.model && connection.where === 'owner') await client.setConfigOption({ sessionId, configId: 'model', value: values.model });
 
@@ -121,7 +126,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       return RUN_EXIT.noProvider;
     }
     // The daemon's message can quote a provider, a tool or a repository file: lines kept, every other control shown.
-    process.stderr.write(`agentd: ${error.code === ErrorCodes.ProviderError ? 'the model failed: ' : ''}${showControlCharacters(error.message, { keep: '\n' })}\n`);
+    process.stderr.write(`agentd: ${error.code === ErrorCodes.ProviderError ? 'the model failed: ' : ''}${showControlCharacters(inCliTerms(error), { keep: '\n' })}\n`);
     return error.code === ErrorCodes.InvalidParams && /config/.test(error.message) ? RUN_EXIT.config : RUN_EXIT.failed;
   } finally {
     signals.stop();
@@ -130,17 +135,31 @@ export async function runCommand(argv: string[]): Promise<number> {
 }
 
 /** `--session ID`, `--continue` (the newest session of this directory), or a new one. */
-async function chooseSession(client: AgentdClient, cwd: string, pick: { id?: string; continue: boolean }, mcp: ReturnType<typeof trackMcpServers>): Promise<string> {
+async function chooseSession(
+  client: AgentdClient,
+  cwd: string,
+  pick: { id?: string; continue: boolean },
+  mcp: ReturnType<typeof trackMcpServers>,
+  problems: Set<string>,
+): Promise<string> {
+  // What the daemon says is wrong for this directory (a rejected config edit, agent files that failed to load).
+  const collect = (answer: { _meta?: unknown }): void => {
+    const listed = (answer._meta as { agentd?: { problems?: unknown } } | undefined)?.agentd?.problems;
+    if (Array.isArray(listed)) for (const problem of listed) if (typeof problem === 'string') problems.add(problem);
+  };
   let id = pick.id;
   if (pick.continue) {
     id = (await client.listSessions({ cwd })).sessions[0]?.sessionId;
     if (!id) throw new Error(`agentd run --continue: no session in ${cwd} yet; leave out --continue to start one`);
   }
   if (id) {
-    await mcp.settled(await client.loadSession({ sessionId: id, cwd, mcpServers: [] }));
+    const loaded = await client.loadSession({ sessionId: id, cwd, mcpServers: [] });
+    collect(loaded);
+    await mcp.settled(loaded);
     return id;
   }
   const answer = await client.newSession({ cwd, mcpServers: [] });
+  collect(answer);
   // Its MCP servers' tools belong in this run's only prompt.
   await mcp.settled(answer);
   return answer.sessionId;

@@ -4,7 +4,7 @@ import { describeProviderSetup } from '../../config/describe-provider-setup.js';
 import { apiKeyVariables } from '../../config/resolve-api-key.js';
 import { createProviderRegistry } from '../../providers/registry/create-provider-registry.js';
 import { findPreset, providerPresets, type ProviderPreset } from '../../providers/registry/presets.js';
-import { failCheck, okCheck, type DoctorCheck } from './doctor-check.js';
+import { failCheck, okCheck, warnCheck, type DoctorCheck } from './doctor-check.js';
 
 export interface CheckProvidersOptions {
   config: AgentdConfig;
@@ -43,6 +43,29 @@ export function checkProviders(options: CheckProvidersOptions): DoctorCheck[] {
     if (registry.isConfigured(id)) return okCheck(`provider:${id}`, title, facts);
     return failCheck(`provider:${id}`, title, `cannot be used: ${facts}`, whyNot(() => registry.resolve(`${id}/doctor`)));
   });
+}
+
+/**
+ * checkProviders, then each usable provider is reached through its model list (no tokens
+ * spent): the check says which wire answered and how many models it lists. A refused key
+ * fails; a server that does not answer, or has no list endpoint, is a warning (a local
+ * server may simply not be running now).
+ */
+export async function checkProvidersReach(options: CheckProvidersOptions & { timeoutMs: number }): Promise<DoctorCheck[]> {
+  const registry = createProviderRegistry({ config: options.config, env: options.env });
+  return Promise.all(
+    checkProviders(options).map(async (check) => {
+      if (check.status !== 'ok' || !check.id.startsWith('provider:')) return check;
+      const id = check.id.slice('provider:'.length);
+      const list = await registry.listModels(id, options.timeoutMs);
+      if (list.kind === 'ok') return okCheck(check.id, check.title, `${check.detail}; reached over ${list.protocol}: ${list.url} lists ${list.models.length} model${list.models.length === 1 ? '' : 's'}`);
+      if (list.kind === 'not-listed') return okCheck(check.id, check.title, `${check.detail}; ${list.reason}`);
+      const detail = `${check.detail}; not reached over ${list.protocol}: ${list.message}`;
+      return /\b40[13]\b/.test(list.message)
+        ? failCheck(check.id, check.title, detail, 'set a valid API key where the message says it came from')
+        : warnCheck(check.id, check.title, detail, `start the server, or correct the base URL (agentd models --provider ${id} --configured lists what it offers once it answers)`);
+    }),
+  );
 }
 
 /** Provider ids the user has set up, sorted, without duplicates. */

@@ -7,7 +7,7 @@ import { checkDefaultModel } from './check-default-model.js';
 import { checkDirectories } from './check-directories.js';
 import { checkMcpServers } from './check-mcp-servers.js';
 import { checkNodeVersion } from './check-node-version.js';
-import { checkProviders } from './check-providers.js';
+import { checkProvidersReach } from './check-providers.js';
 import { checkRipgrep } from './check-ripgrep.js';
 import { buildSandboxPolicy } from '../../tools/sandbox/sandbox-policy.js';
 import { checkSandbox } from './check-sandbox.js';
@@ -31,6 +31,8 @@ export interface DoctorOptions {
   daemonTimeoutMs?: number;
   /** How long each MCP server of the config gets to start; the daemon's 10 s by default. */
   mcpStartupTimeoutMs?: number;
+  /** How long each provider's model list gets to answer; 5 s by default. */
+  providerTimeoutMs?: number;
 }
 
 /**
@@ -51,7 +53,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     env: options.env,
     ...(options.configFile !== undefined ? { configFile: path.resolve(options.cwd, options.configFile) } : {}),
   });
-  const [sandbox, ripgrep, daemon, mcpServers] = await Promise.all([
+  const [sandbox, ripgrep, daemon, mcpServers, providerChecks] = await Promise.all([
     checkSandbox({
       ...(options.bwrapPath !== undefined ? { bwrapPath: options.bwrapPath } : {}),
       allowNetwork: config?.sandbox?.network ?? false,
@@ -62,11 +64,12 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     checkRipgrep(options.env),
     checkDaemon(paths.socketPath, options.daemonTimeoutMs),
     config ? checkMcpServers(config, packageVersion(), options.mcpStartupTimeoutMs) : Promise.resolve([]),
+    config ? checkProvidersReach({ config, env: options.env, paths, timeoutMs: options.providerTimeoutMs ?? 5_000 }) : Promise.resolve([]),
   ]);
   const modelChecks: DoctorCheck[] =
     config === undefined
       ? [warnCheck('providers', 'providers', 'not checked: the config is invalid', 'fix the config problems listed above first')]
-      : [...checkProviders({ config, env: options.env, paths }), checkDefaultModel(config, options.env)];
+      : [...providerChecks, checkDefaultModel(config, options.env)];
   const checks = [
     checkNodeVersion(options.nodeVersion),
     configCheck,

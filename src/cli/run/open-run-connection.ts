@@ -5,7 +5,7 @@ import { createDaemonShell } from '../../server/create-daemon-shell.js';
 import { loadDaemonSettings } from '../../server/load-daemon-settings.js';
 import { serveConnection } from '../../server/serve-connection.js';
 import { isSocketLive } from '../../server/transports/is-socket-live.js';
-import { DataDirBusyError, describeOwner, tryLockDataDir } from '../../store/data-dir-lock.js';
+import { DataDirBusyError, tryLockDataDir } from '../../store/data-dir-lock.js';
 import type { PermissionMode } from '../../tools/permissions/permission-modes.js';
 
 export interface RunConnection {
@@ -35,7 +35,8 @@ export async function openRunConnection(options: {
   if (attempt.kind === 'held') {
     const socketPath = attempt.owner?.socketPath;
     if (!socketPath || !(await isSocketLive(socketPath))) throw new DataDirBusyError(dataDir, attempt.owner);
-    options.log(`agentd: ${describeOwner(dataDir, attempt.owner)}; running the prompt there (its config applies)`);
+    // Running in the shared daemon is the normal path: nothing to say, unless a --config given here goes unread.
+    if (options.configFile) options.log(`agentd: --config ${options.configFile} is not read: the running daemon (pid ${attempt.owner?.pid ?? '?'}) applies its own config`);
     const client = await connectAgentdClient(socketPath);
     return {
       client,

@@ -87,6 +87,8 @@ export class RunDisplay {
         if (event.status === 'completed') return this.status(`compacted${event.tokensBefore && event.tokensAfter ? ` (${event.tokensBefore} → ${event.tokensAfter} tokens)` : ''}`);
         return this.status(`compaction failed${event.error ? `: ${event.error}` : ''}`);
       case 'notice':
+        // A turn's failure also fails the prompt, and `agentd run` prints that once.
+        if (event.level === 'error') return;
         return this.status(`${event.level}: ${event.message}`);
       case 'cost':
         this.turnUsd = event.turnUsd;

@@ -13,8 +13,12 @@ export interface ModelRow {
    * config), or it is a keyless local preset, and its base URL is known.
    */
   configured: boolean;
-  /** Where the facts come from: the checked-in catalog, config (`providers.<id>.models`), or config over the catalog. */
-  source: 'catalog' | 'config' | 'catalog+config';
+  /**
+   * Where the facts come from: the checked-in catalog, config (`providers.<id>.models`), or
+   * config over the catalog; `server` is a model only the provider's own list offers
+   * (`agentd models --configured`), with the facts of an unknown model.
+   */
+  source: 'catalog' | 'config' | 'catalog+config' | 'server';
   /** Maximum tokens in the window, prompt and output together. */
   contextWindow: number;
   /** Maximum output tokens of one response. */

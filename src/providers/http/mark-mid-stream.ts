@@ -11,5 +11,6 @@ export function markMidStream(error: ProviderError): ProviderError {
     status: error.status,
     retryAfterMs: error.retryAfterMs,
     midStream: true,
+    code: error.code,
   });
 }

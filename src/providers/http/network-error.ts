@@ -46,7 +46,7 @@ export function networkError(error: unknown, context: NetworkErrorContext): Prov
     return new ProviderError({ ...base, kind: 'timeout', message: `${context.provider}: response body from ${where} stalled: ${detail}` });
   }
   const label = code === undefined ? '' : ` (${code})`;
-  return new ProviderError({ ...base, kind: 'network', message: `${context.provider}: network error${label} calling ${where}: ${detail}` });
+  return new ProviderError({ ...base, kind: 'network', ...(code !== undefined ? { code } : {}), message: `${context.provider}: network error${label} calling ${where}: ${detail}` });
 }
 
 /** The error code of a Node/undici error, looking inside AggregateError and `cause`. */

@@ -1,10 +1,12 @@
 import type { ProviderConfig } from '../../config/provider-config-schema.js';
-import { apiKeyVariables, resolveApiKey } from '../../config/resolve-api-key.js';
+import { apiKeyVariables, resolveApiKeyWithSource, type ApiKeySource } from '../../config/resolve-api-key.js';
 import { CircuitBreaker } from '../http/circuit-breaker.js';
 import { withResilience } from '../http/with-resilience.js';
 import type { LanguageModel } from '../language-model.js';
 import { createLanguageModel, type LanguageModelSpec } from './create-language-model.js';
 import { findPreset, providerPresets, type ProviderPreset } from './presets.js';
+import { listProviderModels, type ProviderModelList } from './list-provider-models.js';
+import { withSetupHints, type ProviderSetup } from './with-setup-hints.js';
 
 export interface ProviderRegistryOptions {
   /** The loaded config; only `providers` is read. */
@@ -27,6 +29,12 @@ export interface ProviderRegistry {
   providerIds(): string[];
   /** Whether `resolve` would succeed for this provider (known, reachable, key present when needed). */
   isConfigured(id: string): boolean;
+  /**
+   * The models the provider's list endpoint offers, asked without spending tokens (for
+   * `agentd doctor` and `agentd models --configured`); a provider that is not configured
+   * fails with the reason `resolve` would give.
+   */
+  listModels(id: string, timeoutMs: number): Promise<ProviderModelList>;
 }
 
 /** Azure's generally available data-plane version for chat completions (https://learn.microsoft.com/azure/ai-services/openai/api-version-deprecation). */
@@ -49,11 +57,11 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
   const configs = options.config.providers ?? {};
   const breaker = options.breaker ?? new CircuitBreaker();
 
-  function spec(id: string, modelId: string): LanguageModelSpec {
+  function spec(id: string, modelId: string): LanguageModelSpec & { setup: ProviderSetup } {
     const preset = findPreset(id);
     const config = configs[id];
     if (preset === undefined && config === undefined) throw new Error(unknownProviderMessage(id, knownIds()));
-    const baseUrl = resolveBaseUrl(id, preset, config, options.env);
+    const { url: baseUrl, from: baseUrlFrom } = resolveBaseUrl(id, preset, config, options.env);
     const protocol = config?.type ?? preset?.protocol;
     if (protocol === undefined) {
       throw new Error(
@@ -65,7 +73,8 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
         `provider "${id}" has no base URL: set providers.${id}.baseUrl in config.json${preset?.baseUrlEnv !== undefined ? ` or the ${preset.baseUrlEnv} environment variable` : ''} (e.g. "http://127.0.0.1:8080/v1")`,
       );
     }
-    const apiKey = resolveApiKey(id, config, options.env) ?? presetKey(preset, config, options.env);
+    const found = resolveApiKeyWithSource(id, config, options.env) ?? presetKey(preset, config, options.env);
+    const apiKey = found?.key;
     // A preset's key is required only at the preset's own endpoint: the same id pointed at a
     // local or self-hosted server (OPENAI_BASE_URL=http://127.0.0.1:11434/v1) may need none.
     if (apiKey === undefined && preset?.apiKeyEnv !== undefined && baseUrl === preset.baseUrl) {
@@ -77,7 +86,9 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
     const azure = preset?.azure === true || config?.azure !== undefined;
     // openai defaults to Responses, but a compatible server behind OPENAI_BASE_URL speaks Chat Completions.
     const chosen = id === 'openai' && config?.type === undefined && new URL(baseUrl).hostname !== openAIHost ? 'openai-chat' : protocol;
+    const keyVariables = [...new Set([...apiKeyVariables(id, config), ...(preset?.apiKeyEnv !== undefined && config?.apiKeyEnv === undefined ? [preset.apiKeyEnv] : [])])];
     return {
+      setup: { provider: id, modelId, baseUrl, baseUrlFrom, keySource: found?.source, keyVariables },
       protocol: chosen,
       provider: id,
       modelId,
@@ -107,11 +118,14 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
     resolve(ref) {
       const { provider, model } = splitRef(ref);
       const config = configs[provider];
-      return withResilience(createLanguageModel(spec(provider, model)), {
+      const resolved = spec(provider, model);
+      const resilient = withResilience(createLanguageModel(resolved), {
         breaker,
         maxRetries: config?.maxRetries,
         maxRetryDelayMs: config?.maxRetryDelayMs,
       });
+      // Outside the retries: the hint goes on the failure the user sees, once.
+      return withSetupHints(resilient, resolved.setup);
     },
     providerIds: knownIds,
     isConfigured(id) {
@@ -122,26 +136,38 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
         return false;
       }
     },
+    async listModels(id, timeoutMs) {
+      const resolved = spec(id, 'models');
+      return listProviderModels(resolved, resolved.setup, timeoutMs);
+    },
   };
 }
 
-function resolveBaseUrl(id: string, preset: ProviderPreset | undefined, config: ProviderConfig | undefined, env: NodeJS.ProcessEnv): string | undefined {
-  if (config?.baseUrl !== undefined) return config.baseUrl;
+/** The base URL and where it came from (named in hints): config, the SDK-conventional variable, or the preset. */
+function resolveBaseUrl(
+  id: string,
+  preset: ProviderPreset | undefined,
+  config: ProviderConfig | undefined,
+  env: NodeJS.ProcessEnv,
+): { url: string | undefined; from: string } {
+  if (config?.baseUrl !== undefined) return { url: config.baseUrl, from: `providers.${id}.baseUrl in config.json` };
   const variable = preset?.baseUrlEnv ?? (preset === undefined && config?.type === 'openai-chat' ? 'OPENAI_BASE_URL' : undefined);
   const fromEnv = variable === undefined ? undefined : nonEmpty(env[variable]);
   if (fromEnv !== undefined) {
     if (!/^https?:\/\//i.test(fromEnv)) {
       throw new Error(`provider "${id}": ${variable}="${fromEnv}" is not an http(s) URL; set it like "http://127.0.0.1:8080/v1" or unset it`);
     }
-    return fromEnv;
+    return { url: fromEnv, from: `the ${variable} environment variable` };
   }
-  return preset?.baseUrl === '' ? undefined : preset?.baseUrl;
+  const url = preset?.baseUrl === '' ? undefined : preset?.baseUrl;
+  return { url, from: `the ${id} preset; providers.${id}.baseUrl in config.json overrides it` };
 }
 
 /** The preset's key variable, when config names none and resolveApiKey's table did not cover it. */
-function presetKey(preset: ProviderPreset | undefined, config: ProviderConfig | undefined, env: NodeJS.ProcessEnv): string | undefined {
+function presetKey(preset: ProviderPreset | undefined, config: ProviderConfig | undefined, env: NodeJS.ProcessEnv): { key: string; source: ApiKeySource } | undefined {
   if (preset?.apiKeyEnv === undefined || config?.apiKeyEnv !== undefined) return undefined;
-  return nonEmpty(env[preset.apiKeyEnv]);
+  const key = nonEmpty(env[preset.apiKeyEnv]);
+  return key === undefined ? undefined : { key, source: { kind: 'env', variable: preset.apiKeyEnv } };
 }
 
 function splitRef(ref: string): { provider: string; model: string } {

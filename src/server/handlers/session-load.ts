@@ -4,6 +4,7 @@ import { applyRequestedDirectories } from './open-with-directories.js';
 import { sessionMcpSpecs, startSessionMcp } from './session-mcp.js';
 import { sessionConfigOptions, sessionModes } from '../session-choices.js';
 import { replayHistory } from '../replay-history.js';
+import { tellStandingProblems } from '../tell-standing-problems.js';
 import { describeToolCall } from '../../tools/describe-tool-call.js';
 
 /**
@@ -25,8 +26,10 @@ export const sessionLoad: RequestHandler<'session/load'> = async (params, { clie
   replayHistory(client, session.id, messages, turns, describe, session.record.title);
   attachSession(client, session, session.inFlightEvents());
   const interrupted = turns.filter((t) => t.status === 'interrupted').map((t) => t.id);
+  const modes = sessionModes(session);
+  const problems = tellStandingProblems(daemon, session);
   return {
-    modes: sessionModes(session),
+    modes,
     configOptions: sessionConfigOptions(session),
     _meta: {
       agentd: {
@@ -34,6 +37,7 @@ export const sessionLoad: RequestHandler<'session/load'> = async (params, { clie
         ...(session.currentTurnId ? { runningTurnId: session.currentTurnId } : {}),
         interruptedTurns: interrupted,
         mcpServers: mcp,
+        ...(problems.length > 0 ? { problems } : {}),
       },
     },
   };

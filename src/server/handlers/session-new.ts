@@ -2,6 +2,7 @@ import { attachSession } from '../attach-session.js';
 import type { RequestHandler } from '../handler-table.js';
 import { sessionMcpSpecs, startSessionMcp } from './session-mcp.js';
 import { sessionConfigOptions, sessionModes } from '../session-choices.js';
+import { tellStandingProblems } from '../tell-standing-problems.js';
 import { requireDirectory } from './require-directory.js';
 
 /** Creates a session rooted at an existing absolute cwd, starts its MCP servers (without waiting) and follows it. */
@@ -14,12 +15,15 @@ export const sessionNew: RequestHandler<'session/new'> = async (params, { client
   const mcp = startSessionMcp(daemon, session, mcpServers);
   attachSession(client, session);
   const sandbox = await session.services.sandbox;
+  const modes = sessionModes(session);
+  // After the agents were read for the modes: their files' errors are among the problems.
+  const problems = tellStandingProblems(daemon, session);
   return {
     sessionId: session.id,
-    modes: sessionModes(session),
+    modes,
     configOptions: sessionConfigOptions(session),
     // Which mode bash runs in: bubblewrap, or none (then each command asks permission).
     // MCP servers as they stand now: they start in the background.
-    _meta: { agentd: { sandbox: { mode: sandbox.mode, ...(sandbox.reason ? { reason: sandbox.reason } : {}) }, mcpServers: mcp } },
+    _meta: { agentd: { sandbox: { mode: sandbox.mode, ...(sandbox.reason ? { reason: sandbox.reason } : {}) }, mcpServers: mcp, ...(problems.length > 0 ? { problems } : {}) } },
   };
 };

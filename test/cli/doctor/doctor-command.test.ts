@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { doctorCommand } from '../../../src/cli/commands/doctor.js';
 import type { DoctorReport } from '../../../src/cli/doctor/doctor-check.js';
+import { startReplayServer } from '../../support/replay-server.js';
 import { makeTempHome, type TempHome } from './temp-home.js';
 import { BUBBLEWRAP, requireProgram, RIPGREP } from '../../support/required-program.js';
 
@@ -42,8 +43,9 @@ describe('doctorCommand', () => {
   });
 
   it.skipIf(!hasBubblewrap || !hasRipgrep)('prints the report as JSON with --json and exits 0 when nothing fails', async () => {
-    t.writeConfig({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1' } } });
-    const code = await doctorCommand(['--json', '--cwd', t.home]);
+    const server = await startReplayServer({ respond: () => ({ headers: { 'content-type': 'application/json' }, body: '{"data":[{"id":"tiny"}]}' }) });
+    t.writeConfig({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${server.url}/v1` } } });
+    const code = await doctorCommand(['--json', '--cwd', t.home]).finally(() => server.close());
     const report = JSON.parse(output) as DoctorReport;
     expect(code).toBe(0);
     expect(report.ok).toBe(true);

@@ -1,10 +1,22 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runDoctor } from '../../../src/cli/doctor/run-doctor.js';
+import { startReplayServer, type ReplayServer } from '../../support/replay-server.js';
 import { makeTempHome, type TempHome } from './temp-home.js';
 import { BUBBLEWRAP, RIPGREP, requireProgram } from '../../support/required-program.js';
 
 const hasBubblewrap = requireProgram(BUBBLEWRAP);
 const hasRipgrep = requireProgram(RIPGREP);
+
+// The local provider's server: doctor reaches it through GET /v1/models.
+let server: ReplayServer;
+let localProvider: unknown;
+beforeAll(async () => {
+  server = await startReplayServer({ respond: () => ({ headers: { 'content-type': 'application/json' }, body: '{"data":[{"id":"tiny"}]}' }) });
+  localProvider = { model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${server.url}/v1` } } };
+});
+afterAll(async () => {
+  await server.close();
+});
 
 let t: TempHome;
 beforeEach(() => {
@@ -12,7 +24,6 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
-const localProvider = { model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1' } } };
 
 describe('runDoctor', () => {
   it.skipIf(!hasBubblewrap || !hasRipgrep)('runs every check in order and is ok for a fresh home with a local provider', async () => {

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { ANTHROPIC_VERSION } from '../anthropic-messages/anthropic-messages-model.js';
+import { kindFromHttpStatus } from '../http/kind-from-http-status.js';
+import { loadUndici } from '../http/load-undici.js';
+import { networkError } from '../http/network-error.js';
+import { ProviderError } from '../provider-error.js';
+import type { LanguageModelSpec } from './create-language-model.js';
+import { setupHint, type ProviderSetup } from './with-setup-hints.js';
+
+/** What a provider's model list said: the ids it offers, or why it could not be read (with what to check). */
+export type ProviderModelList =
+  | { kind: 'ok'; protocol: string; url: string; models: string[] }
+  | { kind: 'failed'; protocol: string; url: string; message: string }
+  /** The wire has no list endpoint agentd calls (Azure lists deployments per resource). */
+  | { kind: 'not-listed'; protocol: string; reason: string };
+
+/**
+ * The list endpoint of each wire, free of charge (no tokens): OpenAI and compatible
+ * servers `GET {base}/models` (https://platform.openai.com/docs/api-reference/models/list),
+ * Anthropic `GET /v1/models` (https://docs.anthropic.com/en/api/models-list), Gemini
+ * `GET /v1beta/models` (https://ai.google.dev/api/models#method:-models.list). Auth goes
+ * in the same header the model class sends.
+ */
+function listRequest(spec: LanguageModelSpec): { url: string; headers: Record<string, string> } {
+  const base = spec.baseUrl.replace(/\/+$/, '');
+  const key = spec.apiKey;
+  if (spec.protocol === 'anthropic-messages') {
+    return { url: `${base}/v1/models`, headers: { 'anthropic-version': ANTHROPIC_VERSION, ...(key ? { 'x-api-key': key } : {}), ...spec.headers } };
+  }
+  if (spec.protocol === 'gemini') return { url: `${base}/v1beta/models`, headers: { ...(key ? { 'x-goog-api-key': key } : {}), ...spec.headers } };
+  return { url: `${base}/models`, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...spec.headers } };
+}
+
+/** `{data:[{id}]}` (OpenAI, Anthropic, compatible servers) or `{models:[{name:"models/…"}]}` (Gemini). */
+const listSchema = z.looseObject({
+  data: z.array(z.looseObject({ id: z.string() })).optional().catch(undefined),
+  models: z.array(z.looseObject({ name: z.string() })).optional().catch(undefined),
+});
+
+/** Ask the provider which models it offers; never throws. */
+export async function listProviderModels(spec: LanguageModelSpec, setup: ProviderSetup, timeoutMs: number): Promise<ProviderModelList> {
+  const protocol = spec.protocol;
+  if (spec.azure !== undefined) return { kind: 'not-listed', protocol, reason: 'Azure OpenAI lists deployments per resource; not probed' };
+  const { url, headers } = listRequest(spec);
+  const failed = (error: ProviderError): ProviderModelList => {
+    const hint = setupHint(error, setup);
+    const message = hint === undefined ? error.message : `${error.message} — ${hint}`;
+    return { kind: 'failed', protocol, url, message: spec.apiKey ? message.split(spec.apiKey).join('[redacted]') : message };
+  };
+  const { request } = await loadUndici();
+  try {
+    const response = await request(url, { headers, signal: AbortSignal.timeout(timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    const text = await response.body.text();
+    const status = response.statusCode;
+    if (status < 200 || status > 299) {
+      const kind = kindFromHttpStatus(status);
+      return failed(new ProviderError({ provider: spec.provider, model: spec.modelId, kind, status, message: `${spec.provider}: GET ${url} answered ${status}: ${text.trim().slice(0, 300) || '(empty body)'}` }));
+    }
+    const parsed = listSchema.safeParse(safeJson(text));
+    const ids = parsed.success ? [...(parsed.data.data ?? []).map((m) => m.id), ...(parsed.data.models ?? []).map((m) => m.name.replace(/^models\//, ''))] : undefined;
+    if (ids === undefined) return { kind: 'failed', protocol, url, message: `${spec.provider}: GET ${url} answered something that is not a model list; check the base URL` };
+    return { kind: 'ok', protocol, url, models: ids.sort() };
+  } catch (error) {
+    if ((error as { name?: unknown }).name === 'TimeoutError') {
+      return failed(new ProviderError({ provider: spec.provider, model: spec.modelId, kind: 'network', code: 'ETIMEDOUT', message: `${spec.provider}: no answer from ${url} within ${timeoutMs} ms` }));
+    }
+    const signal = new AbortController().signal;
+    return failed(networkError(error, { provider: spec.provider, model: spec.modelId, url, signal, connectMs: timeoutMs, firstByteMs: timeoutMs }));
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

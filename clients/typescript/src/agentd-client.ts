@@ -30,6 +30,14 @@ export type RequestHandler<M extends DaemonRequestMethod> = (
 export interface AgentdClientOptions {
   /** Malformed lines and answers to unknown ids; the connection keeps going. Default: ignored. */
   onProtocolError?: (error: Error) => void;
+  /**
+   * What keeps Node running for this connection (a spawned daemon, its pipes, a socket):
+   * held (`ref`) only while a request is pending or a daemon request is being answered,
+   * let go (`unref`) otherwise, so a script whose work is done exits without `close()`,
+   * as an idle keep-alive socket of Node's http agent does. Default: none, the streams
+   * are left as the caller made them.
+   */
+  holdWhileBusy?: Array<{ ref(): unknown; unref(): unknown }>;
 }
 
 /** Interface half of the class: the derived convenience methods (`newSession`, `prompt`, ...). */
@@ -50,6 +58,8 @@ export class AgentdClient {
   private readonly notificationHandlers = new Map<string, Set<(params: never) => void>>();
   private readonly requestHandlers = new Map<string, (params: never, context: IncomingRequestContext) => unknown>();
   private isClosed = false;
+  /** Requests pending either way; while above 0, `holdWhileBusy` is held. */
+  private busy = 0;
   private resolveClosed!: () => void;
   /** Settles when the connection has closed (either side). */
   readonly closed: Promise<void> = new Promise((resolve) => (this.resolveClosed = resolve));
@@ -64,9 +74,20 @@ export class AgentdClient {
     this.connection.onNotification((method, params) => {
       for (const handler of this.notificationHandlers.get(method) ?? []) handler(params as never);
     });
-    this.connection.onRequest((method, params, token) => this.answer(method, params, token));
+    this.connection.onRequest((method, params, token) => this.track(this.answer(method, params, token)));
     this.connection.onClose(() => this.close());
     this.connection.listen();
+    for (const handle of this.options.holdWhileBusy ?? []) handle.unref();
+  }
+
+  /** Counts a request in or out of flight, holding the process only while one is. */
+  private track<T>(work: Promise<T>): Promise<T> {
+    if (this.busy++ === 0) for (const handle of this.options.holdWhileBusy ?? []) handle.ref();
+    const done = (): void => {
+      if (--this.busy === 0) for (const handle of this.options.holdWhileBusy ?? []) handle.unref();
+    };
+    work.then(done, done);
+    return work;
   }
 
   /** Send a request and wait for its result; an error answer rejects with AgentdClientError. */
@@ -78,7 +99,7 @@ export class AgentdClient {
     const cancel = new CancellationTokenSource();
     const onAbort = (): void => cancel.cancel();
     signal?.addEventListener('abort', onAbort, { once: true });
-    return new Promise<ResultOf<M>>((resolve, reject) => {
+    return this.track(new Promise<ResultOf<M>>((resolve, reject) => {
       const entry = { method, reject };
       this.pending.add(entry);
       this.connection.sendRequest(method, params, cancel.token).then(
@@ -89,7 +110,7 @@ export class AgentdClient {
         signal?.removeEventListener('abort', onAbort);
         cancel.dispose();
       });
-    });
+    }));
   }
 
   /** Send a notification (no answer). */

@@ -73,7 +73,12 @@ export async function runCommand(argv: string[]): Promise<number> {
   });
   const { client } = connection;
   let sessionId = '';
-  const signals = watchInterrupts(() => (sessionId ? client.cancel({ sessionId }) : undefined));
+  // Ctrl-C withdraws a question waiting on the terminal: the turn can then stop.
+  const interrupted = new AbortController();
+  const signals = watchInterrupts(() => {
+    interrupted.abort();
+    if (sessionId) client.cancel({ sessionId });
+  });
   try {
     // On a terminal (the prompt not read from stdin), the user is asked. Headless, a question
     // is answered as --permission-mode says, or left to the daemon's refusal.
@@ -81,7 +86,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     // Set while this run's own prompt runs: its --permission-mode answers for that prompt only,
     // never for another client's turn in the same session (an owner daemon asks every follower).
     let prompting = false;
-    client.onRequest('session/request_permission', async (params) => {
+    client.onRequest('session/request_permission', async (params, { signal }) => {
       if (!prompting || params.sessionId !== sessionId) {
         throw new AgentdClientError(ErrorCodes.MethodNotFound, 'agentd run answers only the questions of its own prompt; ask the client that sent this one');
       }
@@ -89,7 +94,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       if (answer) return { outcome: { outcome: 'selected', optionId: answer } };
       if (interactive) {
         display.pause();
-        const choice = await askOnTerminal(params, { input: process.stdin, output: process.stderr, cwd });
+        const choice = await askOnTerminal(params, { input: process.stdin, output: process.stderr, cwd, signal: AbortSignal.any([signal, interrupted.signal]) });
         return choice === 'cancelled' ? { outcome: { outcome: 'cancelled' } } : { outcome: { outcome: 'selected', optionId: choice } };
       }
       throw new AgentdClientError(ErrorCodes.MethodNotFound, `agentd run --permission-mode ${permissionMode ?? 'ask'} answers no such question`);

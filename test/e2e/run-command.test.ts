@@ -95,6 +95,13 @@ describe('agentd run', () => {
     expect(result.stderr).toMatch(/Ollama/);
   });
 
+  it('leaves no empty session behind when the prompt never reached a model (no provider, an unknown one)', async () => {
+    const env = daemonEnv(home.home);
+    expect((await runCli(['run', 'hello'], env)).code).toBe(3);
+    expect((await runCli(['run', '--model', 'nosuch/x', 'hello'], env)).code).toBe(3);
+    expect(await runCli(['sessions', '--json'], env)).toMatchObject({ code: 0, stdout: '' });
+  });
+
   it('reports a provider failure on stderr with exit code 1', async () => {
     const configured = makeHome({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
     replay.enqueue({ status: 401, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }) });

@@ -73,6 +73,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   });
   const { client } = connection;
   let sessionId = '';
+  /** This run made the session: one whose prompt never reached a model is deleted again. */
+  let created = false;
   // Ctrl-C withdraws a question waiting on the terminal: the turn can then stop.
   const interrupted = new AbortController();
   const signals = watchInterrupts(() => {
@@ -101,7 +103,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     });
     await client.initialize({ protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: 'agentd-run', version: packageVersion() }, _meta: { agentd: { events: true } } });
     const mcpServers = trackMcpServers(client);
-    sessionId = await chooseSession(client, cwd, { ...(values.session ? { id: values.session } : {}), continue: values.continue === true }, mcpServers);
+    ({ sessionId, created } = await chooseSession(client, cwd, { ...(values.session ? { id: values.session } : {}), continue: values.continue === true }, mcpServers));
     // Attached only now: a loaded session's history is not this run's output.
     client.onNotification('session/update', (params) => params.sessionId === sessionId && display.update(sessionId, params.update));
     client.onNotification('agentd/event', (params) => params.sessionId === sessionId && display.event(sessionId, params.event));
@@ -122,6 +124,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (!(error instanceof AgentdClientError)) throw error;
     display.finish(sessionId, 'failed', error.message);
     if (error.code === ErrorCodes.ProviderNotConfigured) {
+      // No provider or an unusable model: nothing was said, so no empty session is left behind.
+      if (created) await client.deleteSession({ sessionId }).catch(() => undefined);
       process.stderr.write(`agentd: ${showControlCharacters(error.message, { keep: '\n' })}\n${showControlCharacters(await describeLocalServers(), { keep: '\n' })}`);
       return RUN_EXIT.noProvider;
     }
@@ -135,7 +139,12 @@ export async function runCommand(argv: string[]): Promise<number> {
 }
 
 /** `--session ID`, `--continue` (the newest session of this directory), or a new one. */
-async function chooseSession(client: AgentdClient, cwd: string, pick: { id?: string; continue: boolean }, mcp: ReturnType<typeof trackMcpServers>): Promise<string> {
+async function chooseSession(
+  client: AgentdClient,
+  cwd: string,
+  pick: { id?: string; continue: boolean },
+  mcp: ReturnType<typeof trackMcpServers>,
+): Promise<{ sessionId: string; created: boolean }> {
   let id = pick.id;
   if (pick.continue) {
     id = (await client.listSessions({ cwd })).sessions[0]?.sessionId;
@@ -143,12 +152,12 @@ async function chooseSession(client: AgentdClient, cwd: string, pick: { id?: str
   }
   if (id) {
     await mcp.settled(await client.loadSession({ sessionId: id, cwd, mcpServers: [] }));
-    return id;
+    return { sessionId: id, created: false };
   }
   const answer = await client.newSession({ cwd, mcpServers: [] });
   // Its MCP servers' tools belong in this run's only prompt.
   await mcp.settled(answer);
-  return answer.sessionId;
+  return { sessionId: answer.sessionId, created: true };
 }
 
 function exitCodeFor(stopReason: StopReason): number {

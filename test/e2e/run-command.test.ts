@@ -102,6 +102,20 @@ describe('agentd run', () => {
     expect(await runCli(['sessions', '--json'], env)).toMatchObject({ code: 0, stdout: '' });
   });
 
+  it('refuses a prompt over the frame limit before sending it, naming server.maxFrameBytes and its value', async () => {
+    const configured = makeHome({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } }, server: { maxFrameBytes: 65_536 } });
+    try {
+      const result = await runCli(['run', '-'], daemonEnv(configured.home), { stdin: 'x'.repeat(100_000) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/the prompt makes a message of \d+ bytes, over the daemon's frame limit server\.maxFrameBytes = 65536 bytes/);
+      expect(result.stderr).not.toMatch(/connection closed/);
+      expect(replay.requests).toHaveLength(0);
+      expect((await runCli(['sessions', '--json'], daemonEnv(configured.home))).stdout).toBe('');
+    } finally {
+      configured.cleanup();
+    }
+  });
+
   it('reports a provider failure on stderr with exit code 1', async () => {
     const configured = makeHome({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
     replay.enqueue({ status: 401, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }) });

@@ -82,6 +82,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (sessionId) client.cancel({ sessionId });
   });
   try {
+    // Checked before a session is made for it: a session id is 36 characters.
+    checkFrameSize({ sessionId: '0'.repeat(36), prompt: [{ type: 'text', text }] }, connection.maxFrameBytes);
     // On a terminal (the prompt not read from stdin), the user is asked. Headless, a question
     // is answered as --permission-mode says, or left to the daemon's refusal.
     const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true && !readsStdin;
@@ -136,6 +138,20 @@ export async function runCommand(argv: string[]): Promise<number> {
     signals.stop();
     await connection.close();
   }
+}
+
+/**
+ * A prompt over the daemon's frame limit would only close the connection (the daemon
+ * cannot read a message it refuses): say so before sending, naming the setting.
+ */
+function checkFrameSize(params: unknown, maxFrameBytes: number | undefined): void {
+  if (maxFrameBytes === undefined) return;
+  const bytes = Buffer.byteLength(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'session/prompt', params })) + 1;
+  if (bytes <= maxFrameBytes) return;
+  throw new Error(
+    `agentd run: the prompt makes a message of ${bytes} bytes, over the daemon's frame limit server.maxFrameBytes = ${maxFrameBytes} bytes; ` +
+      'send a smaller prompt (or a file path for the agent to read), or raise server.maxFrameBytes in config.json',
+  );
 }
 
 /** `--session ID`, `--continue` (the newest session of this directory), or a new one. */

@@ -116,6 +116,25 @@ describe('agentd run', () => {
     }
   });
 
+  it('through a daemon that owns the data directory, a prompt over its frame limit is reported with the daemon\'s reason', { timeout: 30_000 }, async () => {
+    const { spawnDaemon, connectWhenListening } = await import('../support/daemon-process.js');
+    const configured = makeHome({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } }, server: { maxFrameBytes: 65_536 } });
+    const env = daemonEnv(configured.home);
+    const socketPath = join(configured.home, 'agentd.sock');
+    const daemon = spawnDaemon(['serve', '--socket', socketPath], env);
+    try {
+      (await connectWhenListening(socketPath)).close();
+      const result = await runCli(['run', '-'], env, { stdin: 'x'.repeat(100_000) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/exceeds the frame limit of 65536 bytes; send smaller messages or raise server\.maxFrameBytes in config\.json/);
+      expect(result.stderr).not.toMatch(/connection to agentd closed/);
+    } finally {
+      daemon.child.kill('SIGTERM');
+      await daemon.exited;
+      configured.cleanup();
+    }
+  });
+
   it('reports a provider failure on stderr with exit code 1', async () => {
     const configured = makeHome({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
     replay.enqueue({ status: 401, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }) });

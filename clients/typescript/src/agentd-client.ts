@@ -58,6 +58,8 @@ export class AgentdClient {
   private readonly notificationHandlers = new Map<string, Set<(params: never) => void>>();
   private readonly requestHandlers = new Map<string, (params: never, context: IncomingRequestContext) => unknown>();
   private isClosed = false;
+  /** The daemon's error answer without an id, sent just before it closed the connection. */
+  private lastWords: AgentdClientError | undefined;
   /** Requests pending either way; while above 0, `holdWhileBusy` is held. */
   private busy = 0;
   private resolveClosed!: () => void;
@@ -68,6 +70,15 @@ export class AgentdClient {
     this.output = output;
     const awaited = new Set<string | number>();
     const reader = new NdjsonMessageReader(input, awaited);
+    // An error answer without an id (a frame over the daemon's limit, unreadable input) is the
+    // daemon's last word before it closes: kept, so pending requests fail with it.
+    const listen = reader.listen.bind(reader);
+    reader.listen = (callback) =>
+      listen((message) => {
+        const error = (message as { id?: unknown; error?: { code: number; message: string; data?: unknown } }).error;
+        if ((message as { id?: unknown }).id === null && error) this.lastWords = new AgentdClientError(error.code, error.message, error.data);
+        else callback(message);
+      });
     const writer = new NdjsonMessageWriter(output, awaited);
     reader.onError((error) => this.options.onProtocolError?.(new Error(`agentd client: ${error.message}`)));
     this.connection = createMessageConnection(reader, writer, undefined, { cancellationStrategy: cancelRequestStrategy });
@@ -144,7 +155,7 @@ export class AgentdClient {
   close(): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    for (const entry of [...this.pending]) entry.reject(new AgentdConnectionClosedError(entry.method));
+    for (const entry of [...this.pending]) entry.reject(this.lastWords ?? new AgentdConnectionClosedError(entry.method));
     this.pending.clear();
     this.connection.dispose();
     this.output.end();

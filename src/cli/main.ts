@@ -5,6 +5,7 @@ import { showControlCharacters } from '../config/show-control-characters.js';
 import { COMMAND_HELP, renderCommandHelp, renderOverview } from './command-help.js';
 import { inCliTerms } from './describe-daemon-error.js';
 import { describeParseError, mistypedActionMessage, unknownCommandMessage } from './describe-usage-error.js';
+import { exitQuietlyWhenOutputCloses } from './exit-quietly-when-output-closes.js';
 import { packageVersion } from './package-version.js';
 
 type Command = (args: string[]) => Promise<number>;
@@ -40,6 +41,8 @@ setFlagsFromString('--max-semi-space-size=16');
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
+  // A daemon's transport owns its stdout; every other command ends quietly when its reader goes.
+  if (first !== undefined && !first.startsWith('-') && first !== 'serve' && first !== 'acp') exitQuietlyWhenOutputCloses();
   if (first === '--version' || first === '-v') {
     process.stdout.write(packageVersion() + '\n');
     return 0;

@@ -1,4 +1,5 @@
 import { budgetToolResults } from './budget-tool-results.js';
+import { checkPromptFits } from './check-prompt-fits.js';
 import { commitUser } from './commit-steps.js';
 import { compactIfNeeded } from './compact-if-needed.js';
 import { handleResponse } from './handle-response.js';
@@ -35,6 +36,11 @@ export async function runLoop(ctx: LoopContext): Promise<LoopResult> {
         : { stopReason: 'max_turn_requests', lastMessage: state.lastMessage };
     }
     for (const message of ctx.port.take('steering')) commitUser(ctx, message);
+    const tooLarge = state.requests === 0 ? await checkPromptFits(ctx) : undefined;
+    if (tooLarge) {
+      ctx.port.emit({ type: 'notice', level: 'error', message: tooLarge.message });
+      return { stopReason: 'end_turn', lastMessage: state.lastMessage, error: tooLarge };
+    }
     await compactIfNeeded(ctx, state);
     const response = await requestWithFallback(ctx, budgetToolResults([...ctx.conversation.messages], ctx.turn.toolResultBudget));
     state.requests++;

@@ -37,6 +37,17 @@ describe('askOnTerminal', () => {
     t.input.end();
     expect(await answer).toBe('cancelled');
   });
+
+  it('answers cancelled at once when its signal aborts (Ctrl-C, the daemon withdrawing it), with no line typed', async () => {
+    const t = terminal();
+    const controller = new AbortController();
+    const answer = askOnTerminal(question, { ...t, signal: controller.signal });
+    await new Promise((resolve) => setImmediate(resolve));
+    controller.abort();
+    expect(await answer).toBe('cancelled');
+    t.input.write('y\n');
+    expect(t.shown().endsWith('? \n')).toBe(true);
+  });
 });
 
 describe('askOnTerminal with a proposed change', () => {

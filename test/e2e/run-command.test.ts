@@ -95,6 +95,46 @@ describe('agentd run', () => {
     expect(result.stderr).toMatch(/Ollama/);
   });
 
+  it('leaves no empty session behind when the prompt never reached a model (no provider, an unknown one)', async () => {
+    const env = daemonEnv(home.home);
+    expect((await runCli(['run', 'hello'], env)).code).toBe(3);
+    expect((await runCli(['run', '--model', 'nosuch/x', 'hello'], env)).code).toBe(3);
+    expect(await runCli(['sessions', '--json'], env)).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  it('refuses a prompt over the frame limit before sending it, naming server.maxFrameBytes and its value', async () => {
+    const configured = makeHome({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } }, server: { maxFrameBytes: 65_536 } });
+    try {
+      const result = await runCli(['run', '-'], daemonEnv(configured.home), { stdin: 'x'.repeat(100_000) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/the prompt makes a message of \d+ bytes, over the daemon's frame limit server\.maxFrameBytes = 65536 bytes/);
+      expect(result.stderr).not.toMatch(/connection closed/);
+      expect(replay.requests).toHaveLength(0);
+      expect((await runCli(['sessions', '--json'], daemonEnv(configured.home))).stdout).toBe('');
+    } finally {
+      configured.cleanup();
+    }
+  });
+
+  it('through a daemon that owns the data directory, a prompt over its frame limit is reported with the daemon\'s reason', { timeout: 30_000 }, async () => {
+    const { spawnDaemon, connectWhenListening } = await import('../support/daemon-process.js');
+    const configured = makeHome({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } }, server: { maxFrameBytes: 65_536 } });
+    const env = daemonEnv(configured.home);
+    const socketPath = join(configured.home, 'agentd.sock');
+    const daemon = spawnDaemon(['serve', '--socket', socketPath], env);
+    try {
+      (await connectWhenListening(socketPath)).close();
+      const result = await runCli(['run', '-'], env, { stdin: 'x'.repeat(100_000) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/exceeds the frame limit of 65536 bytes; send smaller messages or raise server\.maxFrameBytes in config\.json/);
+      expect(result.stderr).not.toMatch(/connection to agentd closed/);
+    } finally {
+      daemon.child.kill('SIGTERM');
+      await daemon.exited;
+      configured.cleanup();
+    }
+  });
+
   it('reports a provider failure on stderr with exit code 1', async () => {
     const configured = makeHome({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
     replay.enqueue({ status: 401, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }) });

@@ -152,3 +152,32 @@ describe.skipIf(!hasPython3)('agentd run on a terminal', () => {
     }
   });
 });
+
+describe('agentd run on a terminal, Ctrl-C at a permission question', () => {
+  it('closes the question, stops the turn and exits 130 without waiting for an answer', { timeout: 60_000 }, async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const { existsSync } = await import('node:fs');
+    const { fileURLToPath } = await import('node:url');
+    const { CLI } = await import('../support/daemon-process.js');
+    const replay = await startReplayServer();
+    const home = makeHome({ model: 'local/tiny', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
+    const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
+    try {
+      replay.enqueue({ body: chatToolCallSse([{ id: 'call_1', name: 'write', arguments: { path: 'yes.txt', content: 'hi\n' } }]) });
+      const script = fileURLToPath(new URL('../support/run-in-pty.py', import.meta.url));
+      const command = [process.execPath, CLI, 'run', '--cwd', workspace, 'write a file'];
+      // \x03 is what the Ctrl-C key sends: the terminal turns it into SIGINT. Nothing is typed after it.
+      const answers = [['yes.txt needs permission', ''], ['? ', '\x03']];
+      const { stdout } = await promisify(execFile)('python3', [script, JSON.stringify(command), JSON.stringify(answers)], { env: daemonEnv(home.home), encoding: 'utf8', timeout: 40_000 });
+      const ran = JSON.parse(stdout) as { output: string; code: number };
+      expect(ran.output).toContain('stopping the turn (Ctrl-C again to quit at once)');
+      expect(ran.code).toBe(130);
+      expect(existsSync(join(workspace, 'yes.txt'))).toBe(false);
+    } finally {
+      await replay.close();
+      home.cleanup();
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+});

@@ -36,12 +36,34 @@ describe('agentd sessions list|show|export|delete', () => {
     rmSync(workspace, { recursive: true, force: true });
   });
 
-  it('lists with the title taken from the first prompt', async () => {
+  it('lists as a table: header, short id, relative time, model, cost, directory, title from the first prompt', async () => {
     for (const args of [['sessions'], ['sessions', 'list']]) {
       const result = await runCli(args, env);
       expect(result.code).toBe(0);
-      expect(result.stdout).toMatch(new RegExp(`^${sessionId}  \\S+  ${workspace}  What is in my notes\\?\\n$`));
+      const [header, row, ...rest] = result.stdout.split('\n');
+      expect(header).toMatch(/^ID +UPDATED +MODEL +COST +DIRECTORY +TITLE$/);
+      expect(row).toMatch(new RegExp(`^${sessionId.slice(0, 8)}  just now +local/tiny +\\$\\d+\\.\\d{4}  ${workspace}  What is in my notes\\?$`));
+      expect(rest).toEqual(['']);
     }
+  });
+
+  it('show, export and delete take an unambiguous start of the id; an ambiguous one lists the matches', async () => {
+    expect((await runCli(['sessions', 'show', sessionId.slice(0, 8)], env)).stdout).toContain('You noted: the milk.');
+    expect((await runCli(['sessions', 'export', sessionId.slice(0, 5), '--format', 'json'], env)).stdout).toContain(`"id": "${sessionId}"`);
+    // A second session sharing the first character (ids are random: make one that does).
+    const { openStore } = await import('../../src/store/open-store.js');
+    const { resolveAgentdPaths } = await import('../../src/config/agentd-paths.js');
+    const store = openStore(resolveAgentdPaths(env).databaseFile);
+    const twin = `${sessionId.slice(0, 1)}-twin`;
+    store.createSession({ id: twin, cwd: workspace });
+    store.close();
+    const ambiguous = await runCli(['sessions', 'show', sessionId.slice(0, 1)], env);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toContain(`"${sessionId.slice(0, 1)}" starts 2 session ids (`);
+    expect(ambiguous.stderr).toContain(sessionId);
+    expect(ambiguous.stderr).toContain(twin);
+    const deleted = await runCli(['sessions', 'delete', sessionId.slice(0, 8)], env);
+    expect(deleted).toMatchObject({ code: 0, stderr: `agentd: deleted session ${sessionId}\n` });
   });
 
   it('shows the conversation as Markdown: prompt, tool call with arguments, result, answer', async () => {

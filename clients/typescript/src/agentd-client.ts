@@ -30,6 +30,14 @@ export type RequestHandler<M extends DaemonRequestMethod> = (
 export interface AgentdClientOptions {
   /** Malformed lines and answers to unknown ids; the connection keeps going. Default: ignored. */
   onProtocolError?: (error: Error) => void;
+  /**
+   * What keeps Node running for this connection (a spawned daemon, its pipes, a socket):
+   * held (`ref`) only while a request is pending or a daemon request is being answered,
+   * let go (`unref`) otherwise, so a script whose work is done exits without `close()`,
+   * as an idle keep-alive socket of Node's http agent does. Default: none, the streams
+   * are left as the caller made them.
+   */
+  holdWhileBusy?: Array<{ ref(): unknown; unref(): unknown }>;
 }
 
 /** Interface half of the class: the derived convenience methods (`newSession`, `prompt`, ...). */
@@ -50,6 +58,10 @@ export class AgentdClient {
   private readonly notificationHandlers = new Map<string, Set<(params: never) => void>>();
   private readonly requestHandlers = new Map<string, (params: never, context: IncomingRequestContext) => unknown>();
   private isClosed = false;
+  /** The daemon's error answer without an id, sent just before it closed the connection. */
+  private lastWords: AgentdClientError | undefined;
+  /** Requests pending either way; while above 0, `holdWhileBusy` is held. */
+  private busy = 0;
   private resolveClosed!: () => void;
   /** Settles when the connection has closed (either side). */
   readonly closed: Promise<void> = new Promise((resolve) => (this.resolveClosed = resolve));
@@ -58,15 +70,35 @@ export class AgentdClient {
     this.output = output;
     const awaited = new Set<string | number>();
     const reader = new NdjsonMessageReader(input, awaited);
+    // An error answer without an id (a frame over the daemon's limit, unreadable input) is the
+    // daemon's last word before it closes: kept, so pending requests fail with it.
+    const listen = reader.listen.bind(reader);
+    reader.listen = (callback) =>
+      listen((message) => {
+        const error = (message as { id?: unknown; error?: { code: number; message: string; data?: unknown } }).error;
+        if ((message as { id?: unknown }).id === null && error) this.lastWords = new AgentdClientError(error.code, error.message, error.data);
+        else callback(message);
+      });
     const writer = new NdjsonMessageWriter(output, awaited);
     reader.onError((error) => this.options.onProtocolError?.(new Error(`agentd client: ${error.message}`)));
     this.connection = createMessageConnection(reader, writer, undefined, { cancellationStrategy: cancelRequestStrategy });
     this.connection.onNotification((method, params) => {
       for (const handler of this.notificationHandlers.get(method) ?? []) handler(params as never);
     });
-    this.connection.onRequest((method, params, token) => this.answer(method, params, token));
+    this.connection.onRequest((method, params, token) => this.track(this.answer(method, params, token)));
     this.connection.onClose(() => this.close());
     this.connection.listen();
+    for (const handle of this.options.holdWhileBusy ?? []) handle.unref();
+  }
+
+  /** Counts a request in or out of flight, holding the process only while one is. */
+  private track<T>(work: Promise<T>): Promise<T> {
+    if (this.busy++ === 0) for (const handle of this.options.holdWhileBusy ?? []) handle.ref();
+    const done = (): void => {
+      if (--this.busy === 0) for (const handle of this.options.holdWhileBusy ?? []) handle.unref();
+    };
+    work.then(done, done);
+    return work;
   }
 
   /** Send a request and wait for its result; an error answer rejects with AgentdClientError. */
@@ -78,7 +110,7 @@ export class AgentdClient {
     const cancel = new CancellationTokenSource();
     const onAbort = (): void => cancel.cancel();
     signal?.addEventListener('abort', onAbort, { once: true });
-    return new Promise<ResultOf<M>>((resolve, reject) => {
+    return this.track(new Promise<ResultOf<M>>((resolve, reject) => {
       const entry = { method, reject };
       this.pending.add(entry);
       this.connection.sendRequest(method, params, cancel.token).then(
@@ -89,7 +121,7 @@ export class AgentdClient {
         signal?.removeEventListener('abort', onAbort);
         cancel.dispose();
       });
-    });
+    }));
   }
 
   /** Send a notification (no answer). */
@@ -123,7 +155,7 @@ export class AgentdClient {
   close(): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    for (const entry of [...this.pending]) entry.reject(new AgentdConnectionClosedError(entry.method));
+    for (const entry of [...this.pending]) entry.reject(this.lastWords ?? new AgentdConnectionClosedError(entry.method));
     this.pending.clear();
     this.connection.dispose();
     this.output.end();

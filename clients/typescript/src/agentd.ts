@@ -75,7 +75,8 @@ export class Agentd {
     const child: ChildProcessWithoutNullStreams = spawn(command!, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: 'pipe' });
     const failed = new Promise<never>((_, reject) => child.once('error', (error) => reject(new Error(`cannot start ${command}: ${error.message}`))));
     failed.catch(() => undefined);
-    const client = new AgentdClient(child.stdout, child.stdin);
+    // Held only while a request is in flight: a finished script exits, its daemon with it (stdin closes).
+    const client = new AgentdClient(child.stdout, child.stdin, { holdWhileBusy: [child, ...([child.stdin, child.stdout, child.stderr] as object[]).filter(isHandle)] });
     const info = await Promise.race([initialize(client, options.clientInfo), failed]);
     return new Agentd(client, info, () => child.kill('SIGTERM'));
   }
@@ -93,7 +94,7 @@ export class Agentd {
       }
       socket = await startAndConnect(options.socketPath, options.start === true ? {} : options.start);
     }
-    const client = new AgentdClient(socket, socket);
+    const client = new AgentdClient(socket, socket, { holdWhileBusy: [socket] });
     const info = await initialize(client, options.clientInfo);
     return new Agentd(client, info, () => socket.destroy());
   }
@@ -136,7 +137,12 @@ export class Agentd {
     });
   }
 
-  /** Closes the connection (and stops a daemon this object spawned on stdio). */
+  /**
+   * Closes the connection (and stops a daemon this object spawned on stdio). A script
+   * whose requests have all been answered exits without it; between requests nothing
+   * here keeps Node running, so a script that waits only for another client's updates
+   * keeps itself alive (a timer, a server) meanwhile.
+   */
   close(): void {
     this.client.close();
     this.stop();
@@ -151,6 +157,11 @@ export class Agentd {
 
 function initialize(client: AgentdClient, clientInfo = { name: 'agentd-sdk', version: '0.1.0' }): Promise<InitializeResponse> {
   return client.initialize({ protocolVersion: 1, clientCapabilities: {}, clientInfo });
+}
+
+/** A child's pipes are sockets at run time, though typed as plain streams. */
+function isHandle(stream: object): stream is { ref(): unknown; unref(): unknown } {
+  return typeof (stream as { ref?: unknown }).ref === 'function' && typeof (stream as { unref?: unknown }).unref === 'function';
 }
 
 function asToolResult(output: ToolOutput): { content: ContentBlock[]; isError?: boolean } {

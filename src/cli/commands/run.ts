@@ -74,15 +74,24 @@ export async function runCommand(argv: string[]): Promise<number> {
   });
   const { client } = connection;
   let sessionId = '';
-  const signals = watchInterrupts(() => (sessionId ? client.cancel({ sessionId }) : undefined));
+  /** This run made the session: one whose prompt never reached a model is deleted again. */
+  let created = false;
+  // Ctrl-C withdraws a question waiting on the terminal: the turn can then stop.
+  const interrupted = new AbortController();
+  const signals = watchInterrupts(() => {
+    interrupted.abort();
+    if (sessionId) client.cancel({ sessionId });
+  });
   try {
+    // Checked before a session is made for it: a session id is 36 characters.
+    checkFrameSize({ sessionId: '0'.repeat(36), prompt: [{ type: 'text', text }] }, connection.maxFrameBytes);
     // On a terminal (the prompt not read from stdin), the user is asked. Headless, a question
     // is answered as --permission-mode says, or left to the daemon's refusal.
     const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true && !readsStdin;
     // Set while this run's own prompt runs: its --permission-mode answers for that prompt only,
     // never for another client's turn in the same session (an owner daemon asks every follower).
     let prompting = false;
-    client.onRequest('session/request_permission', async (params) => {
+    client.onRequest('session/request_permission', async (params, { signal }) => {
       if (!prompting || params.sessionId !== sessionId) {
         throw new AgentdClientError(ErrorCodes.MethodNotFound, 'agentd run answers only the questions of its own prompt; ask the client that sent this one');
       }
@@ -90,7 +99,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       if (answer) return { outcome: { outcome: 'selected', optionId: answer } };
       if (interactive) {
         display.pause();
-        const choice = await askOnTerminal(params, { input: process.stdin, output: process.stderr, cwd });
+        const choice = await askOnTerminal(params, { input: process.stdin, output: process.stderr, cwd, signal: AbortSignal.any([signal, interrupted.signal]) });
         return choice === 'cancelled' ? { outcome: { outcome: 'cancelled' } } : { outcome: { outcome: 'selected', optionId: choice } };
       }
       throw new AgentdClientError(ErrorCodes.MethodNotFound, `agentd run --permission-mode ${permissionMode ?? 'ask'} answers no such question`);
@@ -98,7 +107,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     await client.initialize({ protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: 'agentd-run', version: packageVersion() }, _meta: { agentd: { events: true } } });
     const mcpServers = trackMcpServers(client);
     const problems = new Set<string>();
-    sessionId = await chooseSession(client, cwd, { ...(values.session ? { id: values.session } : {}), continue: values.continue === true }, mcpServers, problems);
+    ({ sessionId, created } = await chooseSession(client, cwd, { ...(values.session ? { id: values.session } : {}), continue: values.continue === true }, mcpServers, problems));
     // A daemon in this process logs its problems to stderr already; the shared daemon's log is elsewhere.
     if (connection.where === 'owner') for (const problem of problems) process.stderr.write(`agentd: warning: ${showControlCharacters(problem, { keep: '\n' })}\n`);
     // Attached only now: a loaded session's history is not this run's output.
@@ -122,6 +131,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (!(error instanceof AgentdClientError)) throw error;
     display.finish(sessionId, 'failed', error.message);
     if (error.code === ErrorCodes.ProviderNotConfigured) {
+      // No provider or an unusable model: nothing was said, so no empty session is left behind.
+      if (created) await client.deleteSession({ sessionId }).catch(() => undefined);
       process.stderr.write(`agentd: ${showControlCharacters(error.message, { keep: '\n' })}\n${showControlCharacters(await describeLocalServers(), { keep: '\n' })}`);
       return RUN_EXIT.noProvider;
     }
@@ -134,6 +145,20 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * A prompt over the daemon's frame limit would only close the connection (the daemon
+ * cannot read a message it refuses): say so before sending, naming the setting.
+ */
+function checkFrameSize(params: unknown, maxFrameBytes: number | undefined): void {
+  if (maxFrameBytes === undefined) return;
+  const bytes = Buffer.byteLength(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'session/prompt', params })) + 1;
+  if (bytes <= maxFrameBytes) return;
+  throw new Error(
+    `agentd run: the prompt makes a message of ${bytes} bytes, over the daemon's frame limit server.maxFrameBytes = ${maxFrameBytes} bytes; ` +
+      'send a smaller prompt (or a file path for the agent to read), or raise server.maxFrameBytes in config.json',
+  );
+}
+
 /** `--session ID`, `--continue` (the newest session of this directory), or a new one. */
 async function chooseSession(
   client: AgentdClient,
@@ -141,7 +166,7 @@ async function chooseSession(
   pick: { id?: string; continue: boolean },
   mcp: ReturnType<typeof trackMcpServers>,
   problems: Set<string>,
-): Promise<string> {
+): Promise<{ sessionId: string; created: boolean }> {
   // What the daemon says is wrong for this directory (a rejected config edit, agent files that failed to load).
   const collect = (answer: { _meta?: unknown }): void => {
     const listed = (answer._meta as { agentd?: { problems?: unknown } } | undefined)?.agentd?.problems;
@@ -156,13 +181,13 @@ async function chooseSession(
     const loaded = await client.loadSession({ sessionId: id, cwd, mcpServers: [] });
     collect(loaded);
     await mcp.settled(loaded);
-    return id;
+    return { sessionId: id, created: false };
   }
   const answer = await client.newSession({ cwd, mcpServers: [] });
   collect(answer);
   // Its MCP servers' tools belong in this run's only prompt.
   await mcp.settled(answer);
-  return answer.sessionId;
+  return { sessionId: answer.sessionId, created: true };
 }
 
 function exitCodeFor(stopReason: StopReason): number {

@@ -6,7 +6,9 @@ import { jsonForTerminal, showControlCharacters } from '../../config/show-contro
 import { describeOwner, tryLockDataDir, type DataDirOwner } from '../../store/data-dir-lock.js';
 import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/store.js';
+import { formatSessionTable, type SessionRow } from '../sessions/format-session-table.js';
 import { renderSessionMarkdown } from '../sessions/render-session-markdown.js';
+import { resolveSessionId } from '../sessions/resolve-session-id.js';
 
 /**
  * `agentd sessions [list]`, `show ID`, `export ID`, `delete ID`. Reading works beside a
@@ -36,15 +38,17 @@ function listSessions(paths: AgentdPaths, argv: string[]): number {
   return withStore(paths, (store) => {
     const query = values.cwd ? { cwd: resolve(values.cwd) } : {};
     let cursor: string | null = null;
+    const rows: SessionRow[] = [];
     do {
       const page = store.listSessions({ ...query, ...(cursor ? { cursor } : {}) });
       for (const s of page.sessions) {
         // The title is the model's, the directory a repository's name: one line each, every control shown.
         if (values.json) process.stdout.write(jsonForTerminal(s) + '\n');
-        else process.stdout.write(`${showControlCharacters(`${s.id}  ${s.updatedAt}  ${s.cwd}${s.title ? `  ${s.title}` : ''}`)}\n`);
+        else rows.push({ id: s.id, updatedAt: s.updatedAt, model: s.model ?? lastModel(store, s.id), costUsd: s.totalCostUsd, cwd: s.cwd, title: s.title });
       }
       cursor = values.all ? page.nextCursor : null;
     } while (cursor);
+    if (rows.length > 0) process.stdout.write(formatSessionTable(rows));
     return 0;
   }, { missing: () => 0 });
 }
@@ -56,12 +60,12 @@ function showSession(paths: AgentdPaths, action: 'show' | 'export', argv: string
     allowPositionals: true,
     strict: true,
   });
-  const id = onlyId(action, positionals);
+  const given = onlyId(action, positionals);
   const format = values.format ?? (values.json ? 'json' : 'markdown');
   if (format !== 'markdown' && format !== 'json') throw new Error(`agentd sessions ${action}: --format must be markdown or json, not "${format}"`);
   return withStore(paths, (store) => {
-    const session = store.getSession(id);
-    if (!session) throw new Error(`agentd sessions ${action}: no session ${id}; agentd sessions lists them`);
+    const id = resolveSessionId(store, given, action);
+    const session = store.getSession(id)!;
     const messages = store.listMessages(id);
     const record = { session, turns: store.listTurns(id), messages };
     const markdown = (): string => renderSessionMarkdown(session, messages, { full: action === 'export' });
@@ -74,19 +78,21 @@ function showSession(paths: AgentdPaths, action: 'show' | 'export', argv: string
       process.stdout.write(format === 'json' ? `${jsonForTerminal(record, 2)}\n` : showControlCharacters(markdown(), { keep: '\n\t' }));
     }
     return 0;
-  }, { missing: () => { throw new Error(`agentd sessions ${action}: no session ${id}; there are no sessions yet`); } });
+  }, { missing: () => { throw new Error(`agentd sessions ${action}: no session ${given}; there are no sessions yet`); } });
 }
 
 async function deleteSession(paths: AgentdPaths, argv: string[]): Promise<number> {
   const { positionals } = parseArgs({ args: argv, options: {}, allowPositionals: true, strict: true });
-  const id = onlyId('delete', positionals);
+  const given = onlyId('delete', positionals);
   const attempt = tryLockDataDir(paths.dataDir);
-  if (attempt.kind === 'held') return deleteThroughOwner(paths, attempt.owner, id);
+  if (attempt.kind === 'held') return deleteThroughOwner(paths, attempt.owner, given);
+  let id = given;
   try {
-    if (!existsSync(paths.databaseFile)) throw new Error(`agentd sessions delete: no session ${id}; there are no sessions yet`);
+    if (!existsSync(paths.databaseFile)) throw new Error(`agentd sessions delete: no session ${given}; there are no sessions yet`);
     const store = openStore(paths.databaseFile);
     try {
-      if (!store.deleteSession(id)) throw new Error(`agentd sessions delete: no session ${id}; agentd sessions lists them`);
+      id = resolveSessionId(store, given, 'delete');
+      store.deleteSession(id);
     } finally {
       store.close();
     }
@@ -98,12 +104,15 @@ async function deleteSession(paths: AgentdPaths, argv: string[]): Promise<number
 }
 
 /** A running daemon owns the store: it stops the session (if live) and deletes it. */
-async function deleteThroughOwner(paths: AgentdPaths, owner: DataDirOwner | undefined, id: string): Promise<number> {
+async function deleteThroughOwner(paths: AgentdPaths, owner: DataDirOwner | undefined, given: string): Promise<number> {
   if (!owner?.socketPath) {
     throw new Error(`agentd sessions delete: ${describeOwner(paths.dataDir, owner)} and serves no socket; stop it, or delete the session from a client of it`);
   }
-  const known = withStore(paths, (store) => store.getSession(id) !== undefined, { missing: () => false });
-  if (!known) throw new Error(`agentd sessions delete: no session ${id}; agentd sessions lists them`);
+  const id = withStore(paths, (store) => resolveSessionId(store, given, 'delete'), {
+    missing: () => {
+      throw new Error(`agentd sessions delete: no session ${given}; there are no sessions yet`);
+    },
+  });
   // Loaded only here: listing and showing never need the client.
   const { connectAgentdClient } = await import('../../../clients/typescript/src/index.js');
   const client = await connectAgentdClient(owner.socketPath);
@@ -117,8 +126,15 @@ async function deleteThroughOwner(paths: AgentdPaths, owner: DataDirOwner | unde
   return 0;
 }
 
+/** The model that wrote the session's last answer, for a session that keeps the configured default. */
+function lastModel(store: Store, sessionId: string): string | null {
+  const messages = store.listMessages(sessionId);
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.model) return messages[i]!.model;
+  return null;
+}
+
 function onlyId(action: string, positionals: string[]): string {
-  if (positionals.length !== 1) throw new Error(`agentd sessions ${action} needs one session id: agentd sessions ${action} ID (agentd sessions lists them)`);
+  if (positionals.length !== 1) throw new Error(`agentd sessions ${action} needs one session id or the start of one: agentd sessions ${action} ID (agentd sessions lists them)`);
   return positionals[0]!;
 }
 

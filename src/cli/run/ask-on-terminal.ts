@@ -26,19 +26,30 @@ function proposedChanges(request: RequestPermissionRequest, cwd: string): string
  * Asks a permission question on the terminal `agentd run` was started from: the call's
  * title, why it asks, the proposed change as a diff when the question carries one, and
  * one key per option (y once, a always, n reject, N always reject). Anything else asks
- * again; the end of input answers `cancelled`. The title, reason, diff and option names
+ * again; the end of input, or `signal` (Ctrl-C, the daemon withdrawing the question),
+ * answers `cancelled` at once and closes the question. The title, reason, diff and option names
  * come from the model, tools and MCP servers: each shows its control characters as
  * escapes, so none can redraw the question (`\r\e[2K` followed by a harmless title).
  */
 export async function askOnTerminal(
   request: RequestPermissionRequest,
-  io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; cwd?: string },
+  io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; cwd?: string; signal?: AbortSignal },
 ): Promise<string> {
+  if (io.signal?.aborted) return 'cancelled';
   const reason = (request.toolCall._meta as { agentd?: { reason?: unknown } } | null | undefined)?.agentd?.reason;
   const choices = request.options.map((option) => ({ key: KEYS[option.kind] ?? option.optionId, option }));
   const menu = choices.map(({ key, option }) => `[${key}] ${showControlCharacters(option.name)}`).join('  ');
   const title = showControlCharacters(request.toolCall.title ?? 'a tool call');
   const rl = createInterface({ input: io.input, output: io.output, terminal: false });
+  // A question nobody may answer any more must not wait for a line.
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<{ done: true; value: undefined }>((resolve) => {
+    onAbort = () => {
+      io.output.write('\n');
+      resolve({ done: true, value: undefined });
+    };
+    io.signal?.addEventListener('abort', onAbort, { once: true });
+  });
   try {
     io.output.write(`\nagentd: ${title} needs permission${typeof reason === 'string' ? ` (${showControlCharacters(reason)})` : ''}\n`);
     io.output.write(proposedChanges(request, io.cwd ?? process.cwd()));
@@ -46,12 +57,13 @@ export async function askOnTerminal(
     const lines = rl[Symbol.asyncIterator]();
     for (;;) {
       io.output.write(`  ${menu}? `);
-      const next = await lines.next();
+      const next = await Promise.race([lines.next(), aborted]);
       if (next.done) return 'cancelled';
       const chosen = choices.find(({ key }) => key === next.value.trim());
       if (chosen) return chosen.option.optionId;
     }
   } finally {
+    io.signal?.removeEventListener('abort', onAbort);
     rl.close();
   }
 }

@@ -12,6 +12,8 @@ export interface RunConnection {
   client: AgentdClient;
   /** Where the prompt runs, for the one line `agentd run` says about it. */
   where: 'owner' | 'in-process';
+  /** The daemon's `server.maxFrameBytes` when known here (the in-process daemon's); an owner's own config may differ. */
+  maxFrameBytes?: number;
   close(): Promise<void>;
 }
 
@@ -72,6 +74,7 @@ export async function openRunConnection(options: {
   return {
     client,
     where: 'in-process',
+    maxFrameBytes: shell.maxFrameBytes,
     async close() {
       client.close();
       await closed;

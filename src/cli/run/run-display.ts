@@ -31,12 +31,17 @@ export class RunDisplay {
     private readonly json: boolean,
   ) {}
 
-  /** Waiting for the model or a tool: on a terminal, a spinner on stderr until something shows. */
+  /**
+   * Waiting for the model or a tool: on a terminal, a spinner on stderr with the seconds
+   * waited so far, until something is printed. Updates that print nothing (a title, the
+   * mode, usage) leave it turning.
+   */
   waiting(): void {
     if (this.json || !this.out.spinner || this.spinning || this.finished) return;
+    const since = Date.now();
     this.spinning = setInterval(() => {
       this.frame = (this.frame + 1) % SPINNER_FRAMES.length;
-      this.out.stderr(`\r${SPINNER_FRAMES[this.frame]} working…`);
+      this.out.stderr(`\r${SPINNER_FRAMES[this.frame]} working… ${Math.floor((Date.now() - since) / 1000)}s`);
     }, 100);
     this.spinning.unref();
   }
@@ -54,12 +59,12 @@ export class RunDisplay {
   }
 
   update(sessionId: string, update: SessionUpdate): void {
-    this.stopSpinner();
     if (this.json) return this.out.stdout(`${jsonForTerminal({ jsonrpc: '2.0', method: 'session/update', params: { sessionId, update } })}\n`);
     switch (update.sessionUpdate) {
       case 'agent_message_chunk':
-        if (update.content.type === 'text') this.answer(update.content.text);
-        return;
+        if (update.content.type !== 'text') return;
+        this.stopSpinner();
+        return this.answer(update.content.text);
       case 'tool_call':
         this.titles.set(update.toolCallId, update.title);
         return this.status(`→ ${update.title}`);

@@ -71,7 +71,7 @@ describe('agentd schedules against a running daemon', () => {
 
     const badCron = await runCli(['schedules', 'update', schedule.id, '--cron', '0 25 * * *'], env);
     expect(badCron.code).toBe(1);
-    expect(badCron.stderr).toBe('agentd: invalid params for schedules/update: cron: the hour field "25" of "0 25 * * *" is not valid (Invalid value for hour: 25); hours are 0-23\n');
+    expect(badCron.stderr).toBe('agentd: cron: the hour field "25" of "0 25 * * *" is not valid (Invalid value for hour: 25); hours are 0-23\n');
     const readOnly = await runCli(['schedules', 'remove', 'nightly'], env);
     expect(readOnly.stderr).toContain('comes from config.json and cannot be removed over the protocol; edit its entry under "schedules" in config.json instead');
 

@@ -107,6 +107,7 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
     ...sandboxFiles,
     env,
     costTotals: new DaemonCostTotals(),
+    mcpServers: mcp,
     log,
     warned: new Set<string>(),
     ...(options.model ? { model: options.model } : {}),

@@ -20,6 +20,7 @@ import type { PermissionMode } from '../tools/permissions/permission-modes.js';
 import { detectSandbox, type SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import { buildSandboxPolicy } from '../tools/sandbox/sandbox-policy.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { McpServersView } from '../tools/mcp/wait-for-mcp-servers.js';
 
 /** What every project's services share: the daemon's own parts, built once from the user's config. */
 export interface SharedServiceParts {
@@ -39,6 +40,8 @@ export interface SharedServiceParts {
   socketPath?: string;
   env: NodeJS.ProcessEnv;
   costTotals: DaemonCostTotals;
+  /** The daemon's MCP servers (a turn waits for its session's still starting). */
+  mcpServers: McpServersView;
   /** `--model`, over every project's default. */
   model?: string;
   /** `--permission-mode`, over every project's `permissions.mode`. */
@@ -105,6 +108,7 @@ export function createProjectServices(settings: ProjectSettings, shared: SharedS
     userConfigDir: shared.paths.configDir,
     gitFacts: async (cwd) => gitFacts(cwd, { sandbox: await sandbox, policy: sandboxPolicy, env: shared.env }),
     costTotals: shared.costTotals,
+    mcpServers: shared.mcpServers,
     defaultModel: shared.model ?? pickDefaultModel(config, shared.env),
     defaultMode: subagents.manager ? 'manager' : 'build',
     modelChoices: () =>

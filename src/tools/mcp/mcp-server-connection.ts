@@ -85,7 +85,7 @@ export class McpServerConnection {
   async start(): Promise<void> {
     this.options.onChange(this);
     try {
-      await this.connect();
+      await this.connectWithinLimit();
       if (this.state === 'stopped') return;
       this.state = 'running';
       this.runningSince = Date.now();
@@ -107,6 +107,39 @@ export class McpServerConnection {
     const client = this.client;
     this.client = undefined;
     await client?.close().catch(() => undefined);
+  }
+
+  /** How long connecting plus the first tools/list may take. */
+  get startupTimeoutMs(): number {
+    return this.options.startupTimeoutMs;
+  }
+
+  /**
+   * connect() bounded as a whole: the SDK's request timeouts bound initialize and each
+   * tools/list page alone, so a server slow at both (or at spawning) could take longer
+   * than the limit a prompt waits for it. On the limit the half-open client is closed.
+   */
+  private async connectWithinLimit(): Promise<void> {
+    const limit = this.options.startupTimeoutMs;
+    const connecting = this.connect();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new Error(`did not start within ${limit} ms (connecting and listing its tools); if it needs longer, raise "startupTimeoutMs" for it under "mcpServers" in config.json`));
+      }, limit);
+    });
+    try {
+      await Promise.race([connecting, late]);
+    } catch (error) {
+      // Whatever connect() does after the limit is dropped (loadTools checks the client).
+      connecting.catch(() => undefined);
+      const client = this.client;
+      this.client = undefined;
+      await client?.close().catch(() => undefined);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async connect(): Promise<void> {
@@ -227,7 +260,7 @@ export class McpServerConnection {
   private async restart(): Promise<void> {
     if (this.state !== 'restarting') return;
     try {
-      await this.connect();
+      await this.connectWithinLimit();
       if (this.state !== 'restarting') return;
       this.lastError = undefined;
       this.runningSince = Date.now();

@@ -51,6 +51,8 @@ export class McpServerConnection {
   private runningSince = 0;
   private restartTimer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> = Promise.resolve();
+  /** The close of a client given up at the startup limit, which stop() still waits for. */
+  private abandoned: Promise<void> | undefined;
 
   constructor(
     readonly spec: McpServerSpec,
@@ -106,7 +108,7 @@ export class McpServerConnection {
     this.state = 'stopped';
     const client = this.client;
     this.client = undefined;
-    await client?.close().catch(() => undefined);
+    await Promise.all([client?.close().catch(() => undefined), this.abandoned]);
   }
 
   /** How long connecting plus the first tools/list may take. */
@@ -135,7 +137,9 @@ export class McpServerConnection {
       connecting.catch(() => undefined);
       const client = this.client;
       this.client = undefined;
-      await client?.close().catch(() => undefined);
+      // Not awaited: a server hung in initialize takes the kill's grace period to go,
+      // and the failure is news now (a prompt may be waiting for it).
+      this.abandoned = client?.close().catch(() => undefined);
       throw error;
     } finally {
       clearTimeout(timer);

@@ -11,7 +11,6 @@ import { readStdin } from '../read-stdin.js';
 import { openRunConnection } from '../run/open-run-connection.js';
 import { askOnTerminal } from '../run/ask-on-terminal.js';
 import { RunDisplay } from '../run/run-display.js';
-import { trackMcpServers } from '../run/track-mcp-servers.js';
 
 /** Exit codes of `agentd run`, by how the turn ended (also in `agentd run --help`). */
 export const RUN_EXIT = {
@@ -95,8 +94,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       throw new AgentdClientError(ErrorCodes.MethodNotFound, `agentd run --permission-mode ${permissionMode ?? 'ask'} answers no such question`);
     });
     await client.initialize({ protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: 'agentd-run', version: packageVersion() }, _meta: { agentd: { events: true } } });
-    const mcpServers = trackMcpServers(client);
-    sessionId = await chooseSession(client, cwd, { ...(values.session ? { id: values.session } : {}), continue: values.continue === true }, mcpServers);
+    sessionId = await chooseSession(client, cwd, { ...(values.session ? { id: values.session } : {}), continue: values.continue === true });
     // Attached only now: a loaded session's history is not this run's output.
     client.onNotification('session/update', (params) => params.sessionId === sessionId && display.update(sessionId, params.update));
     client.onNotification('agentd/event', (params) => params.sessionId === sessionId && display.event(sessionId, params.event));
@@ -130,20 +128,18 @@ export async function runCommand(argv: string[]): Promise<number> {
 }
 
 /** `--session ID`, `--continue` (the newest session of this directory), or a new one. */
-async function chooseSession(client: AgentdClient, cwd: string, pick: { id?: string; continue: boolean }, mcp: ReturnType<typeof trackMcpServers>): Promise<string> {
+async function chooseSession(client: AgentdClient, cwd: string, pick: { id?: string; continue: boolean }): Promise<string> {
   let id = pick.id;
   if (pick.continue) {
     id = (await client.listSessions({ cwd })).sessions[0]?.sessionId;
     if (!id) throw new Error(`agentd run --continue: no session in ${cwd} yet; leave out --continue to start one`);
   }
   if (id) {
-    await mcp.settled(await client.loadSession({ sessionId: id, cwd, mcpServers: [] }));
+    await client.loadSession({ sessionId: id, cwd, mcpServers: [] });
     return id;
   }
-  const answer = await client.newSession({ cwd, mcpServers: [] });
-  // Its MCP servers' tools belong in this run's only prompt.
-  await mcp.settled(answer);
-  return answer.sessionId;
+  // The daemon's turn waits for MCP servers still starting (shown as "Start MCP server X").
+  return (await client.newSession({ cwd, mcpServers: [] })).sessionId;
 }
 
 function exitCodeFor(stopReason: StopReason): number {

@@ -181,6 +181,11 @@ export const AgentdConfigSchema = z.strictObject({
       maxParallel: z.int().min(1).max(64).optional(),
       /** Time limit of one call in milliseconds (default 120 000). */
       timeoutMs: z.int().min(1000).optional(),
+      /**
+       * How long an MCP server may take to start, in ms, unless its own `startupTimeoutMs`
+       * says (default 10 000): the only limit for servers an ACP client gives in session/new.
+       */
+      mcpStartupTimeoutMs: z.int().min(100).max(600_000).optional(),
       /** When set, web_fetch reaches only these hosts (and their subdomains). */
       webFetchAllowedHosts: z.array(z.string().min(1)).optional(),
     })

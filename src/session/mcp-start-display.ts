@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { McpServerStatus } from '../tools/mcp/mcp-manager.js';
+import { STARTUP_LIMIT_HINT } from '../tools/mcp/startup-limit-hint.js';
 import { waitForMcpServers, type McpServersView, type McpWaitOutcome } from '../tools/mcp/wait-for-mcp-servers.js';
 import type { SessionEvent } from './session-event.js';
 
@@ -74,7 +75,7 @@ export class McpStartDisplay {
     if (outcome === 'timed_out') {
       // The server fails itself at this limit: that failure is this one, not shown again.
       this.shownFailures.add(key);
-      const message = `MCP server ${name} did not start within ${status.startupTimeoutMs} ms; this prompt goes on without its tools. If it needs longer, raise "startupTimeoutMs" for it under "mcpServers" in config.json.`;
+      const message = `MCP server ${name} did not start within ${status.startupTimeoutMs} ms; this prompt goes on without its tools. If it needs longer, raise ${STARTUP_LIMIT_HINT}.`;
       return this.show({ type: 'mcp_server_start', toolCallId, server: name, status: 'failed', message, opens: false });
     }
     const message = outcome === 'started' ? `MCP server ${name} is running with ${status.tools.length} tool(s).` : `Stopped waiting for MCP server ${name}: the prompt was cancelled.`;

@@ -94,7 +94,7 @@ describe('the first prompt after session/new', () => {
       ['tool_call', 'in_progress'],
       ['tool_call_update', 'failed'],
     ]);
-    expect(first[1].content[0].content.text).toMatch(/did not start within 1000 ms.*raise "startupTimeoutMs" for it under "mcpServers" in config\.json/);
+    expect(first[1].content[0].content.text).toMatch(/did not start within 1000 ms.*raise its "startupTimeoutMs" under "mcpServers" in config\.json \(or "tools\.mcpStartupTimeoutMs"/);
 
     // It failed: the next prompt does not wait for it, nor show its failure again.
     replay.enqueue({ body: chatCompletionSse(['Still without it.']) });
@@ -105,5 +105,18 @@ describe('the first prompt after session/new', () => {
       expect(JSON.stringify(request.body)).not.toContain('MCP server hung');
     }
     expect(validateDaemonWire(peer.sentLines, peer.rawLines)).toEqual([]);
+  });
+
+  it('holds a server from session/new to tools.mcpStartupTimeoutMs, the limit of every server without its own', async () => {
+    await start({ tools: { mcpStartupTimeoutMs: 800 } });
+    const { peer } = daemon;
+    const stuck = { name: 'stuck', command: process.execPath, args: [HANGS], env: [{ name: 'MCP_PID_FILE', value: join(workspace, 'stuck.pids') }] };
+    const { sessionId } = await peer.call('session/new', { cwd: workspace, mcpServers: [stuck] });
+    replay.enqueue({ body: chatCompletionSse(['Went on.']) });
+    expect(await peer.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).toEqual({ stopReason: 'end_turn' });
+    const entries = startEntries(peer.updates(sessionId), 'stuck');
+    expect(entries[0].content[0].content.text).toBe('Waiting for MCP server stuck to start (up to 0.8 s) so this prompt gets its tools.');
+    expect(entries.map((u) => u.status)).toEqual(['in_progress', 'failed']);
+    expect(entries[1].content[0].content.text).toMatch(/did not start within 800 ms/);
   });
 });

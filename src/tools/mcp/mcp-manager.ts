@@ -66,8 +66,17 @@ export class McpManager {
   /** Sessions stopped since their servers were asked for, so a start still loading the SDK is dropped. */
   private readonly stoppedSessions = new Set<string>();
   private closed = false;
+  /** See McpManagerOptions.startupTimeoutMs; follows config reloads. */
+  private defaultStartupTimeoutMs: number | undefined;
 
-  constructor(private readonly options: McpManagerOptions) {}
+  constructor(private readonly options: McpManagerOptions) {
+    this.defaultStartupTimeoutMs = options.startupTimeoutMs;
+  }
+
+  /** The startup limit of servers whose spec sets none, from their next start on (config `tools.mcpStartupTimeoutMs`). */
+  setDefaultStartupTimeout(ms: number | undefined): void {
+    this.defaultStartupTimeoutMs = ms;
+  }
 
   /** Calls `listener` on every state change of every server (and a new tool list); returns the unsubscribe. */
   onStateChange(listener: (status: McpServerStatus) => void): () => void {
@@ -205,7 +214,7 @@ export class McpManager {
   }
 
   private startupTimeoutOf(spec: McpServerSpec): number {
-    return spec.startupTimeoutMs ?? this.options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
+    return spec.startupTimeoutMs ?? this.defaultStartupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
   }
 
   private tell(connection: McpServerConnection): void {

@@ -8,6 +8,7 @@ import { mcpResultToToolResult } from './mcp-result-to-tool-result.js';
 import type { McpServerSpec } from './mcp-server-spec.js';
 import { openMcpTransport } from './open-mcp-transport.js';
 import { restartDelay, type Backoff } from './restart-delay.js';
+import { STARTUP_LIMIT_HINT } from './startup-limit-hint.js';
 import { MCP_CLIENT_CAPABILITIES, serveMcpClientRequests } from './serve-mcp-client-requests.js';
 
 /** Where a server is in its life. */
@@ -127,7 +128,7 @@ export class McpServerConnection {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        reject(new Error(`did not start within ${limit} ms (connecting and listing its tools); if it needs longer, raise "startupTimeoutMs" for it under "mcpServers" in config.json`));
+        reject(new Error(`did not start within ${limit} ms (connecting and listing its tools); if it needs longer, raise ${STARTUP_LIMIT_HINT}`));
       }, limit);
     });
     try {

@@ -5,12 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateDaemonWire } from '../support/acp-wire-validator.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
-import { daemonEnv, makeHome } from '../support/daemon-process.js';
+import { chatToolCallSse } from '../support/chat-tool-call-sse.js';
+import { daemonEnv, makeHome, until } from '../support/daemon-process.js';
 import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 
 const SLOW = fileURLToPath(new URL('../fixtures/mcp/slow-to-start.mjs', import.meta.url));
 const HANGS = fileURLToPath(new URL('../fixtures/mcp/hangs-in-initialize.mjs', import.meta.url));
+const CRASHY = fileURLToPath(new URL('../fixtures/mcp/crashy-server.mjs', import.meta.url));
 
 /** The tool names a model request offered (OpenAI chat completions body). */
 const offered = (body: unknown): string[] => ((body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((t) => t.function.name);
@@ -118,5 +120,24 @@ describe('the first prompt after session/new', () => {
     expect(entries[0].content[0].content.text).toBe('Waiting for MCP server stuck to start (up to 0.8 s) so this prompt gets its tools.');
     expect(entries.map((u) => u.status)).toEqual(['in_progress', 'failed']);
     expect(entries[1].content[0].content.text).toMatch(/did not start within 800 ms/);
+  });
+
+  it('offers the tools of a server that came up during the turn from the next model request on', async () => {
+    await start();
+    const { peer } = daemon;
+    const { sessionId } = await peer.call('session/new', { cwd: workspace, mcpServers: [] });
+    // The first answer (a tool call, so the turn goes on) comes late enough for a server to start meanwhile.
+    const late = chatToolCallSse([{ id: 'call-1', name: 'ls', arguments: { path: '.' } }]);
+    replay.enqueue({ body: late, chunking: { splitAt: [late.indexOf('\n\n') + 2] }, delayMs: 8000 });
+    replay.enqueue({ body: chatCompletionSse(['Done.']) });
+    const prompt = peer.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'list, then echo' }] });
+    await until(() => replay.requests.length === 1, 10_000, 'the first model request');
+    const crashy = { name: 'crashy', command: process.execPath, args: [CRASHY], env: [] };
+    await peer.call('session/resume', { sessionId, cwd: workspace, mcpServers: [crashy] });
+    const context = await daemon.context();
+    await until(() => context.mcp.status(sessionId).some((s) => s.name === 'crashy' && s.state === 'running'), 7_000, 'crashy to run');
+    expect(await prompt).toEqual({ stopReason: 'end_turn' });
+    expect(offered(replay.requests[0]!.body)).not.toContain('crashy__echo');
+    expect(offered(replay.requests[1]!.body)).toContain('crashy__echo');
   });
 });

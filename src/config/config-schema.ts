@@ -83,6 +83,11 @@ export const StdioMcpServerSchema = z.strictObject({
    * the server's own claims and never loosen permissions. Never honoured in deny mode.
    */
   trusted: z.boolean().optional(),
+  /**
+   * How long the server may take to start (connect and list its tools), in ms; default
+   * 10 000. A prompt waits for a server still starting up to this long, then goes on without it.
+   */
+  startupTimeoutMs: z.int().min(100).max(600_000).optional(),
 });
 
 /** A remote MCP server (Streamable HTTP transport). */
@@ -96,11 +101,16 @@ export const HttpMcpServerSchema = z.strictObject({
    * the server's own claims and never loosen permissions. Never honoured in deny mode.
    */
   trusted: z.boolean().optional(),
+  /**
+   * How long the server may take to start (connect and list its tools), in ms; default
+   * 10 000. A prompt waits for a server still starting up to this long, then goes on without it.
+   */
+  startupTimeoutMs: z.int().min(100).max(600_000).optional(),
 });
 
 export const McpServerConfigSchema = z.union([StdioMcpServerSchema, HttpMcpServerSchema], {
   error:
-    'expected a local server {"command", "args"?, "env"?, "cwd"?, "trusted"?} or a remote one {"url", "headers"?, "trusted"?}: give "command" or "url", not both',
+    'expected a local server {"command", "args"?, "env"?, "cwd"?, "trusted"?, "startupTimeoutMs"?} or a remote one {"url", "headers"?, "trusted"?, "startupTimeoutMs"?}: give "command" or "url", not both',
 });
 export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
 
@@ -176,6 +186,11 @@ export const AgentdConfigSchema = z.strictObject({
       maxParallel: z.int().min(1).max(64).optional(),
       /** Time limit of one call in milliseconds (default 120 000). */
       timeoutMs: z.int().min(1000).optional(),
+      /**
+       * How long an MCP server may take to start, in ms, unless its own `startupTimeoutMs`
+       * says (default 10 000): the only limit for servers an ACP client gives in session/new.
+       */
+      mcpStartupTimeoutMs: z.int().min(100).max(600_000).optional(),
       /** When set, web_fetch reaches only these hosts (and their subdomains). */
       webFetchAllowedHosts: z.array(z.string().min(1)).optional(),
     })

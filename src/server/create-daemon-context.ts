@@ -88,7 +88,13 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
     headless.has(sessions?.rootOf(question.sessionId) ?? question.sessionId) ? Promise.resolve('no_client') : clientAsker(question, signal);
   tools.register(createAgentTool({ sessions: () => sessions! }), { origin: 'builtin' });
   const clientTools = new ClientTools(tools, { ...(config.server?.requestTimeoutMs ? { defaultTimeoutMs: config.server.requestTimeoutMs } : {}) });
-  const mcp = new McpManager({ registry: tools, log, clientVersion: options.version, ports: createMcpClientPorts(() => sessions!, clients, headless) });
+  const mcp = new McpManager({
+    registry: tools,
+    log,
+    clientVersion: options.version,
+    ports: createMcpClientPorts(() => sessions!, clients, headless),
+    ...(config.tools?.mcpStartupTimeoutMs !== undefined ? { startupTimeoutMs: config.tools.mcpStartupTimeoutMs } : {}),
+  });
   const hooks = new HookRunner({
     config: config.hooks,
     // A trusted project's hooks replace the user's for its sessions (an untrusted one's are stripped).
@@ -109,6 +115,7 @@ export function createDaemonContext(options: DaemonOptions): DaemonContext {
     ...sandboxFiles,
     env,
     costTotals: new DaemonCostTotals(),
+    mcpServers: mcp,
     log,
     warned: new Set<string>(),
     agentProblems: new Map<string, string[]>(),

@@ -22,6 +22,7 @@ import { detectSandbox, type SandboxInfo } from '../tools/sandbox/detect-sandbox
 import { buildSandboxPolicy } from '../tools/sandbox/sandbox-policy.js';
 import type { RememberedWarnings } from './remembered-warnings.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { McpServersView } from '../tools/mcp/wait-for-mcp-servers.js';
 
 /** What every project's services share: the daemon's own parts, built once from the user's config. */
 export interface SharedServiceParts {
@@ -41,6 +42,8 @@ export interface SharedServiceParts {
   socketPath?: string;
   env: NodeJS.ProcessEnv;
   costTotals: DaemonCostTotals;
+  /** The daemon's MCP servers (a turn waits for its session's still starting). */
+  mcpServers: McpServersView;
   /** `--model`, over every project's default. */
   model?: string;
   /** `--permission-mode`, over every project's `permissions.mode`. */
@@ -112,6 +115,7 @@ export function createProjectServices(settings: ProjectSettings, shared: SharedS
     userConfigDir: shared.paths.configDir,
     gitFacts: async (cwd) => gitFacts(cwd, { sandbox: await sandbox, policy: sandboxPolicy, env: shared.env }),
     costTotals: shared.costTotals,
+    mcpServers: shared.mcpServers,
     defaultModel: shared.model ?? pickDefaultModel(config, shared.env),
     defaultMode: subagents.manager ? 'manager' : 'build',
     modelChoices: () =>

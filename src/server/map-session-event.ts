@@ -1,4 +1,4 @@
-import type { AgentdEvent, AgentdEventNotification, SessionNotification, SessionUpdate } from '../../protocol/index.js';
+import type { AgentdEvent, AgentdEventNotification, SessionNotification, SessionUpdate, ToolCallContent } from '../../protocol/index.js';
 import type { SessionEvent } from '../session/session-event.js';
 
 /** One notification to send, typed by the protocol's schemas. */
@@ -102,6 +102,15 @@ export function mapSessionEvent(sessionId: string, event: SessionEvent, to: Even
           ...(event.rawOutput !== undefined ? { rawOutput: event.rawOutput } : {}),
         }),
       ];
+    case 'mcp_server_start': {
+      const content: ToolCallContent[] = [{ type: 'content', content: { type: 'text', text: event.message } }];
+      const { toolCallId, status } = event;
+      return [
+        event.opens
+          ? update({ sessionUpdate: 'tool_call', toolCallId, title: `Start MCP server ${event.server}`, kind: 'other', status, content, rawInput: { server: event.server } })
+          : update({ sessionUpdate: 'tool_call_update', toolCallId, status, content }),
+      ];
+    }
     case 'plan':
       return [update({ sessionUpdate: 'plan', entries: event.entries })];
     case 'queue':

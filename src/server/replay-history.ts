@@ -1,5 +1,6 @@
 import type { SessionNotification } from '../../protocol/index.js';
 import { visitReplayEvents, type DescribeStoredCall } from '../session/replay-events.js';
+import type { SessionEvent } from '../session/session-event.js';
 import type { MessageRecord, TurnRecord } from '../store/store.js';
 import type { ClientConnection } from './client-connection.js';
 import { mapSessionEvent, type EventAudience } from './map-session-event.js';
@@ -24,6 +25,15 @@ export function replayUpdates(sessionId: string, messages: MessageRecord[], turn
 export function replayHistory(client: ClientConnection, sessionId: string, messages: MessageRecord[], turns: TurnRecord[], describe: DescribeStoredCall, title?: string | null): void {
   // Each update is sent as soon as it is made, so a long history is never held twice over.
   visitReplayUpdates(sessionId, messages, turns, describe, title, (params) => client.peer.notify('session/update', params));
+}
+
+/** Sends session events to a loading client alone, mapped as a replay is (e.g. the MCP server failures that stand). */
+export function sendReplayEvents(client: ClientConnection, sessionId: string, events: readonly SessionEvent[]): void {
+  for (const event of events) {
+    for (const note of mapSessionEvent(sessionId, event, REPLAY_AUDIENCE)) {
+      if (note.method === 'session/update') client.peer.notify('session/update', note.params);
+    }
+  }
 }
 
 function visitReplayUpdates(

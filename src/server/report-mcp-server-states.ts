@@ -1,11 +1,11 @@
-import type { McpServerStatus } from '../tools/mcp/mcp-manager.js';
 import { broadcastDaemonEvent } from './broadcast-daemon-event.js';
 import type { DaemonContext } from './daemon-context.js';
 
 /**
  * Makes MCP servers visible: every change of state is an `mcp_server` daemon event for
- * opted-in clients, and a session's own server that fails to start is a warning notice to
- * that session's clients (what a plain ACP client sees).
+ * opted-in clients, and goes to the live sessions that see the server (every session for
+ * a config server, its own for a session's), which show a failure to start in their
+ * stream as a failed "Start MCP server X" entry, what every ACP client renders.
  */
 export function reportMcpServerStates(daemon: DaemonContext): () => void {
   return daemon.mcp.onStateChange((status) => {
@@ -17,12 +17,7 @@ export function reportMcpServerStates(daemon: DaemonContext): () => void {
       tools: status.tools.length,
       ...(status.error ? { error: status.error } : {}),
     });
-    if (status.sessionId && status.state === 'failed') {
-      daemon.sessions.get(status.sessionId)?.publish({ type: 'notice', level: 'warning', message: failedMessage(status) });
-    }
+    const sessions = status.sessionId === undefined ? daemon.sessions.liveSessions() : [daemon.sessions.get(status.sessionId)];
+    for (const session of sessions) session?.showMcpServer(status);
   });
-}
-
-function failedMessage(status: McpServerStatus): string {
-  return `MCP server "${status.name}" failed to start${status.error ? `: ${status.error}` : ''}; its tools are not available in this session`;
 }

@@ -9,6 +9,7 @@ import type { DaemonCostTotals } from '../loop/track-cost.js';
 import type { LanguageModel } from '../providers/language-model.js';
 import type { Usage } from '../providers/usage.js';
 import type { SessionRecord } from '../store/store.js';
+import type { McpServersView } from '../tools/mcp/wait-for-mcp-servers.js';
 import type { Tool } from '../tools/tool.js';
 import { agentConstraints, constraintRefusal } from './agent-constraints.js';
 import { ModelNotConfiguredError } from './model-not-configured-error.js';
@@ -48,6 +49,8 @@ export interface SessionServicesOptions {
   userConfigDir: string;
   costTotals: DaemonCostTotals;
   log(line: string): void;
+  /** The daemon's MCP servers, for a turn to wait for its session's. */
+  mcpServers: McpServersView;
   /** Tools, permissions and hooks for every session. */
   tools: ToolRuntimeOptions;
 }
@@ -92,6 +95,7 @@ export function createSessionServices(options: SessionServicesOptions): SessionS
     defaultMode: options.defaultMode,
     sandbox: options.tools.sandbox,
     costTotals: options.costTotals,
+    mcpServers: options.mcpServers,
     log: options.log,
     resolveModel(sessionModel) {
       const ref = sessionModel ?? options.defaultModel;

@@ -1,3 +1,4 @@
+import type { AgentDefinition } from '../config/agent-definition.js';
 import type { TurnSettings } from '../loop/loop-context.js';
 import type { SessionRecord } from '../store/store.js';
 import type { SessionToolDispatch, ToolHost } from './create-tool-dispatch.js';
@@ -15,8 +16,9 @@ import { turnSettings } from './turn-settings.js';
 export class LiveServices {
   private current: SessionServices;
   private dispatch: { services: SessionServices; tools: SessionToolDispatch } | undefined;
-  /** The services the running turn's settings were built from. */
+  /** The services the running turn's settings were built from, and its agent. */
   private turnServices: SessionServices | undefined;
+  private turnAgent: AgentDefinition | undefined;
 
   constructor(
     initial: SessionServices,
@@ -40,14 +42,16 @@ export class LiveServices {
     return this.current;
   }
 
-  /** Notes the services a turn's settings were built from. */
-  turnStarted(services: SessionServices): void {
+  /** Notes the services and agent a turn's settings were built from. */
+  turnStarted(services: SessionServices, agent: AgentDefinition): void {
     this.turnServices = services;
+    this.turnAgent = agent;
   }
 
   /**
    * The settings for the running turn's next model request: the same while the services
-   * are, rebuilt (agent, model, prompt, tools, limits and tool dispatch) after a reload.
+   * are, but with the tools as they are now (an MCP server that came up since adds its
+   * own); rebuilt (agent, model, prompt, tools, limits and tool dispatch) after a reload.
    * Settings the new configuration cannot give (a model no longer configured) leave the
    * turn on its current ones, and `notice` says why.
    */
@@ -59,10 +63,13 @@ export class LiveServices {
     run?: RunOverrides,
   ): Promise<TurnSettings> {
     const services = this.refresh();
-    if (services === this.turnServices) return current;
+    if (services === this.turnServices) {
+      return this.turnAgent ? { ...current, tools: services.toolSpecs(record, this.turnAgent) } : current;
+    }
     this.turnServices = services;
     try {
       const agent = services.agent(record);
+      this.turnAgent = agent;
       const model = services.resolveModel(agent.model ?? record.model);
       await this.useToolsOf(services, host);
       return await turnSettings(services, record, agent, model, { signal: current.signal, requestSignal: current.requestSignal }, run);

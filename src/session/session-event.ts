@@ -20,5 +20,11 @@ export type SessionEvent =
   | { type: 'mode_changed'; modeId: string }
   /** The session's model or a queue's delivery mode changed (the mode has mode_changed). */
   | { type: 'settings_changed' }
+  /**
+   * An MCP server the session sees, as the entry "Start MCP server <server>" (an ACP tool
+   * call, which every client renders; never part of the conversation): a turn waiting
+   * for it, and each failure to start. `opens` marks the entry's first event.
+   */
+  | { type: 'mcp_server_start'; toolCallId: string; server: string; status: 'in_progress' | 'completed' | 'failed'; message: string; opens: boolean }
   /** The loop finished a prompt. */
   | { type: 'turn_end'; turnId: string; stopReason: TurnStopReason; error?: string };

@@ -6,6 +6,7 @@ import type { SystemBlock, ToolSpec } from '../providers/request.js';
 import type { SessionRecord } from '../store/store.js';
 import type { AccessPolicy } from '../tools/access-policy.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
+import type { McpServersView } from '../tools/mcp/wait-for-mcp-servers.js';
 import type { Tool } from '../tools/tool.js';
 import type { SessionToolDispatch, ToolHost } from './create-tool-dispatch.js';
 
@@ -45,6 +46,8 @@ export interface SessionServices {
   accessPolicy(sessionId: string): AccessPolicy;
   /** Tool dispatch for one session (its permissions, hooks, file state), built once when its first turn starts. */
   toolDispatch(host: ToolHost): Promise<SessionToolDispatch>;
+  /** The daemon's MCP servers: a turn waits for those of its session still starting. */
+  mcpServers: McpServersView;
   /** Spending of every session of this daemon. */
   costTotals: DaemonCostTotals;
   log(line: string): void;

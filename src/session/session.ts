@@ -16,6 +16,8 @@ import { convertPrompt } from './convert-prompt.js';
 import { PromptQueues, type QueueMode, type QueueName } from './prompt-queues.js';
 import { InFlightEvents } from './in-flight-events.js';
 import { LiveServices } from './live-services.js';
+import { McpStartDisplay } from './mcp-start-display.js';
+import type { McpServerStatus } from '../tools/mcp/mcp-manager.js';
 import type { ToolHost } from './create-tool-dispatch.js';
 import type { RunOverrides } from './run-overrides.js';
 import type { SessionEvent } from './session-event.js';
@@ -62,6 +64,8 @@ export class Session {
     | undefined;
   /** The project's services as the configuration is now, taken up at each turn and model request. */
   private readonly live: LiveServices;
+  /** Its MCP servers' waits and failures, shown in its stream. */
+  private readonly mcpStarts: McpStartDisplay;
 
   /**
    * `services` are the session directory's now; `currentServices` gives them again after
@@ -75,6 +79,7 @@ export class Session {
     currentServices: () => SessionServices,
   ) {
     this.live = new LiveServices(services, currentServices);
+    this.mcpStarts = new McpStartDisplay(record.id, services.mcpServers, (event) => this.publish(event));
     this.toolHost = {
       id: record.id,
       record: () => this.record,
@@ -257,6 +262,16 @@ export class Session {
     }
   }
 
+  /** A state change of an MCP server this session sees (the daemon's or its own): a failure is shown once. */
+  showMcpServer(status: McpServerStatus): void {
+    this.mcpStarts.observe(status);
+  }
+
+  /** The MCP server failures that stand now, as events for a client loading the session (replay). */
+  mcpServerFailures(): SessionEvent[] {
+    return this.mcpStarts.replay();
+  }
+
   /** Sends an event to every subscriber (used by the tool runtime). */
   publish(event: SessionEvent): void {
     this.writer.observe(event);
@@ -299,7 +314,9 @@ export class Session {
       let failure: Error | undefined;
       try {
         const runner = await this.turnRunner(services);
-        this.live.turnStarted(services);
+        // A prompt sent right after session/new gets the tools of servers still starting.
+        await this.mcpStarts.beforeTurn(controller.signal);
+        this.live.turnStarted(services, agent);
         const settings = await turnSettings(services, this.record, agent, model, {
           signal: controller.signal,
           requestSignal: () => {

@@ -169,8 +169,8 @@ describe('loadConfig', () => {
     });
     expect(configError({ cwd: project, paths }).split('\n')).toEqual([
       `${paths.configFile}: mcpServers.a.command: expected a string, got 1`,
-      `${paths.configFile}: mcpServers.b: expected a local server {"command", "args"?, "env"?, "cwd"?, "trusted"?} or a remote one {"url", "headers"?, "trusted"?}: give "command" or "url", not both; got an object`,
-      `${paths.configFile}: mcpServers.c.headers: unknown key; remove it; the keys allowed here are command, args, env, cwd, trusted`,
+      `${paths.configFile}: mcpServers.b: expected a local server {"command", "args"?, "env"?, "cwd"?, "trusted"?, "startupTimeoutMs"?} or a remote one {"url", "headers"?, "trusted"?, "startupTimeoutMs"?}: give "command" or "url", not both; got an object`,
+      `${paths.configFile}: mcpServers.c.headers: unknown key; remove it; the keys allowed here are command, args, env, cwd, trusted, startupTimeoutMs`,
       `${paths.configFile}: mcpServers["my.server"].url: expected an http(s) URL like "https://mcp.example.com/mcp"; got the string "ftp://x"`,
     ]);
   });

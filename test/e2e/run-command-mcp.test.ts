@@ -9,8 +9,9 @@ import { startReplayServer, type ReplayServer } from '../support/replay-server.j
 import { runCli } from '../support/run-cli.js';
 
 const CRASHY = fileURLToPath(new URL('../fixtures/mcp/crashy-server.mjs', import.meta.url));
+const SLOW = fileURLToPath(new URL('../fixtures/mcp/slow-to-start.mjs', import.meta.url));
 
-/** Servers start in the background, but a one-shot run has one prompt: it waits for them to settle first. */
+/** Servers start in the background; the run's one prompt waits for those still starting, and says so. */
 describe('agentd run with MCP servers', () => {
   let replay: ReplayServer;
   let workspace: string;
@@ -33,6 +34,8 @@ describe('agentd run with MCP servers', () => {
       providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } },
       mcpServers: {
         crashy: { command: process.execPath, args: [CRASHY] },
+        // Still starting when the prompt arrives, however fast the run gets there.
+        slow: { command: process.execPath, args: [SLOW], env: { MCP_START_DELAY_MS: '4000' } },
         missing: { command: join(workspace, 'no-such-server') },
       },
     });
@@ -42,5 +45,9 @@ describe('agentd run with MCP servers', () => {
     expect(result.code).toBe(0);
     const offered = (replay.requests[0]!.body as { tools: Array<{ function: { name: string } }> }).tools.map((t) => t.function.name);
     expect(offered).toContain('crashy__echo');
+    expect(offered).toContain('slow__lookup');
+    // The wait is on the status lines.
+    expect(result.stderr).toContain('agentd: → Start MCP server slow\n');
+    expect(result.stderr).toContain('agentd: ✓ Start MCP server slow\n');
   });
 });

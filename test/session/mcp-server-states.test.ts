@@ -25,8 +25,8 @@ describe('MCP server states', () => {
     home = makeHome({
       model: 'local/e2e-model',
       providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } },
-      // Never answers initialize: it must hold nothing up.
-      mcpServers: { hung: { command: process.execPath, args: [HANGS], env: { MCP_PID_FILE: join(workspace, 'hung.pids') } } },
+      // Never answers initialize: it must hold up no answer, and a prompt only up to its limit.
+      mcpServers: { hung: { command: process.execPath, args: [HANGS], env: { MCP_PID_FILE: join(workspace, 'hung.pids') }, startupTimeoutMs: 1500 } },
     });
     daemon = startInProcessDaemon(daemonEnv(home.home), process.cwd(), { permissionMode: 'bypass' });
     await daemon.peer.call('initialize', { protocolVersion: 1, _meta: { agentd: { events: true } } });
@@ -42,7 +42,7 @@ describe('MCP server states', () => {
   const daemonEvents = (name: string): Array<Record<string, unknown>> =>
     daemon.peer.received.filter((m) => m.method === 'agentd/daemonEvent' && m.params.event.type === 'mcp_server' && m.params.event.name === name).map((m) => m.params.event);
 
-  it('answers session/new while a server hangs in initialize, and a prompt runs with the tools ready by then', async () => {
+  it('answers session/new while a server hangs in initialize, and a prompt runs with the tools ready by its startup limit', async () => {
     const { peer } = daemon;
     const own = { name: 'crashy', command: process.execPath, args: [CRASHY], env: [] };
     const answer = await peer.call('session/new', { cwd: workspace, mcpServers: [own] });
@@ -58,7 +58,7 @@ describe('MCP server states', () => {
     ]);
     expect(daemonEvents('hung')).toEqual([{ type: 'mcp_server', name: 'hung', state: 'starting', tools: 0 }]);
 
-    // The hung server's tools are not there yet; crashy's are, and the turn runs.
+    // The hung server's tools never come (the turn waited up to its limit); crashy's are there, and the turn runs.
     replay.enqueue({ body: chatCompletionSse(['Hello.']) });
     expect(await peer.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).toEqual({ stopReason: 'end_turn' });
     const offered = (replay.requests[0]!.body as { tools: Array<{ function: { name: string } }> }).tools.map((t) => t.function.name);
@@ -68,12 +68,12 @@ describe('MCP server states', () => {
     // A later answer tells how things stand now.
     const resumed = await peer.call('session/resume', { sessionId, cwd: workspace });
     expect(resumed._meta.agentd.mcpServers).toEqual([
-      { name: 'hung', state: 'starting', tools: [] },
+      { name: 'hung', state: 'failed', tools: [], error: expect.stringContaining('did not start within 1500 ms') },
       { name: 'crashy', state: 'running', tools: ['crashy__echo', 'crashy__picture', 'crashy__fail', 'crashy__crash', 'crashy__add_late'] },
     ]);
   });
 
-  it('reports a session\'s server that fails to start: in the daemon event, a notice to the session, and later answers', async () => {
+  it('reports a session\'s server that fails to start: in the daemon event, a failed tool call in the session (again on load), and later answers', async () => {
     const { peer } = daemon;
     const broken = { name: 'broken', command: join(workspace, 'no-such-server'), args: [], env: [] };
     const answer = await peer.call('session/new', { cwd: workspace, mcpServers: [broken] });
@@ -82,11 +82,23 @@ describe('MCP server states', () => {
 
     await until(() => daemonEvents('broken').some((e) => e.state === 'failed'), 10_000, 'the failure event');
     expect(daemonEvents('broken').at(-1)).toEqual({ type: 'mcp_server', name: 'broken', sessionId, state: 'failed', tools: 0, error: expect.stringContaining('ENOENT') });
-    const notices = peer.received.filter((m) => m.method === 'agentd/event' && m.params.sessionId === sessionId && m.params.event.type === 'notice').map((m) => m.params.event);
-    expect(notices).toEqual([{ type: 'notice', level: 'warning', message: expect.stringMatching(/^MCP server "broken" failed to start: .*ENOENT.*; its tools are not available in this session$/) }]);
+    const failed = {
+      sessionUpdate: 'tool_call',
+      toolCallId: expect.any(String),
+      title: 'Start MCP server broken',
+      kind: 'other',
+      status: 'failed',
+      content: [{ type: 'content', content: { type: 'text', text: expect.stringMatching(/^MCP server broken failed to start: .*ENOENT.*\. Its tools are not available in this session\. Check its command/) } }],
+      rawInput: { server: 'broken' },
+    };
+    const shown = (): unknown[] => peer.updates(sessionId).filter((u) => u.title === 'Start MCP server broken');
+    await until(() => shown().length > 0, 10_000, 'the failure in the session');
+    expect(shown()).toEqual([failed]);
 
     const loaded = await peer.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
     expect(loaded._meta.agentd.mcpServers).toContainEqual({ name: 'broken', state: 'failed', tools: [], error: expect.stringContaining('ENOENT') });
+    // The replay shows it again, once.
+    expect(shown()).toEqual([failed, failed]);
   });
 
   it('stops a session\'s server still inside initialize, and its child, when the session closes', async () => {

@@ -12,7 +12,6 @@ import { readStdin } from '../read-stdin.js';
 import { openRunConnection } from '../run/open-run-connection.js';
 import { askOnTerminal } from '../run/ask-on-terminal.js';
 import { RunDisplay } from '../run/run-display.js';
-import { trackMcpServers } from '../run/track-mcp-servers.js';
 
 /** Exit codes of `agentd run`, by how the turn ended (also in `agentd run --help`). */
 export const RUN_EXIT = {
@@ -105,9 +104,8 @@ export async function runCommand(argv: string[]): Promise<number> {
       throw new AgentdClientError(ErrorCodes.MethodNotFound, `agentd run --permission-mode ${permissionMode ?? 'ask'} answers no such question`);
     });
     await client.initialize({ protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: 'agentd-run', version: packageVersion() }, _meta: { agentd: { events: true } } });
-    const mcpServers = trackMcpServers(client);
     const problems = new Set<string>();
-    ({ sessionId, created } = await chooseSession(client, cwd, { ...(values.session ? { id: values.session } : {}), continue: values.continue === true }, mcpServers, problems));
+    ({ sessionId, created } = await chooseSession(client, cwd, { ...(values.session ? { id: values.session } : {}), continue: values.continue === true }, problems));
     // A daemon in this process logs its problems to stderr already; the shared daemon's log is elsewhere.
     if (connection.where === 'owner') for (const problem of problems) process.stderr.write(`agentd: warning: ${showControlCharacters(problem, { keep: '\n' })}\n`);
     // Attached only now: a loaded session's history is not this run's output.
@@ -164,7 +162,6 @@ async function chooseSession(
   client: AgentdClient,
   cwd: string,
   pick: { id?: string; continue: boolean },
-  mcp: ReturnType<typeof trackMcpServers>,
   problems: Set<string>,
 ): Promise<{ sessionId: string; created: boolean }> {
   // What the daemon says is wrong for this directory (a rejected config edit, agent files that failed to load).
@@ -178,15 +175,12 @@ async function chooseSession(
     if (!id) throw new Error(`agentd run --continue: no session in ${cwd} yet; leave out --continue to start one`);
   }
   if (id) {
-    const loaded = await client.loadSession({ sessionId: id, cwd, mcpServers: [] });
-    collect(loaded);
-    await mcp.settled(loaded);
+    collect(await client.loadSession({ sessionId: id, cwd, mcpServers: [] }));
     return { sessionId: id, created: false };
   }
+  // The daemon's turn waits for MCP servers still starting (shown as "Start MCP server X").
   const answer = await client.newSession({ cwd, mcpServers: [] });
   collect(answer);
-  // Its MCP servers' tools belong in this run's only prompt.
-  await mcp.settled(answer);
   return { sessionId: answer.sessionId, created: true };
 }
 

@@ -3,7 +3,7 @@ import type { RequestHandler } from '../handler-table.js';
 import { applyRequestedDirectories } from './open-with-directories.js';
 import { sessionMcpSpecs, startSessionMcp } from './session-mcp.js';
 import { sessionConfigOptions, sessionModes } from '../session-choices.js';
-import { replayHistory } from '../replay-history.js';
+import { replayHistory, sendReplayEvents } from '../replay-history.js';
 import { tellStandingProblems } from '../tell-standing-problems.js';
 import { describeToolCall } from '../../tools/describe-tool-call.js';
 
@@ -24,6 +24,8 @@ export const sessionLoad: RequestHandler<'session/load'> = async (params, { clie
   // The stored history, then what a running turn has shown since its last stored message,
   // then the live rest: one synchronous step, so nothing is missed or sent twice.
   replayHistory(client, session.id, messages, turns, describe, session.record.title);
+  // MCP servers that failed and stand failed (not being started again by this load) show again.
+  sendReplayEvents(client, session.id, session.mcpServerFailures());
   attachSession(client, session, session.inFlightEvents());
   const interrupted = turns.filter((t) => t.status === 'interrupted').map((t) => t.id);
   const modes = sessionModes(session);

@@ -13,7 +13,7 @@ export interface McpManagerOptions {
   clientVersion: string;
   /** Restart backoff after a crash; 1 s doubling to 30 s when absent. */
   backoff?: Backoff;
-  /** Connect plus first tools/list; 10 s when absent. */
+  /** Connect plus first tools/list, for a server whose spec sets no limit; DEFAULT_STARTUP_TIMEOUT_MS when absent. */
   startupTimeoutMs?: number;
   /** One tools/call; 120 s when absent (the loop's own per-call limit is the same). */
   callTimeoutMs?: number;
@@ -31,7 +31,12 @@ export interface McpServerStatus {
   tools: string[];
   /** Why it last failed to start, or why it is restarting. */
   error?: string;
+  /** How long it may take to start (connect and list its tools), in ms. */
+  startupTimeoutMs: number;
 }
+
+/** How long a server may take to start when neither its config nor the manager says. */
+export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
 
 /** Where a server was declared: the user's config.json, a trusted project's config, or the ACP client. */
 type Origin = 'config' | 'project' | 'client';
@@ -45,20 +50,33 @@ interface Entry {
  * Every MCP server of the daemon: the daemon-wide ones from config.json `mcpServers`,
  * whose tools every session sees, and each session's own (a trusted project's config and
  * the ACP client's `session/new` list), whose tools only that session sees and which stop
- * when it closes. Nothing waits for a server to start: its tools enter the registry when
- * it is ready, and every state change goes to the `onStateChange` listeners.
+ * when it closes. Starting them holds nothing up (a turn waits for them itself, see
+ * waitForMcpServers): their tools enter the registry when they are ready, and every state
+ * change goes to the `onStateChange` listeners.
  */
 export class McpManager {
   /** Keyed `<sessionId or ''>\0<name>`. */
   private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Set<(status: McpServerStatus) => void>();
-  /** Asked for while the SDK loads (keyed as `entries`): reported as starting. */
+  /**
+   * Asked for while the SDK loads (keyed as `entries`): reported as starting, over a
+   * failed or changed entry they are about to replace.
+   */
   private readonly pending = new Map<string, McpServerStatus>();
   /** Sessions stopped since their servers were asked for, so a start still loading the SDK is dropped. */
   private readonly stoppedSessions = new Set<string>();
   private closed = false;
+  /** See McpManagerOptions.startupTimeoutMs; follows config reloads. */
+  private defaultStartupTimeoutMs: number | undefined;
 
-  constructor(private readonly options: McpManagerOptions) {}
+  constructor(private readonly options: McpManagerOptions) {
+    this.defaultStartupTimeoutMs = options.startupTimeoutMs;
+  }
+
+  /** The startup limit of servers whose spec sets none, from their next start on (config `tools.mcpStartupTimeoutMs`). */
+  setDefaultStartupTimeout(ms: number | undefined): void {
+    this.defaultStartupTimeoutMs = ms;
+  }
 
   /** Calls `listener` on every state change of every server (and a new tool list); returns the unsubscribe. */
   onStateChange(listener: (status: McpServerStatus) => void): () => void {
@@ -121,8 +139,9 @@ export class McpManager {
 
   /** Every server with its state and tools; with a session id, the config servers and that session's own. */
   status(sessionId?: string): McpServerStatus[] {
+    const current = [...this.entries].map(([key, { connection }]) => this.pending.get(key) ?? statusOf(connection));
     const waiting = [...this.pending].filter(([key]) => !this.entries.has(key)).map(([, status]) => status);
-    const all = [...[...this.entries.values()].map(({ connection }) => statusOf(connection)), ...waiting];
+    const all = [...current, ...waiting];
     return sessionId === undefined ? all : all.filter((s) => s.sessionId === undefined || s.sessionId === sessionId);
   }
 
@@ -144,9 +163,10 @@ export class McpManager {
     const waiting: string[] = [];
     for (const spec of specs) {
       const key = `${sessionId ?? ''}\u0000${spec.name}`;
-      if (this.entries.has(key) || this.pending.has(key)) continue;
+      if (this.pending.has(key) || !this.replaces(this.entries.get(key), origin, spec)) continue;
       waiting.push(key);
-      this.pending.set(key, { name: spec.name, ...(sessionId ? { sessionId } : {}), state: 'starting', tools: [] });
+      const startupTimeoutMs = this.startupTimeoutOf(spec);
+      this.pending.set(key, { name: spec.name, ...(sessionId ? { sessionId } : {}), state: 'starting', tools: [], startupTimeoutMs });
     }
     // The MCP SDK is loaded only when a server is configured: most daemons never need it.
     const { McpServerConnection } = await import('./mcp-server-connection.js').finally(() => {
@@ -167,14 +187,14 @@ export class McpManager {
         this.options.log(`MCP server "${spec.name}" is not started: a server of that name already serves ${sessionId ? `session ${sessionId}` : 'every session'}; rename one of them`);
         continue;
       }
-      if (existing && existing.connection.state !== 'failed' && JSON.stringify(existing.connection.spec) === JSON.stringify(spec)) continue;
+      if (!this.replaces(existing, origin, spec)) continue;
       const connection: McpServerConnection = new McpServerConnection(spec, {
         registry: this.options.registry,
         ...(sessionId ? { sessionId } : {}),
         log: this.options.log,
         clientVersion: this.options.clientVersion,
         backoff: this.options.backoff ?? DEFAULT_BACKOFF,
-        startupTimeoutMs: this.options.startupTimeoutMs ?? 10_000,
+        startupTimeoutMs: this.startupTimeoutOf(spec),
         callTimeoutMs: this.options.callTimeoutMs ?? 120_000,
         ports: this.options.ports ?? noClientPorts,
         onChange: (changed) => this.tell(changed),
@@ -184,6 +204,17 @@ export class McpManager {
       started.push((existing ? existing.connection.stop() : Promise.resolve()).then(() => connection.start()));
     }
     await Promise.all(started);
+  }
+
+  /** Whether `spec` starts a server where `existing` is: none there, it failed, or it runs with other settings. */
+  private replaces(existing: Entry | undefined, origin: Origin, spec: McpServerSpec): boolean {
+    if (!existing) return true;
+    if (existing.origin !== origin) return false;
+    return existing.connection.state === 'failed' || JSON.stringify(existing.connection.spec) !== JSON.stringify(spec);
+  }
+
+  private startupTimeoutOf(spec: McpServerSpec): number {
+    return spec.startupTimeoutMs ?? this.defaultStartupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
   }
 
   private tell(connection: McpServerConnection): void {
@@ -210,5 +241,6 @@ function statusOf(connection: McpServerConnection): McpServerStatus {
     state: connection.state,
     tools: connection.registeredTools.map((t) => t.name),
     ...(connection.lastError && connection.state !== 'running' ? { error: connection.lastError } : {}),
+    startupTimeoutMs: connection.startupTimeoutMs,
   };
 }

@@ -8,6 +8,7 @@ import { mcpResultToToolResult } from './mcp-result-to-tool-result.js';
 import type { McpServerSpec } from './mcp-server-spec.js';
 import { openMcpTransport } from './open-mcp-transport.js';
 import { restartDelay, type Backoff } from './restart-delay.js';
+import { STARTUP_LIMIT_HINT } from './startup-limit-hint.js';
 import { MCP_CLIENT_CAPABILITIES, serveMcpClientRequests } from './serve-mcp-client-requests.js';
 
 /** Where a server is in its life. */
@@ -51,6 +52,8 @@ export class McpServerConnection {
   private runningSince = 0;
   private restartTimer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> = Promise.resolve();
+  /** The close of a client given up at the startup limit, which stop() still waits for. */
+  private abandoned: Promise<void> | undefined;
 
   constructor(
     readonly spec: McpServerSpec,
@@ -85,7 +88,7 @@ export class McpServerConnection {
   async start(): Promise<void> {
     this.options.onChange(this);
     try {
-      await this.connect();
+      await this.connectWithinLimit();
       if (this.state === 'stopped') return;
       this.state = 'running';
       this.runningSince = Date.now();
@@ -106,7 +109,42 @@ export class McpServerConnection {
     this.state = 'stopped';
     const client = this.client;
     this.client = undefined;
-    await client?.close().catch(() => undefined);
+    await Promise.all([client?.close().catch(() => undefined), this.abandoned]);
+  }
+
+  /** How long connecting plus the first tools/list may take. */
+  get startupTimeoutMs(): number {
+    return this.options.startupTimeoutMs;
+  }
+
+  /**
+   * connect() bounded as a whole: the SDK's request timeouts bound initialize and each
+   * tools/list page alone, so a server slow at both (or at spawning) could take longer
+   * than the limit a prompt waits for it. On the limit the half-open client is closed.
+   */
+  private async connectWithinLimit(): Promise<void> {
+    const limit = this.options.startupTimeoutMs;
+    const connecting = this.connect();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new Error(`did not start within ${limit} ms (connecting and listing its tools); if it needs longer, raise ${STARTUP_LIMIT_HINT}`));
+      }, limit);
+    });
+    try {
+      await Promise.race([connecting, late]);
+    } catch (error) {
+      // Whatever connect() does after the limit is dropped (loadTools checks the client).
+      connecting.catch(() => undefined);
+      const client = this.client;
+      this.client = undefined;
+      // Not awaited: a server hung in initialize takes the kill's grace period to go,
+      // and the failure is news now (a prompt may be waiting for it).
+      this.abandoned = client?.close().catch(() => undefined);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async connect(): Promise<void> {
@@ -227,7 +265,7 @@ export class McpServerConnection {
   private async restart(): Promise<void> {
     if (this.state !== 'restarting') return;
     try {
-      await this.connect();
+      await this.connectWithinLimit();
       if (this.state !== 'restarting') return;
       this.lastError = undefined;
       this.runningSince = Date.now();

@@ -17,6 +17,8 @@ export type McpServerSpec =
       cwd?: string;
       /** Whether its tool annotations are believed (config `trusted: true` only). */
       trusted: boolean;
+      /** Connecting plus the first tools/list must finish within this (config `startupTimeoutMs`); the daemon's default when absent. */
+      startupTimeoutMs?: number;
     }
   | {
       transport: 'http';
@@ -27,12 +29,15 @@ export type McpServerSpec =
       headers: Record<string, string>;
       /** Whether its tool annotations are believed (config `trusted: true` only). */
       trusted: boolean;
+      /** As for stdio: the startup limit, the daemon's default when absent. */
+      startupTimeoutMs?: number;
     };
 
 /** A server from config.json `mcpServers.<name>`. */
 export function specFromConfig(name: string, config: McpServerConfig): McpServerSpec {
   const trusted = config.trusted === true;
-  if ('url' in config) return { transport: 'http', name, url: config.url, headers: config.headers ?? {}, trusted };
+  const limit = config.startupTimeoutMs !== undefined ? { startupTimeoutMs: config.startupTimeoutMs } : {};
+  if ('url' in config) return { transport: 'http', name, url: config.url, headers: config.headers ?? {}, trusted, ...limit };
   return {
     transport: 'stdio',
     name,
@@ -41,6 +46,7 @@ export function specFromConfig(name: string, config: McpServerConfig): McpServer
     env: config.env ?? {},
     ...(config.cwd ? { cwd: config.cwd } : {}),
     trusted,
+    ...limit,
   };
 }
 

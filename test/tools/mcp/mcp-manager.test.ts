@@ -48,7 +48,7 @@ describe('McpManager', () => {
 
   it('offers a config stdio server\'s tools, passes results through, refreshes on list_changed, and restarts after a crash', async () => {
     await manager.startConfigured({ crashy: { command: process.execPath, args: [FIXTURE], env: { MCP_START_LOG: startLog } } });
-    expect(manager.status()).toEqual([{ name: 'crashy', state: 'running', tools: CRASHY_TOOLS }]);
+    expect(manager.status()).toEqual([{ name: 'crashy', state: 'running', tools: CRASHY_TOOLS, startupTimeoutMs: 10_000 }]);
     // crashy marks echo readOnlyHint, but it is not trusted: the hint loosens nothing.
     expect(registry.entry('crashy__echo')).toMatchObject({ origin: 'mcp', tool: { kind: 'other', access: 'execute' } });
     expect(registry.entry('crashy__crash')).toMatchObject({ origin: 'mcp', tool: { kind: 'other', access: 'execute' } });
@@ -110,7 +110,7 @@ describe('McpManager', () => {
 
   it('reports a server that cannot start and offers none of its tools', async () => {
     await manager.startConfigured({ missing: { command: path.join(temp.dir, 'no-such-server') } });
-    expect(manager.status()).toEqual([{ name: 'missing', state: 'failed', tools: [], error: expect.stringMatching(/ENOENT/) }]);
+    expect(manager.status()).toEqual([{ name: 'missing', state: 'failed', tools: [], error: expect.stringMatching(/ENOENT/), startupTimeoutMs: 10_000 }]);
     expect(logs.some((l) => l.startsWith('MCP server missing failed to start: '))).toBe(true);
     expect(registry.list()).toEqual([]);
   });
@@ -124,7 +124,7 @@ describe('McpManager', () => {
     expect(textOf(await run('crashy__echo', { text: 'session' }, 's1'))).toBe('echo: session');
     await manager.startSession('s1', [spec]);
     expect(starts()).toHaveLength(1);
-    expect(manager.status()).toEqual([{ name: 'crashy', sessionId: 's1', state: 'running', tools: CRASHY_TOOLS }]);
+    expect(manager.status()).toEqual([{ name: 'crashy', sessionId: 's1', state: 'running', tools: CRASHY_TOOLS, startupTimeoutMs: 10_000 }]);
 
     await manager.stopSession('s1');
     expect(registry.get('crashy__echo', 's1')).toBeUndefined();
@@ -136,7 +136,7 @@ describe('McpManager', () => {
     const server = await startHttpMcpServer();
     try {
       await manager.startConfigured({ remote: { url: `${server.url}/mcp`, headers: { Authorization: 'Bearer test-token' } } });
-      expect(manager.status()).toEqual([{ name: 'remote', state: 'running', tools: ['remote__shout'] }]);
+      expect(manager.status()).toEqual([{ name: 'remote', state: 'running', tools: ['remote__shout'], startupTimeoutMs: 10_000 }]);
       expect(await run('remote__shout', { text: 'hi' })).toEqual({ content: [{ type: 'text', text: 'HI' }] });
       expect(server.authorization).toContain('Bearer test-token');
     } finally {

@@ -42,7 +42,7 @@ describe('agentd doctor: MCP servers', () => {
         id: 'mcp:hung',
         title: 'MCP hung',
         status: 'warn',
-        detail: expect.stringMatching(/^does not start \(failed\): .*timed out[\s\S]*its last output: hangs-in-initialize \d+ started$/i),
+        detail: expect.stringMatching(/^does not start \(failed\): did not start within \d+ ms[\s\S]*its last output: hangs-in-initialize \d+ started$/i),
         fix: expect.stringContaining('fix mcpServers.hung in your config'),
       },
     ]);

@@ -8,7 +8,9 @@ import { spawnAcpBridge, type AcpBridgeChild } from '../support/acp-bridge-child
 import { validateDaemonWire } from '../support/acp-wire-validator.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.js';
-import { makeHome } from '../support/daemon-process.js';
+import { agentdOnPath } from '../support/agentd-on-path.js';
+import { daemonEnv, makeHome } from '../support/daemon-process.js';
+import { readmeCodeBlocks } from '../support/readme-code-blocks.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 import { bytesThrough, sseFrameEnds } from '../support/sse-frame-ends.js';
 
@@ -56,6 +58,11 @@ const CRASHY = fileURLToPath(new URL('../fixtures/mcp/crashy-server.mjs', import
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const APP = 'export function add(a, b) {\n  return a - b;\n}\n';
 
+/** The README's Zed settings, parsed as printed: this test starts the agent the way they tell Zed to. */
+type AgentServer = { type: string; command: string; args: string[] };
+const ZED_SETTINGS = readmeCodeBlocks('README.md', '## Connecting an editor', 'json').find((block) => block.includes('"agent_servers"'));
+const ZED_AGENT = (JSON.parse(ZED_SETTINGS ?? '{}') as { agent_servers?: Record<string, AgentServer> }).agent_servers?.agentd;
+
 type Notification = acp.SessionNotification['update'];
 type Body = { messages: Array<{ role: string; content: unknown }> };
 
@@ -64,6 +71,11 @@ describe('a Zed-shaped ACP client (Zed\'s own params, per its source)', () => {
   let home: ReturnType<typeof makeHome>;
   let workspace: string;
   let bridge: AcpBridgeChild;
+  let bin: ReturnType<typeof agentdOnPath>;
+
+  it("starts the agent as the README's Zed settings say: a custom agent server, `agentd acp`", () => {
+    expect(ZED_AGENT).toEqual({ type: 'custom', command: 'agentd', args: ['acp'] });
+  });
 
   beforeEach(async () => {
     replay = await startReplayServer();
@@ -72,11 +84,13 @@ describe('a Zed-shaped ACP client (Zed\'s own params, per its source)', () => {
     mkdirSync(join(workspace, 'src'));
     writeFileSync(join(workspace, 'src', 'app.ts'), APP);
     writeFileSync(join(workspace, 'notes.md'), '# Notes\n');
-    bridge = spawnAcpBridge(home.home);
+    bin = agentdOnPath();
+    bridge = spawnAcpBridge(home.home, { command: ZED_AGENT!.command, args: ZED_AGENT!.args, env: { ...daemonEnv(home.home), PATH: bin.path(process.env) } });
   });
 
   afterEach(async () => {
     await bridge.stop();
+    bin.cleanup();
     await replay.close();
     home.cleanup();
     rmSync(workspace, { recursive: true, force: true });

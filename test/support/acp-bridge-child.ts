@@ -33,9 +33,21 @@ export interface AcpBridgeChild {
   stop(): Promise<void>;
 }
 
-/** Spawns `node dist/bin/main.js acp` the way an editor does, with both directions of the wire tapped. */
-export function spawnAcpBridge(home: string): AcpBridgeChild {
-  const child = spawn(process.execPath, [CLI, 'acp'], { env: daemonEnv(home), stdio: 'pipe' });
+/** How an editor's settings start the agent: a command looked up on `env.PATH`, and its args. */
+export interface AcpLaunch {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Spawns `node dist/bin/main.js acp` the way an editor does (or `launch`, an editor's
+ * own settings), with both directions of the wire tapped.
+ */
+export function spawnAcpBridge(home: string, launch?: AcpLaunch): AcpBridgeChild {
+  const child = launch
+    ? spawn(launch.command, launch.args, { env: launch.env, stdio: 'pipe' })
+    : spawn(process.execPath, [CLI, 'acp'], { env: daemonEnv(home), stdio: 'pipe' });
   const sent = lineTap();
   const received = lineTap();
   const toDaemon = new WritableStream<Uint8Array>({

@@ -14,7 +14,12 @@ export function readmeCodeBlocks(file: string, heading: string, lang: string): s
   if (start < 0) throw new Error(`${file} has no heading "${heading}"`);
   const level = /^#+/.exec(heading)![0].length;
   const lines = text.split('\n').slice(start + 1);
-  const end = lines.findIndex((line) => /^#+ /.test(line) && /^#+/.exec(line)![0].length <= level);
+  // A `# comment` line inside a fenced block is not a heading.
+  let fenced = false;
+  const end = lines.findIndex((line) => {
+    if (line.startsWith('```')) fenced = !fenced;
+    return !fenced && /^#+ /.test(line) && /^#+/.exec(line)![0].length <= level;
+  });
   const section = (end < 0 ? lines : lines.slice(0, end)).join('\n');
   const blocks = [...section.matchAll(new RegExp('^```' + lang + '\\n([\\s\\S]*?)^```$', 'gm'))].map((m) => m[1]!);
   if (blocks.length === 0) throw new Error(`${file} has no \`\`\`${lang} block under "${heading}"`);

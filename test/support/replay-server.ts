@@ -54,6 +54,8 @@ export interface ReplayServerOptions {
    * once, where a FIFO queue cannot say which session gets which response).
    */
   respond?: (request: RecordedRequest) => ReplayResponse;
+  /** The loopback port to listen on (a README example names one); any free port when absent. */
+  port?: number;
 }
 
 /** Start a loopback HTTP server that replays canned vendor responses byte for byte. */
@@ -86,8 +88,14 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
   }
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`replay server: 127.0.0.1:${options.port} is taken by another program; stop it (e.g. a local Ollama) to run this test`)
+          : error,
+      ),
+    );
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
 

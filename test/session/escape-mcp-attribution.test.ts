@@ -11,9 +11,9 @@ import { startReplayServer, type ReplayServer } from '../support/replay-server.j
 import type { RpcPeer } from '../support/rpc-peer.js';
 import { runFinished } from '../support/schedule-test-bed.js';
 
-// F8: an MCP server of the user's config serves every session. What it asks of agentd
-// (sampling, a form) belongs to the session whose call to it is in flight; with calls of
-// two sessions in flight, or none, agentd cannot tell and refuses — it never guesses, so
+// F8: an MCP server of the user's config serves every session, one session's calls at a
+// time. What it asks of agentd (sampling, a form) belongs to the session whose call to it
+// is in flight; with none in flight agentd cannot tell and refuses — it never guesses, so
 // one session's mode, user or budget never answers for another's.
 
 const SAMPLER = fileURLToPath(new URL('../fixtures/mcp/samples-during-call.mjs', import.meta.url));
@@ -41,8 +41,8 @@ afterEach(async () => {
 });
 
 /** A daemon whose config has the sampler server, a priced model, and `extra` config. */
-async function start(extra: Record<string, unknown> = {}): Promise<Bed> {
-  const replay = await startReplayServer();
+async function start(extra: Record<string, unknown> = {}, respond?: Parameters<typeof startReplayServer>[0]): Promise<Bed> {
+  const replay = await startReplayServer(respond ?? {});
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'agentd-ws-')));
   const home = makeHome({
     model: 'local/e2e-model',
@@ -99,43 +99,54 @@ async function callStarted(peer: RpcPeer, sessionId: string, callId: string): Pr
 const prompt = (who: { peer: RpcPeer; sessionId: string }, text: string): Promise<unknown> =>
   who.peer.call('session/prompt', { sessionId: who.sessionId, prompt: [{ type: 'text', text }] });
 
-describe('F8 MCP requests of a config server belong to the session whose call caused them', () => {
-  it.each([
-    ['sample', { text: 'b', waitMs: 400 }],
-    ['elicit', { waitMs: 400 }],
-  ] as const)('F8 session A\'s call is running when session B\'s call asks (%s): refused, nobody is asked', async (tool, args) => {
-    await start();
-    callTool('call_a', 'wait', { ms: 2500 });
-    callTool('call_b', tool, args);
-    finalAnswer();
-    finalAnswer();
-    const first = prompt(bed.a, 'wait');
-    await callStarted(bed.a.peer, bed.a.sessionId, 'call_a');
-    await prompt(bed.b, tool);
-    await first;
-    expect(await resultOf(bed.b.sessionId, 'call_b')).toMatch(REFUSED);
-    expect(await resultOf(bed.b.sessionId, 'call_b')).toContain('tool calls of 2 sessions to MCP server');
-    expect(bed.samplingQuestions).toEqual([]);
-    expect(bed.a.peer.received.some((m) => m.method === 'elicitation/create')).toBe(false);
-    expect(bed.b.peer.received.some((m) => m.method === 'elicitation/create')).toBe(false);
-    // Only the two tool calls and the two final answers reached the model.
-    expect(bed.replay.requests).toHaveLength(4);
-  });
+/**
+ * Answers each model request from what it asks, for sessions running at once (a FIFO
+ * queue cannot say which gets which): a prompt named in `calls` gets its tool call, a
+ * sampling request gets "sampled: <its text>", and a request after a tool result ends the turn.
+ */
+function byPrompt(calls: Record<string, [id: string, tool: string, args: Record<string, unknown>]>) {
+  return (request: { body: unknown }) => {
+    const messages = (request.body as { messages: Array<{ role: string; content: unknown }> }).messages;
+    if (messages.some((m) => m.role === 'tool')) return { body: chatCompletionSse(['ok'], { promptTokens: 0, completionTokens: 0 }) };
+    const last = messages.at(-1)!;
+    const text = typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
+    const call = Object.entries(calls).find(([prompted]) => text.includes(`"${prompted}"`) || text === prompted);
+    if (call) {
+      const [id, tool, args] = call[1];
+      return { body: chatToolCallSse([{ id, name: `sampler__${tool}`, arguments: args }]) };
+    }
+    return { body: chatCompletionSse([`sampled: ${text.replace(/^.*"text":"([^"]*)".*$/, '$1')}`], { promptTokens: 0, completionTokens: 0 }) };
+  };
+}
 
-  it('F8 both sessions sample at once: both refused, neither reaches the other', async () => {
-    await start();
-    callTool('call_a', 'sample', { text: 'a', waitMs: 1200 });
-    // B's call stays open after its own request, so A's comes while both run.
-    callTool('call_b', 'sample', { text: 'b', waitMs: 300, holdMs: 1500 });
-    finalAnswer();
-    finalAnswer();
-    const first = prompt(bed.a, 'sample');
-    await callStarted(bed.a.peer, bed.a.sessionId, 'call_a');
-    await Promise.all([prompt(bed.b, 'sample'), first]);
-    expect(await resultOf(bed.a.sessionId, 'call_a')).toMatch(REFUSED);
-    expect(await resultOf(bed.b.sessionId, 'call_b')).toMatch(REFUSED);
-    expect(bed.samplingQuestions).toEqual([]);
-    expect(bed.replay.requests).toHaveLength(4);
+describe('F8 MCP requests of a config server belong to the session whose call caused them', () => {
+  it.each(['sample', 'elicit'] as const)(
+    'F8 session B\'s call (%s) while session A\'s call runs waits its turn; what it asks is asked of B only',
+    async (tool) => {
+      await start({}, { respond: byPrompt({ wait: ['call_a', 'wait', { ms: 1500 }], [tool]: ['call_b', tool, tool === 'sample' ? { text: 'for b', waitMs: 0 } : { waitMs: 0 }] }) });
+      const first = prompt(bed.a, 'wait');
+      await callStarted(bed.a.peer, bed.a.sessionId, 'call_a');
+      await prompt(bed.b, tool);
+      await first;
+      const result = await resultOf(bed.b.sessionId, 'call_b');
+      expect(result).not.toMatch(REFUSED);
+      if (tool === 'sample') {
+        expect(result).toContain('sampled: for b');
+        expect(bed.samplingQuestions).toEqual([{ client: 'b', sessionId: bed.b.sessionId }]);
+      } else {
+        expect(bed.a.peer.received.some((m) => m.method === 'elicitation/create')).toBe(false);
+        expect(bed.b.peer.received.filter((m) => m.method === 'elicitation/create')).toHaveLength(1);
+      }
+    },
+  );
+
+  it('F8 both sessions sample through one server at once: each is asked of its own client and answered for itself', async () => {
+    await start({}, { respond: byPrompt({ 'sample a': ['call_a', 'sample', { text: 'for a', waitMs: 300 }], 'sample b': ['call_b', 'sample', { text: 'for b', waitMs: 300 }] }) });
+    await Promise.all([prompt(bed.a, 'sample a'), prompt(bed.b, 'sample b')]);
+    expect(await resultOf(bed.a.sessionId, 'call_a')).toContain('sampled: for a');
+    expect(await resultOf(bed.b.sessionId, 'call_b')).toContain('sampled: for b');
+    expect(bed.samplingQuestions).toHaveLength(2);
+    expect(bed.samplingQuestions).toEqual(expect.arrayContaining([{ client: 'a', sessionId: bed.a.sessionId }, { client: 'b', sessionId: bed.b.sessionId }]));
   });
 
   it('F8 a sampling request with no call in flight (sent after the call ended) is refused', async () => {
@@ -163,21 +174,16 @@ describe('F8 MCP requests of a config server belong to the session whose call ca
     expect(bed.samplingQuestions).toEqual([{ client: 'b', sessionId: bed.b.sessionId }]);
   });
 
-  it('F8 an ask session samples while a bypass run\'s call started later is running: refused, not approved by the run\'s mode', async () => {
-    await start();
+  it('F8 an ask session samples while a bypass run waits for the server: asked of the ask session\'s client, never approved by the run\'s mode', async () => {
+    await start({}, { respond: byPrompt({ sample: ['call_ask', 'sample', { text: 'ask session', waitMs: 800 }], wait: ['call_run', 'wait', { ms: 100 }] }) });
     const run = (await bed.daemon.context()).sessions.open(bed.a.sessionId);
-    callTool('call_ask', 'sample', { text: 'ask session', waitMs: 800 });
-    callTool('call_run', 'wait', { ms: 2000 });
-    finalAnswer();
-    finalAnswer();
     const asking = prompt(bed.b, 'sample');
     await callStarted(bed.b.peer, bed.b.sessionId, 'call_ask');
     const running = run.prompt([{ type: 'text', text: 'wait' }], { run: { permissionMode: 'bypass' } });
     await Promise.all([asking, running]);
-    expect(await resultOf(bed.b.sessionId, 'call_ask')).toMatch(REFUSED);
-    // The run's bypass did not answer for the ask session, and nothing was sampled.
-    expect(bed.samplingQuestions).toEqual([]);
-    expect(bed.replay.requests).toHaveLength(4);
+    expect(await resultOf(bed.b.sessionId, 'call_ask')).toContain('sampled: ask session');
+    // The ask session's own client was asked; the run's bypass answered nothing for it.
+    expect(bed.samplingQuestions).toEqual([{ client: 'b', sessionId: bed.b.sessionId }]);
   });
 });
 

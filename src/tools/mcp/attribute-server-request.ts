@@ -8,9 +8,10 @@ export type ServerRequestAttribution = { call: ToolContext } | { refusal: string
  * to: the one session with a call to that server in flight when the request arrives (its
  * latest such call). MCP gives a client no link from a server's request to the
  * `tools/call` it was sent during — the SDK's `relatedRequestId` only routes the server's
- * side of a Streamable HTTP connection and never reaches the client — so with calls of
- * two sessions in flight, or none, the request cannot be attributed, and is refused
- * rather than guessed: a guess could let one session's mode or user approve another's.
+ * side of a Streamable HTTP connection and never reaches the client. A shared server
+ * therefore serves one session's calls at a time (OneSessionAtATime); with none in flight
+ * (or, should that ever fail, two sessions' calls) the request cannot be attributed, and
+ * is refused rather than guessed: a guess could let one session's mode or user approve another's.
  */
 export function attributeServerRequest(server: string, inFlight: readonly ToolContext[], what: string): ServerRequestAttribution {
   const sessions = new Set(inFlight.map((call) => call.sessionId));

@@ -7,6 +7,7 @@ import type { McpClientPorts } from './mcp-client-ports.js';
 import { mcpResultToToolResult } from './mcp-result-to-tool-result.js';
 import type { McpServerSpec } from './mcp-server-spec.js';
 import { openMcpTransport } from './open-mcp-transport.js';
+import { OneSessionAtATime } from './one-session-at-a-time.js';
 import { restartDelay, type Backoff } from './restart-delay.js';
 import { STARTUP_LIMIT_HINT } from './startup-limit-hint.js';
 import { MCP_CLIENT_CAPABILITIES, serveMcpClientRequests } from './serve-mcp-client-requests.js';
@@ -44,6 +45,7 @@ export class McpServerConnection {
   lastError: string | undefined;
   /** Its calls running now, latest last: a request of the server belongs to their session when there is one. */
   private readonly activeCalls: ToolContext[] = [];
+  private readonly sessionTurns = new OneSessionAtATime();
   /** The session of the last call: a config server's roots are that session's. */
   private lastCallSession: string | undefined;
   private client: Client | undefined;
@@ -202,7 +204,25 @@ export class McpServerConnection {
     if (this.state === 'running') this.options.onChange(this);
   }
 
+  /**
+   * A server shared by sessions serves one session's calls at a time, so what it asks of
+   * agentd during a call is that session's for certain (see OneSessionAtATime).
+   */
   private async call(name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+    if (this.options.sessionId !== undefined) return this.callNow(name, args, ctx);
+    try {
+      await this.sessionTurns.enter(ctx.sessionId, ctx.signal);
+    } catch {
+      return { content: [{ type: 'text', text: `The call to "${name}" was cancelled while another session's call to MCP server "${this.name}" ran.` }], isError: true };
+    }
+    try {
+      return await this.callNow(name, args, ctx);
+    } finally {
+      this.sessionTurns.leave();
+    }
+  }
+
+  private async callNow(name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
     const { signal } = ctx;
     const fail = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
     if (this.state === 'restarting') return fail(`MCP server "${this.name}" is restarting after a crash; try again shortly.`);

@@ -115,7 +115,8 @@ function byPrompt(calls: Record<string, [id: string, tool: string, args: Record<
       const [id, tool, args] = call[1];
       return { body: chatToolCallSse([{ id, name: `sampler__${tool}`, arguments: args }]) };
     }
-    return { body: chatCompletionSse([`sampled: ${text.replace(/^.*"text":"([^"]*)".*$/, '$1')}`], { promptTokens: 0, completionTokens: 0 }) };
+    // A sampling answer costs 2,000 tokens at $100/M: $0.2.
+    return { body: chatCompletionSse([`sampled: ${text.replace(/^.*"text":"([^"]*)".*$/, '$1')}`], { promptTokens: 1000, completionTokens: 1000 }) };
   };
 }
 
@@ -147,6 +148,9 @@ describe('F8 MCP requests of a config server belong to the session whose call ca
     expect(await resultOf(bed.b.sessionId, 'call_b')).toContain('sampled: for b');
     expect(bed.samplingQuestions).toHaveLength(2);
     expect(bed.samplingQuestions).toEqual(expect.arrayContaining([{ client: 'a', sessionId: bed.a.sessionId }, { client: 'b', sessionId: bed.b.sessionId }]));
+    // Each billed for its own: the tool call's request ($0.003) and its own sampling ($0.2).
+    const { sessions } = await bed.daemon.context();
+    for (const who of [bed.a, bed.b]) expect(sessions.store.getSession(who.sessionId)!.totalCostUsd).toBeCloseTo(0.203, 9);
   });
 
   it('F8 a sampling request with no call in flight (sent after the call ended) is refused', async () => {

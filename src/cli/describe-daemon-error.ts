@@ -9,7 +9,9 @@ import { closestMatch } from '../config/closest-match.js';
 export function inCliTerms(error: { message: string; data?: unknown }): string {
   const invalid = /^invalid params for (\S+): ([\s\S]*)$/.exec(error.message);
   const message = invalid ? invalidParams(invalid[1]!, issuesOf(error.data) ?? [invalid[2]!]) : error.message;
-  return message.replace('list sessions with session/list', 'list them with agentd sessions');
+  return message
+    .replace('list sessions with session/list', 'list them with agentd sessions')
+    .replace('list schedules with schedules/list (agentd schedules list)', 'list them with agentd schedules list');
 }
 
 /** Which flag of `agentd run` (and `schedules add`) carried each method's parameter. */

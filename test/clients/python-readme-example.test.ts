@@ -54,4 +54,14 @@ describe.skipIf(!hasPython)("the README's Python example, run as printed", () =>
     expect(readFileSync(join(workspace, 'CHANGELOG.md'), 'utf8')).toBe('- Fixed the build.\n');
     expect(JSON.stringify(replay.requests[0]!.body)).toContain('Add a CHANGELOG entry for the last commit');
   });
+
+  it("clients/python/README.md's example prints the stop reason and the answer", { timeout: 60_000 }, async () => {
+    const clientExample = readmeCodeBlocks('clients/python/README.md', '# agentd for Python', 'python')[0]!;
+    replay.enqueue({ body: chatCompletionSse(['An agent runtime.']) });
+    const run = await runProcess('python3', ['-c', clientExample], {
+      cwd: workspace,
+      env: { ...env, PYTHONPATH: PYTHON_SRC, PYTHONDONTWRITEBYTECODE: '1' },
+    });
+    expect(run, run.stderr).toMatchObject({ code: 0, stdout: 'end_turn An agent runtime.\n' });
+  });
 });

@@ -18,7 +18,7 @@ export interface MethodDescriptor<
   method: string;
   /**
    * Name of the typed client's convenience method for this wire method, following the
-   * one-name rule of STYLE.md (`session/steer` → `steer`, `session/new` → `newSession`).
+   * rule of one name for one concept across protocol, server and clients (`session/steer` → `steer`, `session/new` → `newSession`).
    * For daemon → client methods it names the handler a client registers.
    */
   clientMethod: string;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** DESIGN.md: cli → server → session → loop → (providers, tools) → (store, config); protocol/ under all. */
+/** The layers, top to bottom: cli → server → session → loop → (providers, tools) → (store, config); protocol/ under all. */
 const RANK: Record<string, number> = { cli: 6, server: 5, session: 4, loop: 3, providers: 2, tools: 2, scheduler: 2, store: 1, config: 1 };
 
 function sourceFiles(dir: string): string[] {

@@ -43,7 +43,7 @@ export function apiKeyVariables(providerId: string, provider: ProviderConfig | u
 export type ApiKeySource = { kind: 'env'; variable: string } | { kind: 'config' };
 
 /**
- * The API key for a provider: the environment first (DESIGN.md), then `apiKey` from the
+ * The API key for a provider: the environment first (README, "Configuration"), then `apiKey` from the
  * config. Empty or blank variables count as unset, and surrounding whitespace (a
  * trailing newline from `$(cat keyfile)`) is dropped. Undefined when there is none,
  * which is fine for local servers that need no key.

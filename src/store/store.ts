@@ -2,7 +2,7 @@
  * The persistence contract: sessions, their turns and their committed messages.
  * `sqlite-store.ts` implements it on better-sqlite3; callers depend only on this file.
  * Every method is synchronous because better-sqlite3 is, and a committed message must be
- * on disk before the event announcing it goes out (DESIGN.md, "Data flow").
+ * on disk before the event announcing it goes out.
  */
 import type { ScheduleStore } from './schedule-store.js';
 
@@ -136,7 +136,7 @@ export interface ListSessionsQuery {
   limit?: number;
 }
 
-/** The mode a session starts in when `createSession` gets none (DESIGN.md agents). */
+/** The mode a session starts in when `createSession` gets none (a built-in agent). */
 export const DEFAULT_SESSION_MODE = 'build';
 
 export interface Store {

@@ -9,7 +9,7 @@ import {
   namedSchemas,
 } from '../../protocol/index.js';
 
-/** Every method the brief and DESIGN.md require, with its direction. */
+/** Every method the protocol promises (README, protocol/PROTOCOL.md), with its direction. */
 const REQUIRED: Record<string, 'client-to-daemon' | 'daemon-to-client' | 'both'> = {
   initialize: 'client-to-daemon',
   'session/new': 'client-to-daemon',

@@ -24,7 +24,7 @@ export interface ConfigCheckResult {
 /**
  * Loads the config exactly as the daemon does (`loadConfig`): an invalid file fails with
  * every problem (file, JSON path, fix). A valid file that holds an API key but can be read
- * by other users is a warning, since DESIGN.md promises keys are never exposed.
+ * by other users is a warning, since keys are never to be exposed (SECURITY.md).
  */
 export function checkConfig(options: CheckConfigOptions): ConfigCheckResult {
   const title = 'config';

@@ -5,8 +5,18 @@ import { describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The layers, top to bottom: cli → server → session → loop → (providers, tools) → (store, config); protocol/ under all. */
-const RANK: Record<string, number> = { cli: 6, server: 5, session: 4, loop: 3, providers: 2, tools: 2, scheduler: 2, store: 1, config: 1 };
+/**
+ * The layers, top to bottom: cli → daemon → server → session → project → loop → tools →
+ * (providers, scheduler) → (store, config); protocol/ under all. Folders of one rank never
+ * import each other: each stands on what is below it alone.
+ */
+const RANK: Record<string, number> = { cli: 9, daemon: 8, server: 7, session: 6, project: 5, loop: 4, tools: 3, providers: 2, scheduler: 2, store: 1, config: 1 };
+
+/** Packages each part may import besides node: built-ins (src/ may import its declared dependencies). */
+const PACKAGES_ALLOWED: Record<string, readonly string[]> = {
+  protocol: ['zod', 'vscode-jsonrpc'],
+  clients: ['vscode-jsonrpc'],
+};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -14,6 +24,15 @@ function sourceFiles(dir: string): string[] {
     if (statSync(path).isDirectory()) return sourceFiles(path);
     return name.endsWith('.ts') ? [path] : [];
   });
+}
+
+/** Packages a file imports (static and dynamic), by package name (`@scope/name` or `name`). */
+function packagesOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'([^.'][^']*)'/g)]
+    .map((m) => m[1]!)
+    .filter((spec) => !spec.startsWith('node:'))
+    .map((spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/'));
 }
 
 /** Relative imports of a file (static and dynamic), resolved to .ts paths; `import type` ones only when asked. */
@@ -49,6 +68,33 @@ describe('layering', () => {
       }
     }
     expect(upward).toEqual([]);
+  });
+
+  it('folders of the same rank do not import each other', () => {
+    const sideways = [...graph].flatMap(([file, targets]) => {
+      const from = layerOf(file);
+      return targets
+        .filter((target) => layerOf(target) !== from && RANK[from] !== undefined && RANK[from] === RANK[layerOf(target)])
+        .map((target) => `${relative(root, file)} → ${relative(root, target)}`);
+    });
+    expect(sideways).toEqual([]);
+  });
+
+  it('protocol/ and the TypeScript client import only the packages they are allowed', () => {
+    const dependencies = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
+    const wrong = files.flatMap((file) => {
+      const layer = layerOf(file);
+      const allowed = PACKAGES_ALLOWED[layer] ?? dependencies;
+      return packagesOf(file)
+        .filter((name) => !allowed.includes(name))
+        .map((name) => `${relative(root, file)} imports ${name} (${layer} may import ${allowed.join(', ')} and node: built-ins)`);
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it('the layering covers every folder of src/', () => {
+    const folders = readdirSync(join(root, 'src')).filter((name) => statSync(join(root, 'src', name)).isDirectory());
+    expect(folders.filter((name) => RANK[name] === undefined)).toEqual([]);
   });
 
   /** Every cycle found by a depth-first walk of `edges`, as `a → b → a` paths. */

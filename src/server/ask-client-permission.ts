@@ -1,5 +1,5 @@
 import { diffContent } from '../loop/tool-result-content.js';
-import type { PermissionAnswer, PermissionAsker, PermissionQuestionForClient } from '../session/permission-asker.js';
+import type { PermissionAnswer, PermissionAsker, PermissionQuestionForClient } from '../project/permission-asker.js';
 import type { ClientConnection } from './client-connection.js';
 
 type OptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';

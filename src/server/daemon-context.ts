@@ -7,12 +7,22 @@ import type { McpManager } from '../tools/mcp/mcp-manager.js';
 import type { ClientTools } from '../tools/remote/client-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ClientConnection } from './client-connection.js';
-import type { ConfigReloader } from './config-reloader.js';
 
-/** The daemon-wide state every handler can reach. */
+/** What the server (and a test) may ask of the watch on the configuration files. */
+export interface ConfigWatchView {
+  /** Resolves once the user's watch and every project watch asked for so far are in place. */
+  settled(): Promise<void>;
+  /** The project roots watched now. */
+  watchedProjects(): string[];
+}
+
+/**
+ * The daemon-wide state every handler can reach: the port through which the server sees
+ * the daemon that src/daemon/ builds.
+ */
 export interface DaemonContext {
   sessions: SessionManager;
-  /** Whether bash runs in bubblewrap by the user's config (a trusted project may differ: see SessionServices.sandbox). */
+  /** Whether bash runs in bubblewrap by the user's config (a trusted project may differ: see Project.sandbox). */
   sandbox: Promise<SandboxInfo>;
   /** Every tool any session can call: built-in, client-registered, MCP. */
   tools: ToolRegistry;
@@ -26,9 +36,9 @@ export interface DaemonContext {
   scheduler: Scheduler;
   /** Every connected client, for asking permission and routing client tools. */
   clients: Set<ClientConnection>;
-  /** Watches the configuration files and applies their edits to the running daemon. */
-  reloader: ConfigReloader;
-  /** The user's own config (daemon-wide) as in force now; a session's effective config is `session.services.settings.config`. */
+  /** The watch of the configuration files, whose edits apply to the running daemon. */
+  reloader: ConfigWatchView;
+  /** The user's own config (daemon-wide) as in force now; a session's effective config is `session.project.config`. */
   readonly config: AgentdConfig;
   /** agentd's package version. */
   version: string;

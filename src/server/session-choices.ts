@@ -4,9 +4,9 @@ import type { Session } from '../session/session.js';
 
 /** ACP `modes` for a session: its agents with their real access, and the current one. */
 export function sessionModes(session: Session): SessionModeState {
-  const agents = session.services.agents(session.record);
+  const agents = session.project.agents(session.record);
   return {
-    currentModeId: session.services.agent(session.record, agents).name,
+    currentModeId: session.project.agent(session.record, agents).name,
     availableModes: agents.map((a) => ({
       id: a.name,
       name: agentModeName(a),
@@ -22,8 +22,8 @@ export function sessionModes(session: Session): SessionModeState {
  */
 export function sessionConfigOptions(session: Session): SessionConfigOption[] {
   const modes = sessionModes(session);
-  const current = session.record.model ?? session.services.defaultModel ?? '';
-  const choices = session.services.modelChoices();
+  const current = session.record.model ?? session.project.defaultModel ?? '';
+  const choices = session.project.modelChoices();
   if (current && !choices.some((c) => c.value === current)) choices.unshift({ value: current, name: current });
   const queueChoices = [
     { value: 'all', name: 'All at once' },

@@ -1,6 +1,6 @@
 import { ErrorCodes } from '../../protocol/index.js';
 import { ConfigError } from '../config/config-error.js';
-import { ModelNotConfiguredError } from '../session/model-not-configured-error.js';
+import { ModelNotConfiguredError } from '../project/model-not-configured-error.js';
 import { PromptContentError, RunTurnBusyError, SessionBusyError, SessionNotFoundError, TurnFailedError } from '../session/session-errors.js';
 import { StoreWriteError } from '../session/store-write-error.js';
 import { RpcError } from './rpc-error.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AgentDefinition } from '../config/agent-definition.js';
 import type { ToolResult } from '../tools/tool.js';
 import type { Tool } from '../tools/tool.js';
-import { AGENT_CONSTRAINTS_KEY, childConstraints } from './agent-constraints.js';
+import { AGENT_CONSTRAINTS_KEY, childConstraints } from '../project/agent-constraints.js';
 import type { SessionManager } from './session-manager.js';
 import type { Session } from './session.js';
 
@@ -14,13 +14,13 @@ export const agentToolSchema = z.object({
 export type AgentToolArgs = z.infer<typeof agentToolSchema>;
 
 export interface AgentToolOptions {
-  /** The daemon's sessions; bound late because the manager is built after the tools. */
-  sessions: () => SessionManager;
+  /** The daemon's sessions, which the tool's sub-agents join. */
+  sessions: SessionManager;
 }
 
 /** Config `subagents` of the parent's project: limits, executor model and budget. */
 function subagentSettings(parent: Session): { maxConcurrent: number; executorModel: string | undefined; budgetUsd: number | undefined } {
-  const subagents = parent.services.settings.config.subagents ?? {};
+  const subagents = parent.project.settings.config.subagents ?? {};
   return { maxConcurrent: subagents.maxConcurrent ?? 4, executorModel: subagents.executorModel, budgetUsd: subagents.budgetUsd };
 }
 
@@ -74,10 +74,10 @@ export function createAgentTool(options: AgentToolOptions): Tool<AgentToolArgs> 
     // A child is bounded by its own turn limit and budget, not by the per-call limit.
     timeoutMs: () => Infinity,
     async execute(args, ctx): Promise<ToolResult> {
-      const sessions = options.sessions();
+      const { sessions } = options;
       const parent = sessions.open(ctx.sessionId);
-      const parentAgent = parent.services.agent(parent.record);
-      const agents = parent.services.agents(parent.record);
+      const parentAgent = parent.project.agent(parent.record);
+      const agents = parent.project.agents(parent.record);
       const name = args.agent ?? (parentAgent.access === 'full' ? 'build' : parentAgent.name);
       const agent = agents.find((a) => a.name === name);
       if (!agent) return error(`Unknown agent "${name}"; available: ${agents.map((a) => a.name).join(', ')}.`);

@@ -4,7 +4,8 @@ import { historyFromRecords } from './compaction-marker.js';
 import type { ListSessionsQuery, MessageRecord, SessionRecord, Store, TurnRecord } from '../store/store.js';
 import { Session } from './session.js';
 import { SessionNotFoundError } from './session-errors.js';
-import type { SessionServices } from './session-services.js';
+import type { Project } from '../project/project.js';
+import type { LiveSessions } from './live-sessions.js';
 
 /** Told when a session goes live and when it is unloaded (a watch per project follows them). */
 export interface SessionLifecycle {
@@ -18,28 +19,30 @@ export interface SessionLifecycle {
  * reopened from the store on demand.
  */
 export class SessionManager {
-  private readonly live = new Map<string, Session>();
   private readonly observers: SessionLifecycle[] = [];
 
   constructor(
     readonly store: Store,
+    /** Where live sessions are found; this manager adds and removes them. */
+    private readonly live: LiveSessions,
     /**
-     * The services of a session directory, from that directory's settings, resolved each
-     * time a session goes live (created or reopened); throws when they cannot be loaded.
+     * The project of a session directory, with its settings as they are now; asked each
+     * time a session goes live and before each of its turns and model requests; throws
+     * when the directory's settings cannot be loaded.
      */
-    private readonly servicesFor: (cwd: string) => SessionServices,
+    private readonly projectFor: (cwd: string) => Project,
   ) {}
 
   create(input: { cwd: string; additionalDirectories?: string[]; meta?: Record<string, unknown> }): Session {
-    const services = this.servicesFor(input.cwd);
+    const project = this.projectFor(input.cwd);
     const record = this.store.createSession({
       id: randomUUID(),
       cwd: input.cwd,
       additionalDirectories: input.additionalDirectories ?? [],
-      mode: services.defaultMode,
+      mode: project.defaultMode,
       meta: input.meta ?? {},
     });
-    const session = new Session(record, [], this.store, services, () => this.servicesFor(input.cwd));
+    const session = new Session(record, [], this.store, project, () => this.projectFor(input.cwd));
     this.goLive(session);
     return session;
   }
@@ -74,7 +77,7 @@ export class SessionManager {
 
   /** Every live session. */
   liveSessions(): Session[] {
-    return [...this.live.values()];
+    return this.live.all();
   }
 
   get(id: string): Session | undefined {
@@ -87,9 +90,7 @@ export class SessionManager {
   }
 
   record(id: string): SessionRecord {
-    const record = this.live.get(id)?.record ?? this.store.getSession(id);
-    if (!record) throw new SessionNotFoundError(id);
-    return record;
+    return this.live.record(id);
   }
 
   list(query: ListSessionsQuery): { sessions: SessionRecord[]; nextCursor: string | null } {
@@ -124,18 +125,12 @@ export class SessionManager {
 
   /** The top-level session a sub-agent session belongs to (itself when it is not one). */
   rootOf(id: string): string {
-    let current = id;
-    for (let depth = 0; depth < 16; depth++) {
-      const parent = this.store.getSession(current)?.meta.parentSessionId;
-      if (typeof parent !== 'string') return current;
-      current = parent;
-    }
-    return current;
+    return this.live.rootOf(id);
   }
 
   /** Stops every running turn (daemon shutdown). */
   async shutdown(): Promise<void> {
-    const sessions = [...this.live.values()];
+    const sessions = this.live.all();
     for (const session of sessions) this.unload(session);
     await Promise.all(sessions.map((s) => s.abort()));
   }
@@ -143,22 +138,22 @@ export class SessionManager {
   private load(id: string): { session: Session; messages: MessageRecord[] } {
     const record = this.store.getSession(id);
     if (!record) throw new SessionNotFoundError(id);
-    const services = this.servicesFor(record.cwd);
+    const project = this.projectFor(record.cwd);
     const messages = this.store.listMessages(id);
     // Neither step changes the records: repairTranscript returns new messages where it repairs.
     const history = repairTranscript(historyFromRecords(messages));
-    const session = new Session(record, history, this.store, services, () => this.servicesFor(record.cwd));
+    const session = new Session(record, history, this.store, project, () => this.projectFor(record.cwd));
     this.goLive(session);
     return { session, messages };
   }
 
   private goLive(session: Session): void {
-    this.live.set(session.id, session);
+    this.live.add(session);
     for (const observer of this.observers) observer.opened(session);
   }
 
   private unload(session: Session): void {
-    this.live.delete(session.id);
+    this.live.remove(session);
     for (const observer of this.observers) observer.closed(session);
   }
 }

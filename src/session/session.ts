@@ -15,14 +15,15 @@ import { compactionMarker, historyFromRecords } from './compaction-marker.js';
 import { convertPrompt } from './convert-prompt.js';
 import { PromptQueues, type QueueMode, type QueueName } from './prompt-queues.js';
 import { InFlightEvents } from './in-flight-events.js';
-import { LiveServices } from './live-services.js';
+import { LiveProject } from './live-project.js';
 import { McpStartDisplay } from './mcp-start-display.js';
 import type { McpServerStatus } from '../tools/mcp/mcp-manager.js';
-import type { ToolHost } from './create-tool-dispatch.js';
-import type { RunOverrides } from './run-overrides.js';
+import type { ToolHost } from '../project/project-tools.js';
+import type { PermissionMode } from '../tools/permissions/permission-modes.js';
+import type { RunOverrides } from '../project/run-overrides.js';
 import type { SessionEvent } from './session-event.js';
-import type { SessionServices } from './session-services.js';
-import { turnSettings } from './turn-settings.js';
+import type { Project } from '../project/project.js';
+import { turnSettings } from '../project/turn-settings.js';
 import type { Usage } from '../providers/usage.js';
 import { SessionWriter } from './session-writer.js';
 import { StoreWriteError } from './store-write-error.js';
@@ -60,37 +61,46 @@ export class Session {
   /** abort({ keepQueues: true }) asked to keep the queued messages for the next turn. */
   private keepQueues = false;
   private turn:
-    | { id: string; origin: string | undefined; run: RunOverrides | undefined; controller: AbortController; request: AbortController; done: Promise<PromptOutcome> }
+    | {
+        id: string;
+        origin: string | undefined;
+        run: RunOverrides | undefined;
+        /** The permission mode this turn holds over its project's: its run's own, or the daemon's `--permission-mode`. */
+        permissionMode: PermissionMode | undefined;
+        controller: AbortController;
+        request: AbortController;
+        done: Promise<PromptOutcome>;
+      }
     | undefined;
-  /** The project's services as the configuration is now, taken up at each turn and model request. */
-  private readonly live: LiveServices;
+  /** The session's project as its configuration is now, taken up at each turn and model request. */
+  private readonly live: LiveProject;
   /** Its MCP servers' waits and failures, shown in its stream. */
   private readonly mcpStarts: McpStartDisplay;
 
   /**
-   * `services` are the session directory's now; `currentServices` gives them again after
-   * the daemon reloaded the directory's configuration (the same object while unchanged).
+   * `project` is the session directory's; `currentProject` gives it again as the
+   * directory's settings are now (its version rises when one of its files changed).
    */
   constructor(
     record: SessionRecord,
     history: ModelMessage[],
     private readonly store: Store,
-    services: SessionServices,
-    currentServices: () => SessionServices,
+    project: Project,
+    currentProject: () => Project,
   ) {
-    this.live = new LiveServices(services, currentServices);
-    this.mcpStarts = new McpStartDisplay(record.id, services.mcpServers, (event) => this.publish(event));
+    this.live = new LiveProject(project, currentProject);
+    this.mcpStarts = new McpStartDisplay(record.id, project.mcpServers, (event) => this.publish(event));
     this.toolHost = {
       id: record.id,
       record: () => this.record,
       fileState: this.fileState,
       emit: (event) => this.publish(event),
       steeringPending: () => this.queues.has('steering'),
-      runPermissionMode: () => this.turn?.run?.permissionMode,
+      turnPermissionMode: () => this.turn?.permissionMode,
     };
     this.writer = new SessionWriter(record, store, (event) => this.emit(event));
     this.conversation = new Conversation(history);
-    this.cost = new CostTracker(services.costTotals, record.totalCostUsd);
+    this.cost = new CostTracker(project.costTotals, record.totalCostUsd);
     this.queues.restoreModes(record.meta.deliveryModes);
   }
 
@@ -98,9 +108,9 @@ export class Session {
     return this.writer.record.id;
   }
 
-  /** The project's shared toolbox (models, agents, settings) as this session last took it up. */
-  get services(): SessionServices {
-    return this.live.services;
+  /** The session's project (settings, models, agents, tools) as this session last took it up. */
+  get project(): Project {
+    return this.live.project;
   }
 
   /** The stored record, with the session's cost as its one owner counts it. */
@@ -197,7 +207,7 @@ export class Session {
     const message: UserMessage = { role: 'user', content: convertPrompt(blocks) };
     if (this.compacting) throw new SessionBusyError(this.id);
     if (!this.turn) {
-      void this.startTurn(message, blocks, options.origin).catch((error: Error) => this.services.log(`session ${this.id}: ${error.message}`));
+      void this.startTurn(message, blocks, options.origin).catch((error: Error) => this.project.log(`session ${this.id}: ${error.message}`));
       return 0;
     }
     const waiting = this.enqueue(queue, message, blocks, options.origin);
@@ -228,7 +238,7 @@ export class Session {
 
   /** Switches the agent; takes effect at the next turn. Throws for an unknown mode. */
   setMode(modeId: string): void {
-    const agents = this.services.agents(this.record);
+    const agents = this.project.agents(this.record);
     if (!agents.some((a) => a.name === modeId)) {
       throw new UnknownChoiceError(`unknown mode "${modeId}"; available: ${agents.map((a) => a.name).join(', ')}`);
     }
@@ -238,7 +248,7 @@ export class Session {
 
   /** Chooses the session's model (`provider/model`); checked by resolving it now. */
   setModel(ref: string): void {
-    this.services.resolveModel(ref);
+    this.project.resolveModel(ref);
     this.writer.update({ model: ref });
     this.emit({ type: 'settings_changed' });
   }
@@ -252,11 +262,11 @@ export class Session {
     const controller = new AbortController();
     this.compacting = controller;
     try {
-      const services = this.live.refresh();
-      const agent = services.agent(this.record);
-      const model = services.resolveModel(agent.model ?? this.record.model);
-      const runner = await this.turnRunner(services);
-      return await runner.compactNow(await turnSettings(services, this.record, agent, model, { signal: controller.signal, requestSignal: () => controller.signal }));
+      const project = this.live.refresh();
+      const agent = project.agent(this.record);
+      const model = project.resolveModel(agent.model ?? this.record.model);
+      const runner = await this.turnRunner(project);
+      return await runner.compactNow(await turnSettings(project, this.record, agent, model, { signal: controller.signal, requestSignal: () => controller.signal }));
     } finally {
       this.compacting = undefined;
     }
@@ -288,13 +298,15 @@ export class Session {
   }
 
   private startTurn(message: UserMessage, blocks: ContentBlock[], origin: string | undefined, run?: RunOverrides): Promise<PromptOutcome> {
-    const services = this.live.refresh();
-    const agent = services.agent(this.record);
+    const project = this.live.refresh();
+    const agent = project.agent(this.record);
     // Resolve the model before anything is stored, so a misconfiguration loses nothing.
-    const model = services.resolveModel(agent.model ?? this.record.model);
+    const model = project.resolveModel(agent.model ?? this.record.model);
     const id = randomUUID();
     const controller = new AbortController();
-    const turn = { id, origin, run, controller, request: new AbortController(), done: undefined as unknown as Promise<PromptOutcome> };
+    // One path for a mode over the project's: the run's own, else the daemon's; held by this turn alone.
+    const permissionMode = run?.permissionMode ?? project.turnPermissionMode;
+    const turn = { id, origin, run, permissionMode, controller, request: new AbortController(), done: undefined as unknown as Promise<PromptOutcome> };
     this.turn = turn;
     try {
       this.writer.startTurn(id);
@@ -313,11 +325,11 @@ export class Session {
       let outcome: PromptOutcome = { stopReason: 'end_turn' };
       let failure: Error | undefined;
       try {
-        const runner = await this.turnRunner(services);
+        const runner = await this.turnRunner(project);
         // A prompt sent right after session/new gets the tools of servers still starting.
         await this.mcpStarts.beforeTurn(controller.signal);
-        this.live.turnStarted(services, agent);
-        const settings = await turnSettings(services, this.record, agent, model, {
+        this.live.turnStarted(project, agent);
+        const settings = await turnSettings(project, this.record, agent, model, {
           signal: controller.signal,
           requestSignal: () => {
             if (turn.request.signal.aborted) turn.request = new AbortController();
@@ -329,14 +341,14 @@ export class Session {
         if (result.error) failure = new TurnFailedError(result.error);
       } catch (error) {
         failure = error as Error;
-        this.services.log(`session ${this.id}: turn failed: ${failure.stack ?? failure.message}`);
+        this.project.log(`session ${this.id}: turn failed: ${failure.stack ?? failure.message}`);
       }
       try {
         this.writer.endTurn(failure ? 'error' : outcome.stopReason, failure?.message ?? null);
       } catch (error) {
         // The turn's messages are saved, its end is not (it is, before the next turn).
         failure ??= error as Error;
-        this.services.log(`session ${this.id}: ${(error as Error).message}`);
+        this.project.log(`session ${this.id}: ${(error as Error).message}`);
       }
       this.turn = undefined;
       if (failure instanceof StoreWriteError) this.reloadHistory();
@@ -356,7 +368,7 @@ export class Session {
     try {
       this.writer.endTurn('error', error.message);
     } catch (failure) {
-      this.services.log(`session ${this.id}: ${(failure as Error).message}`);
+      this.project.log(`session ${this.id}: ${(failure as Error).message}`);
     }
   }
 
@@ -369,17 +381,17 @@ export class Session {
     try {
       this.conversation.replace(repairTranscript(historyFromRecords(this.store.listMessages(this.id))));
     } catch (error) {
-      this.services.log(`session ${this.id}: cannot reload the history: ${(error as Error).message}`);
+      this.project.log(`session ${this.id}: cannot reload the history: ${(error as Error).message}`);
     }
   }
 
   /**
    * The loop, built once (the port through which it reaches this session, and the parts
-   * it owns with it), with the tool dispatch of `services` in use. A failure to build the
+   * it owns with it), with the tool dispatch of `project` in use. A failure to build the
    * dispatch (the sandbox probe) is retried by the next turn.
    */
-  private async turnRunner(services: SessionServices): Promise<TurnRunner> {
-    await this.live.useToolsOf(services, this.toolHost);
+  private async turnRunner(project: Project): Promise<TurnRunner> {
+    await this.live.useToolsOf(project, this.toolHost);
     this.runner ??= new TurnRunner({
       port: this.turnPort(),
       conversation: this.conversation,
@@ -417,7 +429,7 @@ export class Session {
       try {
         listener(event);
       } catch (error) {
-        this.services.log(`session ${this.id}: listener failed: ${(error as Error).message}`);
+        this.project.log(`session ${this.id}: listener failed: ${(error as Error).message}`);
       }
     }
   }

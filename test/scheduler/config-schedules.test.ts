@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ScheduleConfig } from '../../src/config/config-schema.js';
-import { startDaemon, type StartedDaemon } from '../../src/server/start-daemon.js';
+import { startDaemon, type StartedDaemon } from '../../src/daemon/start-daemon.js';
 import { daemonEnv, makeHome } from '../support/daemon-process.js';
 
 describe('Scheduler.setConfigSchedules (what a config reload calls)', () => {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionNotification, SessionUpdate } from '../../protocol/index.js';
 import { mapSessionEvent } from '../../src/server/map-session-event.js';
 import { replayUpdates } from '../../src/server/replay-history.js';
-import { startDaemon, type StartedDaemon } from '../../src/server/start-daemon.js';
+import { startDaemon, type StartedDaemon } from '../../src/daemon/start-daemon.js';
 import { describeToolCall } from '../../src/tools/describe-tool-call.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse } from '../support/chat-tool-call-sse.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startDaemon } from '../../src/server/start-daemon.js';
+import { startDaemon } from '../../src/daemon/start-daemon.js';
 import { daemonEnv, makeHome } from '../support/daemon-process.js';
 
 describe('queue delivery modes', () => {

@@ -7,7 +7,7 @@ import type { AgentdEvent, RequestPermissionRequest, SessionUpdate } from '../..
 import { askOnTerminal } from '../../src/cli/run/ask-on-terminal.js';
 import { RunDisplay } from '../../src/cli/run/run-display.js';
 import { jsonForTerminal, showControlCharacters } from '../../src/config/show-control-characters.js';
-import { loadDaemonSettings } from '../../src/server/load-daemon-settings.js';
+import { loadDaemonSettings } from '../../src/daemon/load-daemon-settings.js';
 import { questionTitle } from '../../src/tools/permissions/question-title.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse } from '../support/chat-tool-call-sse.js';

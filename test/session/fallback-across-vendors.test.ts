@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LoopEvent } from '../../src/loop/loop-event.js';
-import { startDaemon, type StartedDaemon } from '../../src/server/start-daemon.js';
+import { startDaemon, type StartedDaemon } from '../../src/daemon/start-daemon.js';
 import { daemonEnv, makeHome } from '../support/daemon-process.js';
 import { loadFixture } from '../support/load-fixture.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';

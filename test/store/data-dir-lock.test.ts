@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startDaemon } from '../../src/server/start-daemon.js';
+import { startDaemon } from '../../src/daemon/start-daemon.js';
 import { DataDirBusyError, lockDataDir, tryLockDataDir } from '../../src/store/data-dir-lock.js';
 
 const LOCK_MODULE = fileURLToPath(new URL('../../dist/src/store/data-dir-lock.js', import.meta.url));

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
-import { createDaemonShell } from '../../src/server/create-daemon-shell.js';
+import { createDaemonShell } from '../../src/daemon/create-daemon-shell.js';
 import type { DaemonContext } from '../../src/server/daemon-context.js';
-import { loadDaemonSettings } from '../../src/server/load-daemon-settings.js';
+import { loadDaemonSettings } from '../../src/daemon/load-daemon-settings.js';
 import { serveConnection } from '../../src/server/serve-connection.js';
 import type { PermissionMode } from '../../src/tools/permissions/permission-modes.js';
 import { RpcPeer } from './rpc-peer.js';

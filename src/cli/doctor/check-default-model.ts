@@ -1,5 +1,5 @@
 import type { AgentdConfig } from '../../config/config-schema.js';
-import { pickDefaultModel } from '../../session/pick-default-model.js';
+import { pickDefaultModel } from '../../project/pick-default-model.js';
 import { okCheck, warnCheck, type DoctorCheck } from './doctor-check.js';
 
 /** Which model a new session uses when it names none (pickDefaultModel, as session/new does). */

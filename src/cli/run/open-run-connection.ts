@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { AgentdClient, connectAgentdClient } from '../../../clients/typescript/src/index.js';
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
-import { createDaemonShell } from '../../server/create-daemon-shell.js';
-import { loadDaemonSettings } from '../../server/load-daemon-settings.js';
+import { createDaemonShell } from '../../daemon/create-daemon-shell.js';
+import { loadDaemonSettings } from '../../daemon/load-daemon-settings.js';
 import { serveConnection } from '../../server/serve-connection.js';
 import { isSocketLive } from '../../server/transports/is-socket-live.js';
 import { DataDirBusyError, tryLockDataDir } from '../../store/data-dir-lock.js';

@@ -22,7 +22,7 @@ export function sessionMcpSpecs(method: string, servers: Parameters<typeof specs
  */
 export function startSessionMcp(daemon: DaemonContext, session: Session, specs: McpServerSpec[]): McpServerReport[] {
   // Both never reject: a server that fails is reported, not thrown.
-  applyProjectMcpServers(daemon, session, session.services.settings);
+  applyProjectMcpServers(daemon, session, session.project.settings);
   // A client server named like a project one is refused by startSession with a log line naming it.
   void daemon.mcp.startSession(session.id, specs);
   return daemon.mcp.status(session.id).map(({ name, state, tools, error }) => ({ name, state, tools, ...(error ? { error } : {}) }));

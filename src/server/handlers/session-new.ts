@@ -14,7 +14,7 @@ export const sessionNew: RequestHandler<'session/new'> = async (params, { client
   const session = daemon.sessions.create({ cwd: params.cwd, additionalDirectories: additional });
   const mcp = startSessionMcp(daemon, session, mcpServers);
   attachSession(client, session);
-  const sandbox = await session.services.sandbox;
+  const sandbox = await session.project.sandbox;
   const modes = sessionModes(session);
   // After the agents were read for the modes: their files' errors are among the problems.
   const problems = tellStandingProblems(daemon, session);

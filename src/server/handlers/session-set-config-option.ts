@@ -1,4 +1,4 @@
-import { ModelNotConfiguredError } from '../../session/model-not-configured-error.js';
+import { ModelNotConfiguredError } from '../../project/model-not-configured-error.js';
 import { UnknownChoiceError } from '../../session/session-errors.js';
 import type { RequestHandler } from '../handler-table.js';
 import { RpcError } from '../rpc-error.js';

@@ -4,8 +4,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkDaemon } from '../../../src/cli/doctor/check-daemon.js';
-import { createDaemonShell } from '../../../src/server/create-daemon-shell.js';
-import { loadDaemonSettings } from '../../../src/server/load-daemon-settings.js';
+import { createDaemonShell } from '../../../src/daemon/create-daemon-shell.js';
+import { loadDaemonSettings } from '../../../src/daemon/load-daemon-settings.js';
 import { serveUnixSocket } from '../../../src/server/transports/unix-socket-transport.js';
 import { makeTempHome, type TempHome } from './temp-home.js';
 

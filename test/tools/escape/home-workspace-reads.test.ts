@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PermissionAnswer } from '../../../src/session/permission-asker.js';
+import type { PermissionAnswer } from '../../../src/project/permission-asker.js';
 import { globTool } from '../../../src/tools/builtin/glob.js';
 import { grepTool } from '../../../src/tools/builtin/grep.js';
 import { lsTool } from '../../../src/tools/builtin/ls.js';

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PermissionAnswer } from '../../../src/session/permission-asker.js';
-import { createMcpClientPorts } from '../../../src/server/create-mcp-client-ports.js';
-import type { SessionManager } from '../../../src/session/session-manager.js';
+import type { PermissionAnswer } from '../../../src/project/permission-asker.js';
+import { createMcpClientPorts } from '../../../src/daemon/create-mcp-client-ports.js';
+import type { LiveSessions } from '../../../src/session/live-sessions.js';
 import { accessPolicy } from '../../../src/tools/access-policy.js';
 import { editTool } from '../../../src/tools/builtin/edit.js';
 import { readTool } from '../../../src/tools/builtin/read.js';
@@ -133,10 +133,10 @@ describe('[F12 access-policy] writes into agentd\'s own files and credentials fr
   it('[F12 access-policy] MCP roots/list never offers a session directory inside a hidden path', async () => {
     const session = {
       record: { cwd: w.home, additionalDirectories: [path.join(w.home, '.ssh'), w.paths.configDir, path.join(w.home, 'src')] },
-      services: { accessPolicy: (id: string) => accessPolicy(w.policy, w.paths.dataDir, id) },
+      project: { accessPolicy: (id: string) => accessPolicy(w.policy, w.paths.dataDir, id) },
     };
-    const sessions = { get: (id: string) => (id === 's1' ? session : undefined) } as unknown as SessionManager;
-    const roots = await createMcpClientPorts(() => sessions, new Set(), new Set()).roots('s1');
+    const sessions = { get: (id: string) => (id === 's1' ? session : undefined) } as unknown as LiveSessions;
+    const roots = await createMcpClientPorts(sessions, new Set(), new Set()).roots('s1');
     expect(roots).toEqual([w.home, path.join(w.home, 'src')]);
   });
 });

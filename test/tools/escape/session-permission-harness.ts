@@ -1,7 +1,7 @@
 import type { PermitDecision } from '../../../src/loop/dispatch-tool-calls.js';
-import type { PermissionAnswer, PermissionQuestionForClient } from '../../../src/session/permission-asker.js';
+import type { PermissionAnswer, PermissionQuestionForClient } from '../../../src/project/permission-asker.js';
 import { accessPolicy } from '../../../src/tools/access-policy.js';
-import { createSessionPermissions } from '../../../src/session/session-permissions.js';
+import { createSessionPermissions } from '../../../src/project/session-permissions.js';
 import { FileStateTracker } from '../../../src/tools/file-state-tracker.js';
 import type { PermissionRuleSet } from '../../../src/tools/permissions/match-permission-rules.js';
 import type { PermissionMode } from '../../../src/tools/permissions/permission-modes.js';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gitFacts } from '../../../src/session/git-facts.js';
+import { gitFacts } from '../../../src/project/git-facts.js';
 import { textOf } from '../tool-test-context.js';
 import { makeSandboxFixture, SECRETS, type SandboxFixture } from './sandbox-fixture.js';
 import { BUBBLEWRAP, requireProgram } from '../../support/required-program.js';

@@ -1,5 +1,5 @@
-import type { DaemonContext } from './daemon-context.js';
-import type { DaemonShell } from './daemon-shell.js';
+import type { DaemonContext } from '../server/daemon-context.js';
+import type { DaemonShell } from '../server/daemon-shell.js';
 
 /** What keeps a daemon started on demand alive; undefined when it has nothing to do. */
 export function daemonBusyWith(clients: number, daemon: DaemonContext | undefined): string | undefined {

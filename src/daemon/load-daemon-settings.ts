@@ -4,7 +4,7 @@ import { loadProjectConfig, readUserConfig } from '../config/load-config.js';
 import { ProjectSettingsResolver } from '../config/project-settings.js';
 import { collectSecrets, redactSecrets } from '../config/redact-secrets.js';
 import { showControlCharacters } from '../config/show-control-characters.js';
-import type { PermissionAsker } from '../session/permission-asker.js';
+import type { PermissionAsker } from '../project/permission-asker.js';
 import type { DataDirLock } from '../store/data-dir-lock.js';
 import type { PermissionMode } from '../tools/permissions/permission-modes.js';
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveAgentdPaths } from '../../src/config/agentd-paths.js';
-import { filterDrivers, gitFacts, parseGitStatus, type GitFactsOptions } from '../../src/session/git-facts.js';
+import { filterDrivers, gitFacts, parseGitStatus, type GitFactsOptions } from '../../src/project/git-facts.js';
 import { buildSandboxPolicy } from '../../src/tools/sandbox/sandbox-policy.js';
 import { BUBBLEWRAP, requireProgram } from '../support/required-program.js';
 

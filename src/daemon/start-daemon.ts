@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { AgentdPaths } from '../config/agentd-paths.js';
 import type { AgentdConfig } from '../config/config-schema.js';
 import { lockDataDir } from '../store/data-dir-lock.js';
@@ -6,18 +5,17 @@ import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { describeSandbox } from '../tools/sandbox/detect-sandbox.js';
 import { prepareToolJsonSchemas } from '../tools/tool-json-schema.js';
-import type { ClientConnection } from './client-connection.js';
-import { createDaemonContext } from './create-daemon-context.js';
+import type { ClientConnection } from '../server/client-connection.js';
+import { userSandbox } from '../project/projects.js';
+import { createDaemonContext, type BuiltDaemonContext } from './create-daemon-context.js';
 import { followConfigChanges } from './follow-config-changes.js';
-import { userSandbox } from './create-project-services.js';
-import type { DaemonContext } from './daemon-context.js';
 import { loadDaemonSettings, type DaemonSettings, type StartOptions } from './load-daemon-settings.js';
 import { reportMcpServerStates } from './report-mcp-server-states.js';
 
 export type { StartOptions } from './load-daemon-settings.js';
 
 export interface StartedDaemon {
-  daemon: DaemonContext;
+  daemon: BuiltDaemonContext;
   paths: AgentdPaths;
   config: AgentdConfig;
   store: Store;
@@ -36,7 +34,7 @@ export async function startDaemon(options: StartOptions): Promise<StartedDaemon>
  * and the configured MCP servers start in the background.
  */
 export async function buildDaemon(settings: DaemonSettings, clients?: Set<ClientConnection>): Promise<StartedDaemon> {
-  const { options, paths, config, log, projects } = settings;
+  const { options, paths, config, log } = settings;
   // Throws DataDirBusyError (naming the owner) when another daemon has the directory.
   const lock = options.lock ?? lockDataDir(paths.dataDir);
   let store: Store;
@@ -55,22 +53,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   void sandbox.then((info) => {
     if (info.mode === 'none') log(`bash runs without a sandbox (${describeSandbox(info)}); each command asks permission`);
   });
-  const daemon = createDaemonContext({
-    sandbox,
-    ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
-    ...(options.asker ? { asker: options.asker } : {}),
-    ...(clients ? { clients } : {}),
-    config,
-    projects,
-    paths,
-    ...(options.configFile ? { configFile: path.resolve(options.cwd, options.configFile) } : {}),
-    ...(options.socketPath ? { socketPath: path.resolve(options.cwd, options.socketPath) } : {}),
-    store,
-    env: options.env,
-    version: options.version,
-    log,
-    ...(options.model ? { model: options.model } : {}),
-  });
+  const daemon = createDaemonContext(settings, store, sandbox, clients);
   // What every session's first model request would otherwise compute: the built-in tools' schemas.
   prepareToolJsonSchemas(daemon.tools.list().map(({ tool }) => tool));
   // In the background, like the sandbox probe; sessions never wait for it, their tools appear when ready.

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadDaemonSettings } from '../../src/server/load-daemon-settings.js';
+import { loadDaemonSettings } from '../../src/daemon/load-daemon-settings.js';
 
 describe('loadDaemonSettings', () => {
   const dirs: string[] = [];

@@ -1,5 +1,5 @@
-import { broadcastDaemonEvent } from './broadcast-daemon-event.js';
-import type { DaemonContext } from './daemon-context.js';
+import { broadcastDaemonEvent } from '../server/broadcast-daemon-event.js';
+import type { DaemonContext } from '../server/daemon-context.js';
 
 /**
  * Makes MCP servers visible: every change of state is an `mcp_server` daemon event for

@@ -1,5 +1,5 @@
-import type { DaemonContext } from './daemon-context.js';
-import { applyProjectMcpServers } from './project-mcp-specs.js';
+import type { BuiltDaemonContext } from './create-daemon-context.js';
+import { applyProjectMcpServers } from '../server/project-mcp-specs.js';
 
 /**
  * What a configuration change starts and stops beyond the sessions' own services: the
@@ -8,7 +8,7 @@ import { applyProjectMcpServers } from './project-mcp-specs.js';
  * (when this daemon runs schedules), and each live session's project servers its
  * trusted project's (trust itself may have changed with the user's file).
  */
-export function followConfigChanges(daemon: DaemonContext, options: { schedules: boolean }): void {
+export function followConfigChanges(daemon: BuiltDaemonContext, options: { schedules: boolean }): void {
   daemon.reloader.onUserConfig((config) => {
     daemon.mcp.setDefaultStartupTimeout(config.tools?.mcpStartupTimeoutMs);
     void daemon.mcp.setConfigured(config.mcpServers);

@@ -2,7 +2,8 @@ import type { AgentDefinition } from '../config/agent-definition.js';
 import type { TurnSettings } from '../loop/loop-context.js';
 import type { SessionRecord } from '../store/store.js';
 import type { RunOverrides } from './run-overrides.js';
-import type { ResolvedModel, SessionServices } from './session-services.js';
+import type { Project } from './project.js';
+import type { ResolvedModel } from './project-models.js';
 
 /** Model requests per turn when neither config `maxTurns` nor the agent says. */
 export const DEFAULT_MAX_TURNS = 50;
@@ -13,12 +14,12 @@ export const TOOL_RESULT_BUDGET = 50_000;
  * The budget (US dollars) a session's spending is held to: a run's own for that run's turn,
  * else a sub-agent's share of its parent's sub-agent budget (in its record), else the config's.
  */
-export function sessionBudgetUsd(services: SessionServices, record: SessionRecord, run?: RunOverrides): number | undefined {
+export function sessionBudgetUsd(project: Project, record: SessionRecord, run?: RunOverrides): number | undefined {
   if (run?.budgetUsd !== undefined) return run.budgetUsd;
   // Only a sub-agent's record carries a budget: a top-level record's `budgetUsd` (written by
   // older scheduled runs) is ignored.
   const ownBudget = typeof record.meta.parentSessionId === 'string' ? record.meta.budgetUsd : undefined;
-  return typeof ownBudget === 'number' ? ownBudget : services.settings.config.budgetUsd;
+  return typeof ownBudget === 'number' ? ownBudget : project.settings.config.budgetUsd;
 }
 
 /**
@@ -26,7 +27,7 @@ export function sessionBudgetUsd(services: SessionServices, record: SessionRecor
  * resolved for it; a run's own budget (`run`) for that run's turn only.
  */
 export async function turnSettings(
-  services: SessionServices,
+  project: Project,
   record: SessionRecord,
   agent: AgentDefinition,
   model: ResolvedModel,
@@ -34,15 +35,15 @@ export async function turnSettings(
   run?: RunOverrides,
 ): Promise<TurnSettings> {
   // Read from the project's effective config here, once per turn, not copied along the way.
-  const { config } = services.settings;
-  const budgetUsd = sessionBudgetUsd(services, record, run);
+  const { config } = project.settings;
+  const budgetUsd = sessionBudgetUsd(project, record, run);
   const { fallback, ...primary } = model;
   return {
     model: primary,
     ...(fallback ? { fallback } : {}),
-    system: await services.systemPrompt(record, agent),
-    tools: services.toolSpecs(record, agent),
-    refusal: (tool) => services.refusal(record, agent, tool),
+    system: await project.systemPrompt(record, agent),
+    tools: project.toolSpecs(record, agent),
+    refusal: (tool) => project.refusal(record, agent, tool),
     maxTurns: agent.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
     ...(agent.temperature !== undefined ? { temperature: agent.temperature } : {}),
     ...(budgetUsd !== undefined ? { budgetUsd } : {}),

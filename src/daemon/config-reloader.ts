@@ -6,14 +6,16 @@ import { projectConfigFile, type UserConfigLayer } from '../config/load-config.j
 import type { ProjectSettings, ProjectSettingsResolver } from '../config/project-settings.js';
 import type { Session } from '../session/session.js';
 import type { SessionManager } from '../session/session-manager.js';
-import { broadcastDaemonEvent } from './broadcast-daemon-event.js';
-import type { ClientConnection } from './client-connection.js';
-import type { ProjectServicesCache } from './project-services-cache.js';
+import { broadcastDaemonEvent } from '../server/broadcast-daemon-event.js';
+import type { ClientConnection } from '../server/client-connection.js';
+import type { Projects } from '../project/projects.js';
 
 export interface ConfigReloaderOptions {
   watcher: ConfigWatcher;
-  projects: ProjectSettingsResolver;
-  services: ProjectServicesCache;
+  /** Each session directory's settings (re-read here when a file changed). */
+  settings: ProjectSettingsResolver;
+  /** The daemon's projects, whose versions rise with each applied change. */
+  projects: Projects;
   sessions: SessionManager;
   clients: Set<ClientConnection>;
   /** The user's config file as it is read (`--config FILE` or the default). */
@@ -33,8 +35,8 @@ const RESTART_ONLY: Array<keyof AgentdConfig> = ['server'];
 
 /**
  * Applies configuration edits to a running daemon. Sessions take up their project's
- * services at each model request (see LiveServices); this makes sure those services are
- * new when any file they come from changed, re-reads the user's file (which the daemon
+ * project at each model request (see LiveProject); this raises a project's version
+ * when any file it reads changed, re-reads the user's file (which the daemon
  * otherwise reads once), tells listeners (MCP servers, schedules), and reports the
  * outcome: `config_reloaded`, or for an invalid edit `config_rejected` plus a notice to
  * every client of each affected session naming the file, the JSON path and the problem,
@@ -96,7 +98,7 @@ export class ConfigReloader {
 
   private opened(session: Session): void {
     if (!this.watching || this.roots.has(session.id)) return;
-    const root = session.services.settings.root;
+    const root = session.project.root;
     this.roots.set(session.id, root);
     const acquired = this.options.watcher.acquire(root).catch((error: Error) => this.options.log(`cannot watch the configuration of ${root}: ${error.message}`));
     this.acquiring.add(acquired);
@@ -116,10 +118,10 @@ export class ConfigReloader {
       let layer: UserConfigLayer;
       try {
         layer = this.options.readUserLayer();
-        const previous = this.options.projects.userConfig;
-        this.options.projects.setUser(layer);
-        const config = this.options.projects.userConfig;
-        this.options.services.replaceUserConfig(config);
+        const previous = this.options.settings.userConfig;
+        this.options.settings.setUser(layer);
+        const config = this.options.settings.userConfig;
+        this.options.projects.replaceUserConfig(config);
         this.logRestartOnly(previous, config);
         for (const listener of this.userListeners) this.tell(() => listener(config, previous));
       } catch (error) {
@@ -129,10 +131,10 @@ export class ConfigReloader {
       }
     }
     // AGENTS.md, skills or agents of the user apply to every project.
-    this.options.services.renew(undefined);
+    this.options.projects.touch(undefined);
     const affected = sessions.flatMap((session) => {
       try {
-        return [{ session, settings: this.options.projects.resolve(session.record.cwd) }];
+        return [{ session, settings: this.options.settings.resolve(session.record.cwd) }];
       } catch {
         // Its project's file is broken: the session keeps its settings (resolve said why).
         return [];
@@ -146,7 +148,7 @@ export class ConfigReloader {
     const sessions = this.options.sessions.liveSessions().filter((session) => this.roots.get(session.id) === root);
     let settings: ProjectSettings | undefined;
     try {
-      const reloaded = this.options.projects.reload(root);
+      const reloaded = this.options.settings.reload(root);
       if (reloaded.error) {
         this.reject(projectConfigFile(root), reloaded.error, sessions);
         return;
@@ -158,7 +160,7 @@ export class ConfigReloader {
       this.reject(projectConfigFile(root), error, sessions);
       return;
     }
-    this.options.services.renew(root);
+    this.options.projects.touch(root);
     const affected = sessions.map((session) => ({ session, settings: settings! }));
     for (const listener of this.sessionListeners) this.tell(() => listener(affected));
     this.reloaded(files, sessions);

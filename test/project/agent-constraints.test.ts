@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentConstraints, childConstraints, constraintRefusal } from '../../src/session/agent-constraints.js';
+import { agentConstraints, childConstraints, constraintRefusal } from '../../src/project/agent-constraints.js';
 
 const bash = { name: 'bash', access: 'execute' as const };
 const read = { name: 'read', access: 'read' as const };

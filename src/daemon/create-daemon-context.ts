@@ -1,0 +1,142 @@
+import path from 'node:path';
+import { join } from 'node:path';
+import { ConfigWatcher } from '../config/config-watcher.js';
+import { readUserConfig } from '../config/load-config.js';
+import { DaemonCostTotals } from '../loop/track-cost.js';
+import type { PermissionAsker } from '../project/permission-asker.js';
+import type { ProjectParts } from '../project/project-parts.js';
+import { Projects } from '../project/projects.js';
+import { RememberedWarnings } from '../project/remembered-warnings.js';
+import { createModelCatalog } from '../providers/catalog/model-catalog.js';
+import { createProviderRegistry } from '../providers/registry/create-provider-registry.js';
+import { Scheduler } from '../scheduler/scheduler.js';
+import { createClientAsker } from '../server/ask-client-permission.js';
+import { broadcastDaemonEvent } from '../server/broadcast-daemon-event.js';
+import type { ClientConnection } from '../server/client-connection.js';
+import type { DaemonContext } from '../server/daemon-context.js';
+import { createAgentTool } from '../session/agent-tool.js';
+import { LiveSessions } from '../session/live-sessions.js';
+import { SessionManager } from '../session/session-manager.js';
+import type { Store } from '../store/store.js';
+import { HookRunner } from '../tools/hooks/hook-runner.js';
+import { McpManager } from '../tools/mcp/mcp-manager.js';
+import { ClientTools } from '../tools/remote/client-tools.js';
+import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
+import { buildSandboxPolicy } from '../tools/sandbox/sandbox-policy.js';
+import { createBuiltinTools, ToolRegistry } from '../tools/tool-registry.js';
+import { ConfigReloader } from './config-reloader.js';
+import { createMcpClientPorts } from './create-mcp-client-ports.js';
+import { createRunPrompt } from './create-run-prompt.js';
+import type { DaemonSettings } from './load-daemon-settings.js';
+
+/** The daemon as src/daemon/ holds it: the server's context, with the config reloader itself. */
+export interface BuiltDaemonContext extends DaemonContext {
+  reloader: ConfigReloader;
+}
+
+/**
+ * Builds the daemon's shared state, each part before what needs it: the live sessions
+ * (found by the asker, MCP servers' requests and hooks), the tools and servers of the
+ * user's config, the projects (one per settings root, see Project), the session manager,
+ * the agent tool that starts sub-agents through it, the config reloader and the scheduler.
+ */
+export function createDaemonContext(settings: DaemonSettings, store: Store, sandbox: Promise<SandboxInfo>, clients = new Set<ClientConnection>()): BuiltDaemonContext {
+  const { options, config, paths, log } = settings;
+  const { env, version } = options;
+  const configFile = options.configFile !== undefined ? path.resolve(options.cwd, options.configFile) : undefined;
+  const socketPath = options.socketPath !== undefined ? path.resolve(options.cwd, options.socketPath) : undefined;
+  const hiddenFiles = { ...(configFile !== undefined ? { configFile } : {}), ...(socketPath !== undefined ? { socketPath } : {}) };
+  const live = new LiveSessions(store);
+
+  const tools = new ToolRegistry();
+  // The user's policy for the built-in bash; each project's tools run with their own (see ProjectTools).
+  const { policy: sandboxPolicy } = buildSandboxPolicy({ paths, config, env, ...hiddenFiles });
+  const builtinOptions = {
+    bash: { policy: sandboxPolicy },
+    // The same user skills folder the system prompt lists.
+    skill: { userConfigDir: paths.configDir },
+    ...(config.tools?.webFetchAllowedHosts ? { webFetch: { allowedHosts: config.tools.webFetchAllowedHosts } } : {}),
+  };
+  for (const tool of createBuiltinTools(builtinOptions)) tools.register(tool, { origin: 'builtin' });
+
+  // Sessions running a scheduled run: headless, so nobody is asked, not even a client that opened one.
+  const headless = new Set<string>();
+  // A sub-agent's questions go to the clients of the session that started it.
+  const clientAsker = options.asker ?? createClientAsker(clients, (id) => live.get(id)?.promptOrigin, (id) => live.rootOf(id));
+  const asker: PermissionAsker = (question, signal) => (headless.has(live.rootOf(question.sessionId)) ? Promise.resolve('no_client') : clientAsker(question, signal));
+  const mcp = new McpManager({
+    registry: tools,
+    log,
+    clientVersion: version,
+    ports: createMcpClientPorts(live, clients, headless),
+    ...(config.tools?.mcpStartupTimeoutMs !== undefined ? { startupTimeoutMs: config.tools.mcpStartupTimeoutMs } : {}),
+  });
+  const hooks = new HookRunner({
+    config: config.hooks,
+    // A trusted project's hooks replace the user's for its sessions (an untrusted one's are stripped).
+    configOf: (id) => live.get(id)?.project.config.hooks,
+    cwdOf: (id) => live.record(id).cwd,
+    log,
+    env,
+  });
+
+  const parts: ProjectParts = {
+    userConfig: config,
+    registry: createProviderRegistry({ config, env }),
+    catalog: createModelCatalog(config.providers),
+    sandbox,
+    tools,
+    asker,
+    hooks,
+    mcpServers: mcp,
+    paths,
+    ...hiddenFiles,
+    env,
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
+    costTotals: new DaemonCostTotals(),
+    log,
+    warned: new Set<string>(),
+    agentProblems: new Map<string, string[]>(),
+    rememberedWarnings: new RememberedWarnings(join(paths.stateDir, 'warnings-shown.json')),
+  };
+  const projects = new Projects(settings.projects, parts);
+  const sessions = new SessionManager(store, live, (cwd) => projects.for(cwd));
+  tools.register(createAgentTool({ sessions }), { origin: 'builtin' });
+
+  const userConfigFile = configFile ?? paths.configFile;
+  const reloader = new ConfigReloader({
+    watcher: new ConfigWatcher({ userConfigFile, userConfigDir: paths.configDir, onChange: (change) => reloader.apply(change), log }),
+    settings: settings.projects,
+    projects,
+    sessions,
+    clients,
+    userConfigFile,
+    readUserLayer: () => readUserConfig({ cwd: paths.configDir, paths, ...(configFile !== undefined ? { configFile } : {}) }),
+    log,
+  });
+  const scheduler = new Scheduler({
+    store: store.schedules,
+    runPrompt: createRunPrompt(sessions, clients, headless),
+    emit: (event) => broadcastDaemonEvent(clients, event),
+    log,
+  });
+  return {
+    sessions,
+    scheduler,
+    sandbox,
+    tools,
+    clientTools: new ClientTools(tools, { ...(config.server?.requestTimeoutMs ? { defaultTimeoutMs: config.server.requestTimeoutMs } : {}) }),
+    mcp,
+    hooks,
+    clients,
+    reloader,
+    // The user's config in force: it follows edits of the file.
+    get config() {
+      return projects.userConfig;
+    },
+    version,
+    log,
+    problems: (cwd) => [...reloader.standingProblems(), ...(parts.agentProblems.get(cwd) ?? [])],
+  };
+}

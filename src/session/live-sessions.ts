@@ -1,0 +1,56 @@
+import type { SessionRecord, Store } from '../store/store.js';
+import type { Session } from './session.js';
+import { SessionNotFoundError } from './session-errors.js';
+
+/**
+ * The daemon's live sessions by id, and the lookups that fall back to the store. Made
+ * before anything that needs to find a session (the permission asker, MCP servers'
+ * requests, hooks), and filled by the SessionManager as sessions go live and unload:
+ * what finds sessions never needs the manager that makes them.
+ */
+export class LiveSessions {
+  private readonly live = new Map<string, Session>();
+
+  constructor(private readonly store: Store) {}
+
+  get(id: string): Session | undefined {
+    return this.live.get(id);
+  }
+
+  /** Every live session. */
+  all(): Session[] {
+    return [...this.live.values()];
+  }
+
+  has(id: string): boolean {
+    return this.live.has(id);
+  }
+
+  /** The record of a live or stored session; throws SessionNotFoundError. */
+  record(id: string): SessionRecord {
+    const record = this.live.get(id)?.record ?? this.store.getSession(id);
+    if (!record) throw new SessionNotFoundError(id);
+    return record;
+  }
+
+  /** The top-level session a sub-agent session belongs to (itself when it is not one). */
+  rootOf(id: string): string {
+    let current = id;
+    for (let depth = 0; depth < 16; depth++) {
+      const parent = this.store.getSession(current)?.meta.parentSessionId;
+      if (typeof parent !== 'string') return current;
+      current = parent;
+    }
+    return current;
+  }
+
+  /** The SessionManager's: a session went live. */
+  add(session: Session): void {
+    this.live.set(session.id, session);
+  }
+
+  /** The SessionManager's: a session was unloaded. */
+  remove(session: Session): void {
+    this.live.delete(session.id);
+  }
+}

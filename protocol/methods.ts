@@ -24,6 +24,7 @@ import {
   loadSessionMethod,
   newSessionMethod,
   resumeSessionMethod,
+  sessionInfoMethod,
 } from './session.js';
 import { setSessionConfigOptionMethod, setSessionModeMethod } from './session-config.js';
 import { sessionUpdateMethod } from './session-update.js';
@@ -67,6 +68,7 @@ export const methodTable = [
   runScheduleMethod,
   scheduleHistoryMethod,
   daemonStatusMethod,
+  sessionInfoMethod,
   agentdEventMethod,
   daemonEventMethod,
   cancelRequestMethod,

@@ -111,6 +111,42 @@ export type DeleteSessionRequest = z.infer<typeof DeleteSessionRequestSchema>;
 export const DeleteSessionResponseSchema = z.looseObject({ _meta: MetaSchema }).describe('Result of `session/delete`.');
 export type DeleteSessionResponse = z.infer<typeof DeleteSessionResponseSchema>;
 
+/*
+ * `session/info` (agentd extension): one session's facts without opening it, for an
+ * editor's session picker or a dashboard that polls. A session that is not live stays
+ * unloaded, so asking never starts its MCP servers or replays its history.
+ */
+
+/** `session/info` params. */
+export const SessionInfoRequestSchema = z
+  .strictObject({ sessionId: SessionIdSchema })
+  .describe('Params of `session/info`.');
+export type SessionInfoRequest = z.infer<typeof SessionInfoRequestSchema>;
+
+/** What a session is doing: a live session's own state, or `closed` when it is only stored. */
+export const SessionActivitySchema = z
+  .enum(['idle', 'running', 'compacting', 'aborting', 'closed'])
+  .describe('`idle`, `running` (a turn), `compacting`, `aborting` (stopping a turn): a live session; `closed`: stored only.');
+export type SessionActivity = z.infer<typeof SessionActivitySchema>;
+
+/** `session/info` result. */
+export const SessionInfoResponseSchema = z
+  .strictObject({
+    sessionId: SessionIdSchema,
+    cwd: z.string().describe('Absolute working directory.'),
+    additionalDirectories: z.array(z.string()).describe('Extra absolute workspace roots (may be empty).'),
+    title: z.string().nullable().describe('Title, usually from the first prompt; null until there is one.'),
+    mode: z.string().describe('Current mode (agent), e.g. `build`.'),
+    model: z.string().nullable().describe('Chosen model as `provider/model`; null: the project\'s default model.'),
+    costUsd: z.number().min(0).describe('Total cost of the session\'s model calls so far, in USD.'),
+    createdAt: z.string().describe('ISO 8601 UTC time it was created.'),
+    updatedAt: z.string().describe('ISO 8601 UTC time of the last activity.'),
+    live: z.boolean().describe('Loaded in the daemon now (opened by a client or a run and not closed since).'),
+    state: SessionActivitySchema,
+  })
+  .describe('Result of `session/info`.');
+export type SessionInfoResponse = z.infer<typeof SessionInfoResponseSchema>;
+
 const exampleModes = {
   currentModeId: 'build',
   availableModes: [
@@ -215,4 +251,33 @@ export const deleteSessionMethod = defineMethod({
   feature: 'sessions',
   errors: lookup,
   example: { params: { sessionId: 'ses_01J9Z' }, result: {} },
+});
+
+export const sessionInfoMethod = defineMethod({
+  method: 'session/info',
+  clientMethod: 'sessionInfo',
+  direction: 'client-to-daemon',
+  kind: 'request',
+  params: SessionInfoRequestSchema,
+  result: SessionInfoResponseSchema,
+  summary: 'One session\'s title, cwd, mode, model, cost and state, without loading or replaying it.',
+  acp: false,
+  feature: 'daemon',
+  errors: lookup,
+  example: {
+    params: { sessionId: 'ses_01J9Z' },
+    result: {
+      sessionId: 'ses_01J9Z',
+      cwd: '/home/ada/project',
+      additionalDirectories: [],
+      title: 'Fix the flaky test',
+      mode: 'build',
+      model: 'anthropic/claude-sonnet-4-5',
+      costUsd: 0.0412,
+      createdAt: '2025-06-01T09:12:00Z',
+      updatedAt: '2025-06-01T09:30:00Z',
+      live: true,
+      state: 'running',
+    },
+  },
 });

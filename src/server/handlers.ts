@@ -11,6 +11,7 @@ export const handlers: HandlerTable = {
   'session/list': async () => (await import('./handlers/session-list.js')).sessionList,
   'session/close': async () => (await import('./handlers/session-close.js')).sessionClose,
   'session/delete': async () => (await import('./handlers/session-delete.js')).sessionDelete,
+  'session/info': async () => (await import('./handlers/session-info.js')).sessionInfo,
   'session/prompt': async () => (await import('./handlers/session-prompt.js')).sessionPrompt,
   'session/cancel': async () => (await import('./handlers/session-cancel.js')).sessionCancel,
   'session/abort': async () => (await import('./handlers/session-abort.js')).sessionAbort,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { FileStateTracker } from '../../src/tools/file-state-tracker.js';
+import { FileStateTracker } from '../../src/tools/files/file-state-tracker.js';
 import { allowAllGate } from '../../src/tools/permission-gate.js';
 import type { SandboxInfo } from '../../src/tools/sandbox/detect-sandbox.js';
 import type { ToolContext } from '../../src/tools/tool.js';

@@ -2,8 +2,8 @@ import { realpathSync, stat, statSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { NewestFirst } from '../../src/tools/newest-first.js';
-import { runRipgrep } from '../../src/tools/run-ripgrep.js';
+import { NewestFirst } from '../../src/tools/search/newest-first.js';
+import { runRipgrep } from '../../src/tools/search/run-ripgrep.js';
 import { summarise } from './bench-stats.js';
 
 /** What each variant answers: the total listed and the newest `LIMIT`, newest first. */

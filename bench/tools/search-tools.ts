@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { GLOB_MAX_RESULTS, globTool } from '../../src/tools/builtin/glob.js';
 import { GREP_MAX_RESULTS, grepTool } from '../../src/tools/builtin/grep.js';
-import { ripgrepPath } from '../../src/tools/ripgrep-path.js';
+import { ripgrepPath } from '../../src/tools/search/ripgrep-path.js';
 import type { Tool, ToolResult } from '../../src/tools/tool.js';
 import { benchContext } from './bench-context.js';
 import { round, timeInterleaved, type Timing } from './bench-stats.js';

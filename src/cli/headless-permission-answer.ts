@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { PermissionMode } from '../tools/permissions/permission-modes.js';
-import { isInside } from '../tools/is-inside.js';
+import { isInside } from '../tools/access/is-inside.js';
 
 /** The parts of an ACP `session/request_permission` a headless client decides on. */
 export interface PermissionRequestSeen {

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { LiveSessions } from '../session/live-sessions.js';
 import { sampleForMcpServer } from '../session/sample-for-mcp-server.js';
-import { findSensitive } from '../tools/access-policy.js';
+import { findSensitive } from '../tools/access/access-policy.js';
 import type { McpClientPorts } from '../tools/mcp/mcp-client-ports.js';
-import { realpathLoose } from '../tools/realpath-loose.js';
+import { realpathLoose } from '../tools/access/realpath-loose.js';
 import { createClientElicitor } from '../server/ask-client-elicitation.js';
 import type { ClientConnection } from '../server/client-connection.js';
 

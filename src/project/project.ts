@@ -13,7 +13,7 @@ import { discoverSkills } from '../tools/discover-skills.js';
 import type { PermissionMode } from '../tools/permissions/permission-modes.js';
 import { detectSandbox, type SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import { buildSandboxPolicy } from '../tools/sandbox/sandbox-policy.js';
-import type { AccessPolicy } from '../tools/access-policy.js';
+import type { AccessPolicy } from '../tools/access/access-policy.js';
 import type { McpServersView } from '../tools/mcp/wait-for-mcp-servers.js';
 import type { Tool } from '../tools/tool.js';
 import { gitFacts, type GitFacts } from './git-facts.js';

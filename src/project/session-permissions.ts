@@ -1,8 +1,8 @@
 import type { ToolKind } from '../../protocol/index.js';
 import type { PermitDecision } from '../loop/dispatch-tool-calls.js';
-import { findSensitive, type AccessPolicy } from '../tools/access-policy.js';
-import { displayPath } from '../tools/display-path.js';
-import { isInside } from '../tools/is-inside.js';
+import { findSensitive, type AccessPolicy } from '../tools/access/access-policy.js';
+import { displayPath } from '../tools/access/display-path.js';
+import { isInside } from '../tools/access/is-inside.js';
 import type { Access, PermissionGate, PermissionRequest } from '../tools/permission-gate.js';
 import type { FileDiff } from '../tools/tool.js';
 import { describeRememberedRule } from '../tools/permissions/describe-remembered-rule.js';

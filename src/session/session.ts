@@ -10,7 +10,7 @@ import { TurnRunner } from '../loop/turn-runner.js';
 import type { ModelMessage, UserMessage } from '../providers/message.js';
 import type { ProviderError } from '../providers/provider-error.js';
 import type { SessionRecord, Store } from '../store/store.js';
-import { FileStateTracker } from '../tools/file-state-tracker.js';
+import { FileStateTracker } from '../tools/files/file-state-tracker.js';
 import { compactionMarker, historyFromRecords } from './compaction-marker.js';
 import { convertPrompt } from './convert-prompt.js';
 import { PromptQueues, type QueueMode, type QueueName } from './prompt-queues.js';

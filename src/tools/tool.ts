@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ImagePart, TextPart } from '../providers/message.js';
-import type { FileStateTracker } from './file-state-tracker.js';
+import type { FileStateTracker } from './files/file-state-tracker.js';
 import type { Access, PermissionGate } from './permission-gate.js';
 import type { SandboxInfo } from './sandbox/detect-sandbox.js';
 import type { SandboxPolicy } from './sandbox/sandbox-policy.js';

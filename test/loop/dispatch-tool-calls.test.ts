@@ -5,7 +5,7 @@ import { dispatchToolCalls, type ToolDispatchContext } from '../../src/loop/disp
 import type { LoopEvent } from '../../src/loop/loop-event.js';
 import type { ToolCallRequest } from '../../src/loop/tool-call-request.js';
 import { allowAllGate } from '../../src/tools/permission-gate.js';
-import { FileStateTracker } from '../../src/tools/file-state-tracker.js';
+import { FileStateTracker } from '../../src/tools/files/file-state-tracker.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { ToolRegistry } from '../../src/tools/tool-registry.js';
 

@@ -13,7 +13,7 @@ import type { ModelMessage } from '../../src/providers/message.js';
 import type { ModelRequest } from '../../src/providers/request.js';
 import type { StreamEvent } from '../../src/providers/stream-event.js';
 import { allowAllGate } from '../../src/tools/permission-gate.js';
-import { FileStateTracker } from '../../src/tools/file-state-tracker.js';
+import { FileStateTracker } from '../../src/tools/files/file-state-tracker.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { ToolRegistry } from '../../src/tools/tool-registry.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { processAlive } from '../../src/tools/kill-process-group.js';
+import { processAlive } from '../../src/tools/shell/kill-process-group.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { daemonEnv, makeHome, until } from '../support/daemon-process.js';
 import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FileStateTracker } from '../../src/tools/file-state-tracker.js';
+import { FileStateTracker } from '../../src/tools/files/file-state-tracker.js';
 import { allowAllGate, type PermissionGate, type PermissionRequest } from '../../src/tools/permission-gate.js';
 import type { ToolContext, ToolProgress, ToolResult } from '../../src/tools/tool.js';
 

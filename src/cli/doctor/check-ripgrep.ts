@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { ripgrepPath } from '../../tools/ripgrep-path.js';
+import { ripgrepPath } from '../../tools/search/ripgrep-path.js';
 import { compareVersions, parseVersion } from './check-node-version.js';
 import { failCheck, okCheck, warnCheck, type DoctorCheck } from './doctor-check.js';
 

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { RequestPermissionRequest } from '../../../protocol/index.js';
 import { showControlCharacters } from '../../config/show-control-characters.js';
-import { unifiedDiff } from '../../tools/unified-diff.js';
+import { unifiedDiff } from '../../tools/files/unified-diff.js';
 
 /** The keys offered, by ACP option kind. */
 const KEYS: Record<string, string> = { allow_once: 'y', allow_always: 'a', reject_once: 'n', reject_always: 'N' };

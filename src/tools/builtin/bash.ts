@@ -3,14 +3,14 @@ import { existsSync } from 'node:fs';
 import { mkdir, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { OutputCollector } from '../output-collector.js';
-import { workspaceRoots } from '../path-confinement.js';
-import { runShell } from '../run-shell.js';
+import { OutputCollector } from '../shell/output-collector.js';
+import { workspaceRoots } from '../access/path-confinement.js';
+import { runShell } from '../shell/run-shell.js';
 import { resolveSandboxMounts, type SandboxMounts } from '../sandbox/resolve-sandbox-mounts.js';
 import { sandboxEnv } from '../sandbox/sandbox-env.js';
 import { defaultSandboxPolicy, type SandboxPolicy } from '../sandbox/sandbox-policy.js';
 import { wrapCommand } from '../sandbox/wrap-command.js';
-import { safeName, toolOutputDir } from '../tool-output-dir.js';
+import { safeName, toolOutputDir } from '../shell/tool-output-dir.js';
 import type { Tool, ToolContext } from '../tool.js';
 import { errorResult, ToolError } from '../tool-error.js';
 

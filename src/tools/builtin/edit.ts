@@ -1,17 +1,17 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { applyEdits, type TextEdit } from '../apply-edits.js';
-import { atomicWrite } from '../atomic-write.js';
-import { displayPath } from '../display-path.js';
-import { normaliseText, restoreText, toLf, type NormalisedText } from '../line-endings.js';
-import { argLocation, resolveArgPath, resolveConfinedPath } from '../path-confinement.js';
-import { notRegularFile, readRegularFile } from '../open-regular-file.js';
-import { fitsPreview, readForPreview } from '../read-for-preview.js';
-import { recordWrittenFile } from '../record-written-file.js';
-import { requireFreshRead } from '../require-fresh-read.js';
+import { applyEdits, type TextEdit } from '../files/apply-edits.js';
+import { atomicWrite } from '../files/atomic-write.js';
+import { displayPath } from '../access/display-path.js';
+import { normaliseText, restoreText, toLf, type NormalisedText } from '../files/line-endings.js';
+import { argLocation, resolveArgPath, resolveConfinedPath } from '../access/path-confinement.js';
+import { notRegularFile, readRegularFile } from '../files/open-regular-file.js';
+import { fitsPreview, readForPreview } from '../files/read-for-preview.js';
+import { recordWrittenFile } from '../files/record-written-file.js';
+import { requireFreshRead } from '../files/require-fresh-read.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
-import { unifiedDiff } from '../unified-diff.js';
+import { unifiedDiff } from '../files/unified-diff.js';
 
 const editEntry = z
   .object({

@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { displayPath } from '../display-path.js';
-import { globMatcher } from '../compile-glob.js';
-import { isHiddenPath, nameTypeFilterFlags } from '../name-type-filter.js';
-import { resolveConfinedPath } from '../path-confinement.js';
+import { displayPath } from '../access/display-path.js';
+import { globMatcher } from '../search/compile-glob.js';
+import { isHiddenPath, nameTypeFilterFlags } from '../search/name-type-filter.js';
+import { resolveConfinedPath } from '../access/path-confinement.js';
 import { plural } from '../plural.js';
-import { NewestFirst } from '../newest-first.js';
-import { runRipgrep } from '../run-ripgrep.js';
-import { searchExclusions } from '../search-exclusions.js';
+import { NewestFirst } from '../search/newest-first.js';
+import { runRipgrep } from '../search/run-ripgrep.js';
+import { searchExclusions } from '../search/search-exclusions.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
 

@@ -1,15 +1,15 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { RgMatchCollector } from '../collect-rg-matches.js';
-import { displayPath } from '../display-path.js';
-import { nameTypeFilterFlags } from '../name-type-filter.js';
-import { isInside, resolveConfinedPath, workspaceRoots } from '../path-confinement.js';
+import { RgMatchCollector } from '../search/collect-rg-matches.js';
+import { displayPath } from '../access/display-path.js';
+import { nameTypeFilterFlags } from '../search/name-type-filter.js';
+import { isInside, resolveConfinedPath, workspaceRoots } from '../access/path-confinement.js';
 import { plural } from '../plural.js';
-import { NewestFirst } from '../newest-first.js';
-import { requireSearchable } from '../open-regular-file.js';
-import { ripgrepPathKey, runRipgrep } from '../run-ripgrep.js';
-import { searchExclusions } from '../search-exclusions.js';
+import { NewestFirst } from '../search/newest-first.js';
+import { requireSearchable } from '../files/open-regular-file.js';
+import { ripgrepPathKey, runRipgrep } from '../search/run-ripgrep.js';
+import { searchExclusions } from '../search/search-exclusions.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
 

@@ -1,9 +1,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { displayPath } from '../display-path.js';
-import { argLocation, resolveConfinedPath } from '../path-confinement.js';
-import { searchExclusions } from '../search-exclusions.js';
+import { displayPath } from '../access/display-path.js';
+import { argLocation, resolveConfinedPath } from '../access/path-confinement.js';
+import { searchExclusions } from '../search/search-exclusions.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
 

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { stat, type FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
-import { detectImageType } from '../detect-image-type.js';
-import { displayPath } from '../display-path.js';
-import { argLocation, resolveConfinedPath } from '../path-confinement.js';
-import { openRegularFile } from '../open-regular-file.js';
-import { readChunks } from '../read-chunks.js';
-import { readTextWindow } from '../read-text-window.js';
+import { detectImageType } from '../files/detect-image-type.js';
+import { displayPath } from '../access/display-path.js';
+import { argLocation, resolveConfinedPath } from '../access/path-confinement.js';
+import { openRegularFile } from '../files/open-regular-file.js';
+import { readChunks } from '../files/read-chunks.js';
+import { readTextWindow } from '../files/read-text-window.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
 

@@ -1,4 +1,4 @@
-import type { RedirectHop } from '../guarded-fetch.js';
+import type { RedirectHop } from '../web/guarded-fetch.js';
 import { ruleUrl } from '../permissions/rule-url.js';
 import type { ToolContext } from '../tool.js';
 import { ToolError } from '../tool-error.js';

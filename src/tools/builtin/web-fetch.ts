@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { detectImageType } from '../detect-image-type.js';
-import { guardedFetch, type ResolvedAddress } from '../guarded-fetch.js';
-import { htmlToMarkdown } from '../html-to-markdown.js';
+import { detectImageType } from '../files/detect-image-type.js';
+import { guardedFetch, type ResolvedAddress } from '../web/guarded-fetch.js';
+import { htmlToMarkdown } from '../web/html-to-markdown.js';
 import { webFetchRedirectGate } from './web-fetch-redirect-gate.js';
-import type { AddressPolicy } from '../ssrf-guard.js';
+import type { AddressPolicy } from '../web/ssrf-guard.js';
 import type { Tool, ToolResult } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
 

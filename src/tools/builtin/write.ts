@@ -1,15 +1,15 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { atomicWrite } from '../atomic-write.js';
-import { displayPath } from '../display-path.js';
-import { argLocation, resolveArgPath, resolveConfinedPath } from '../path-confinement.js';
-import { notRegularFile, readRegularFile } from '../open-regular-file.js';
-import { fitsPreview, readForPreview } from '../read-for-preview.js';
-import { recordWrittenFile } from '../record-written-file.js';
-import { requireFreshRead } from '../require-fresh-read.js';
+import { atomicWrite } from '../files/atomic-write.js';
+import { displayPath } from '../access/display-path.js';
+import { argLocation, resolveArgPath, resolveConfinedPath } from '../access/path-confinement.js';
+import { notRegularFile, readRegularFile } from '../files/open-regular-file.js';
+import { fitsPreview, readForPreview } from '../files/read-for-preview.js';
+import { recordWrittenFile } from '../files/record-written-file.js';
+import { requireFreshRead } from '../files/require-fresh-read.js';
 import type { Tool } from '../tool.js';
 import { errorResult, textResult, ToolError } from '../tool-error.js';
-import { unifiedDiff } from '../unified-diff.js';
+import { unifiedDiff } from '../files/unified-diff.js';
 
 export const writeSchema = z
   .object({

@@ -1,7 +1,7 @@
 import type { AgentdConfig } from '../../config/config-schema.js';
 import type { RegisterHooksRequest } from '../../../protocol/index.js';
 import type { RemotePeer } from '../remote/remote-peer.js';
-import { scrubEnv } from '../scrub-env.js';
+import { scrubEnv } from '../shell/scrub-env.js';
 import type { ToolResult } from '../tool.js';
 import { ClientHook, DEFAULT_CLIENT_HOOK_TIMEOUT_MS } from './client-hook.js';
 import { CommandHook, type CommandHookDeps } from './command-hook.js';

@@ -1,4 +1,4 @@
-import { compileWildcard, starPattern, type WildcardMatcher } from '../wildcard-matcher.js';
+import { compileWildcard, starPattern, type WildcardMatcher } from '../search/wildcard-matcher.js';
 
 /**
  * True when a tool name matches one of the patterns, where `*` matches any run of

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { killProcessGroup } from '../kill-process-group.js';
+import { killProcessGroup } from '../shell/kill-process-group.js';
 
 /** How a hook command ended. */
 export interface HookCommandOutcome {

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { atomicWrite } from '../atomic-write.js';
+import { atomicWrite } from '../files/atomic-write.js';
 import { describeRememberedRule } from './describe-remembered-rule.js';
 import { loadRememberedPermissions, rememberedPermissionsFile } from './remembered-permissions.js';
 

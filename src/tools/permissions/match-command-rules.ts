@@ -1,4 +1,4 @@
-import { compileWildcard, starPattern, type WildcardMatcher } from '../wildcard-matcher.js';
+import { compileWildcard, starPattern, type WildcardMatcher } from '../search/wildcard-matcher.js';
 import { parseShellCommand } from './parse-shell-command.js';
 import type { RuleEffect, RulesByEffect } from './rule-effect.js';
 

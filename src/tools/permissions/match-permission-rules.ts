@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { compileGlob } from '../compile-glob.js';
-import { compileWildcard, starPattern } from '../wildcard-matcher.js';
+import { compileGlob } from '../search/compile-glob.js';
+import { compileWildcard, starPattern } from '../search/wildcard-matcher.js';
 import { parsePermissionRule, type PermissionRule } from '../../config/parse-permission-rule.js';
 import { permissionTarget, type PermissionTarget } from './permission-target.js';
 import { matchCommandRules } from './match-command-rules.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isInside } from '../is-inside.js';
+import { isInside } from '../access/is-inside.js';
 import type { Access } from '../permission-gate.js';
 import { matchPermissionRules, type PermissionRuleSet } from './match-permission-rules.js';
 import { permissionTarget } from './permission-target.js';

@@ -1,4 +1,4 @@
-import { expandHome } from '../path-confinement.js';
+import { expandHome } from '../access/path-confinement.js';
 
 /** The argument of a call that permission rules match: what the call is about. */
 export type PermissionTarget =

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { atomicWrite } from '../atomic-write.js';
-import { displayPath } from '../display-path.js';
+import { atomicWrite } from '../files/atomic-write.js';
+import { displayPath } from '../access/display-path.js';
 import { parsePermissionRule } from '../../config/parse-permission-rule.js';
 import type { PermissionRuleSet } from './match-permission-rules.js';
 import { permissionTarget } from './permission-target.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { realpathLoose, resolveArgPath } from '../path-confinement.js';
+import { realpathLoose, resolveArgPath } from '../access/path-confinement.js';
 import { permissionTarget } from './permission-target.js';
 
 /** A path argument in both spellings: as the call wrote it, and where it really leads. */

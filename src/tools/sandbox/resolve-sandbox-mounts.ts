@@ -1,6 +1,6 @@
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isInside } from '../is-inside.js';
+import { isInside } from '../access/is-inside.js';
 import { ToolError } from '../tool-error.js';
 import type { HiddenPath } from './hidden-paths.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runDoctor } from '../../../src/cli/doctor/run-doctor.js';
-import { processAlive } from '../../../src/tools/kill-process-group.js';
+import { processAlive } from '../../../src/tools/shell/kill-process-group.js';
 import { until } from '../../support/daemon-process.js';
 import { makeTempHome, type TempHome } from './temp-home.js';
 

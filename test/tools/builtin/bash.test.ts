@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveAgentdPaths } from '../../../src/config/agentd-paths.js';
 import { createBashTool } from '../../../src/tools/builtin/bash.js';
 import { buildSandboxPolicy } from '../../../src/tools/sandbox/sandbox-policy.js';
-import { processAlive } from '../../../src/tools/kill-process-group.js';
+import { processAlive } from '../../../src/tools/shell/kill-process-group.js';
 import { denyAllGate } from '../../../src/tools/permission-gate.js';
 import { makeContext, makeTempDir, recordingGate, textOf, type TempDir } from '../tool-test-context.js';
 import { BUBBLEWRAP, requireProgram } from '../../support/required-program.js';

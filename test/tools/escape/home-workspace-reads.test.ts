@@ -9,7 +9,7 @@ import { readTool } from '../../../src/tools/builtin/read.js';
 import { buildSandboxPolicy } from '../../../src/tools/sandbox/sandbox-policy.js';
 import type { PermissionRuleSet } from '../../../src/tools/permissions/match-permission-rules.js';
 import type { PermissionMode } from '../../../src/tools/permissions/permission-modes.js';
-import { toolOutputDir } from '../../../src/tools/tool-output-dir.js';
+import { toolOutputDir } from '../../../src/tools/shell/tool-output-dir.js';
 import type { Tool } from '../../../src/tools/tool.js';
 import { makeContext, makeTempDir, recordingGate, textOf, type TempDir } from '../tool-test-context.js';
 import { leaksSecret, PUBLIC_TEXT, type HomeWorkspace, useHomeWorkspace } from './home-workspace-fixture.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { PermissionAnswer } from '../../../src/project/permission-asker.js';
 import { createMcpClientPorts } from '../../../src/daemon/create-mcp-client-ports.js';
 import type { LiveSessions } from '../../../src/session/live-sessions.js';
-import { accessPolicy } from '../../../src/tools/access-policy.js';
+import { accessPolicy } from '../../../src/tools/access/access-policy.js';
 import { editTool } from '../../../src/tools/builtin/edit.js';
 import { readTool } from '../../../src/tools/builtin/read.js';
 import { writeTool } from '../../../src/tools/builtin/write.js';

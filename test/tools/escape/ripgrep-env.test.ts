@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runRipgrep } from '../../../src/tools/run-ripgrep.js';
+import { runRipgrep } from '../../../src/tools/search/run-ripgrep.js';
 
 /**
  * F3: grep and glob run rg outside the sandbox, so rg must not get the daemon's keys. A

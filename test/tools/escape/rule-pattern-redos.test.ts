@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentdConfigSchema } from '../../../src/config/config-schema.js';
 import { parsePermissionRule } from '../../../src/config/parse-permission-rule.js';
 import { globSchema, globTool } from '../../../src/tools/builtin/glob.js';
-import { compileGlob, pathMatchesGlob } from '../../../src/tools/compile-glob.js';
+import { compileGlob, pathMatchesGlob } from '../../../src/tools/search/compile-glob.js';
 import { matchesToolPattern } from '../../../src/tools/hooks/matches-tool-pattern.js';
 import { commandMatcher } from '../../../src/tools/permissions/match-command-rules.js';
 import { decidePermission } from '../../../src/tools/permissions/permission-mode.js';

@@ -1,8 +1,8 @@
 import type { PermitDecision } from '../../../src/loop/dispatch-tool-calls.js';
 import type { PermissionAnswer, PermissionQuestionForClient } from '../../../src/project/permission-asker.js';
-import { accessPolicy } from '../../../src/tools/access-policy.js';
+import { accessPolicy } from '../../../src/tools/access/access-policy.js';
 import { createSessionPermissions } from '../../../src/project/session-permissions.js';
-import { FileStateTracker } from '../../../src/tools/file-state-tracker.js';
+import { FileStateTracker } from '../../../src/tools/files/file-state-tracker.js';
 import type { PermissionRuleSet } from '../../../src/tools/permissions/match-permission-rules.js';
 import type { PermissionMode } from '../../../src/tools/permissions/permission-modes.js';
 import { permissionsStoreDir } from '../../../src/tools/permissions/manage-remembered-permissions.js';

@@ -6,10 +6,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { editTool } from '../../../src/tools/builtin/edit.js';
 import { grepTool } from '../../../src/tools/builtin/grep.js';
-import { FileStateTracker } from '../../../src/tools/file-state-tracker.js';
+import { FileStateTracker } from '../../../src/tools/files/file-state-tracker.js';
 import { readTool } from '../../../src/tools/builtin/read.js';
 import { writeTool } from '../../../src/tools/builtin/write.js';
-import { readForPreview } from '../../../src/tools/read-for-preview.js';
+import { readForPreview } from '../../../src/tools/files/read-for-preview.js';
 import { makeContext, makeTempDir, textOf, type TempDir } from '../tool-test-context.js';
 import { RIPGREP, requireProgram } from '../../support/required-program.js';
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpManager, type McpServerStatus } from '../../../src/tools/mcp/mcp-manager.js';
 import { specFromAcp, specFromConfig } from '../../../src/tools/mcp/mcp-server-spec.js';
-import { processAlive } from '../../../src/tools/kill-process-group.js';
+import { processAlive } from '../../../src/tools/shell/kill-process-group.js';
 import { ToolRegistry } from '../../../src/tools/tool-registry.js';
 import { until } from '../../support/daemon-process.js';
 import { makeTempDir, type TempDir } from '../tool-test-context.js';

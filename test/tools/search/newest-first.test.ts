@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NewestFirst } from '../../src/tools/newest-first.js';
-import { makeTempDir, writeFileAt, type TempDir } from './tool-test-context.js';
+import { NewestFirst } from '../../../src/tools/search/newest-first.js';
+import { makeTempDir, writeFileAt, type TempDir } from '../tool-test-context.js';
 
 describe('NewestFirst', () => {
   let tmp: TempDir;

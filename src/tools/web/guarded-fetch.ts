@@ -1,8 +1,8 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
-import { loadUndici } from '../providers/http/load-undici.js';
+import { loadUndici } from '../../providers/http/load-undici.js';
 import { publicAddressesOnly, type AddressPolicy } from './ssrf-guard.js';
-import { ToolError } from './tool-error.js';
+import { ToolError } from '../tool-error.js';
 
 /** One resolved address. */
 export interface ResolvedAddress {

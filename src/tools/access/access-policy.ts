@@ -2,11 +2,11 @@ import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isInside } from './is-inside.js';
-import type { Access } from './permission-gate.js';
-import type { HiddenPath } from './sandbox/hidden-paths.js';
-import { defaultSandboxPolicy, type SandboxPolicy } from './sandbox/sandbox-policy.js';
-import { toolOutputDir } from './tool-output-dir.js';
-import type { ToolContext } from './tool.js';
+import type { Access } from '../permission-gate.js';
+import type { HiddenPath } from '../sandbox/hidden-paths.js';
+import { defaultSandboxPolicy, type SandboxPolicy } from '../sandbox/sandbox-policy.js';
+import { toolOutputDir } from '../shell/tool-output-dir.js';
+import type { ToolContext } from '../tool.js';
 
 /**
  * What agentd's own file tools (read, write, edit, ls, grep, glob), the permission

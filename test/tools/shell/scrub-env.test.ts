@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretEnvName, scrubEnv } from '../../src/tools/scrub-env.js';
+import { isSecretEnvName, scrubEnv } from '../../../src/tools/shell/scrub-env.js';
 
 describe('scrubEnv', () => {
   it.each([

@@ -1,8 +1,8 @@
 import type { Stats } from 'node:fs';
 import { stat, type FileHandle } from 'node:fs/promises';
-import { describeFileType } from '../config/describe-file-type.js';
+import { describeFileType } from '../../config/describe-file-type.js';
 import { openIfRegular } from './open-if-regular.js';
-import { ToolError } from './tool-error.js';
+import { ToolError } from '../tool-error.js';
 
 /** An open regular file and its fstat. */
 export interface OpenedFile {

@@ -1,4 +1,4 @@
-import { ToolError } from './tool-error.js';
+import { ToolError } from '../tool-error.js';
 
 /** One exact-text replacement. */
 export interface TextEdit {

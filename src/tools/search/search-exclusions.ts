@@ -1,9 +1,9 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { hiddenWithin, toolAccessPolicy } from './access-policy.js';
-import { isInside } from './is-inside.js';
-import { workspaceRoots } from './path-confinement.js';
-import type { ToolContext } from './tool.js';
+import { hiddenWithin, toolAccessPolicy } from '../access/access-policy.js';
+import { isInside } from '../access/is-inside.js';
+import { workspaceRoots } from '../access/path-confinement.js';
+import type { ToolContext } from '../tool.js';
 
 /** Names of skipped paths shown in a tool result at most. */
 const MAX_NAMED = 10;

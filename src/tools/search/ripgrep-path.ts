@@ -1,7 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { ToolError } from './tool-error.js';
+import { ToolError } from '../tool-error.js';
 
 /** Found binaries by PATH value; a miss is not cached, so installing rg needs no restart. */
 const cache = new Map<string, string>();

@@ -1,5 +1,5 @@
 import type { FileStateTracker } from './file-state-tracker.js';
-import { ToolError } from './tool-error.js';
+import { ToolError } from '../tool-error.js';
 
 /**
  * Refuses to change an existing file the model has not read in this session, or that

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { displayPath } from './display-path.js';
+import { displayPath } from '../access/display-path.js';
 
 const require = createRequire(import.meta.url);
 let diff: typeof import('diff') | undefined;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { killProcessGroup } from './kill-process-group.js';
-import type { WrappedCommand } from './sandbox/wrap-command.js';
+import type { WrappedCommand } from '../sandbox/wrap-command.js';
 
 /** Time given to trailing output after the shell exits, before lingering children are stopped. */
 const LINGER_MS = 200;

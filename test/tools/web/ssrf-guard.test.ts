@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, publicAddressesOnly } from '../../src/tools/ssrf-guard.js';
+import { classifyAddress, publicAddressesOnly } from '../../../src/tools/web/ssrf-guard.js';
 
 describe('classifyAddress', () => {
   it.each([

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FileStateTracker, snapshotFile } from '../../src/tools/file-state-tracker.js';
-import { makeTempDir, type TempDir } from './tool-test-context.js';
+import { FileStateTracker, snapshotFile } from '../../../src/tools/files/file-state-tracker.js';
+import { makeTempDir, type TempDir } from '../tool-test-context.js';
 
 describe('FileStateTracker', () => {
   let tmp: TempDir;

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { findSensitive, toolAccessPolicy } from './access-policy.js';
 import { isInside } from './is-inside.js';
 import { realpathLoose } from './realpath-loose.js';
-import type { Access } from './permission-gate.js';
-import type { ToolContext, ToolLocation } from './tool.js';
-import { ToolError } from './tool-error.js';
+import type { Access } from '../permission-gate.js';
+import type { ToolContext, ToolLocation } from '../tool.js';
+import { ToolError } from '../tool-error.js';
 
 export { isInside } from './is-inside.js';
 export { realpathLoose } from './realpath-loose.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ripgrepPath } from '../../src/tools/ripgrep-path.js';
-import { RIPGREP, requireProgram } from '../support/required-program.js';
+import { ripgrepPath } from '../../../src/tools/search/ripgrep-path.js';
+import { RIPGREP, requireProgram } from '../../support/required-program.js';
 
 const hasRipgrep = requireProgram(RIPGREP);
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { ripgrepPath } from './ripgrep-path.js';
-import { ToolError } from './tool-error.js';
-import { CORE_ENV_NAMES, sandboxEnv } from './sandbox/sandbox-env.js';
+import { ToolError } from '../tool-error.js';
+import { CORE_ENV_NAMES, sandboxEnv } from '../sandbox/sandbox-env.js';
 
 /** How rg ended. */
 export interface RipgrepExit {

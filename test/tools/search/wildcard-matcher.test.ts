@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileWildcard, literalChar, literalText, starPattern, type WildcardPiece } from '../../src/tools/wildcard-matcher.js';
+import { compileWildcard, literalChar, literalText, starPattern, type WildcardPiece } from '../../../src/tools/search/wildcard-matcher.js';
 
 const any: WildcardPiece = { kind: 'any', test: () => true };
 

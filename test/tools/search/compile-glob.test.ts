@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileGlob, pathMatchesGlob } from '../../src/tools/compile-glob.js';
+import { compileGlob, pathMatchesGlob } from '../../../src/tools/search/compile-glob.js';
 
 describe('compileGlob', () => {
   it.each([

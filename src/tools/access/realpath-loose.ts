@@ -1,6 +1,6 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { ToolError } from './tool-error.js';
+import { ToolError } from '../tool-error.js';
 
 /** Symlink hops allowed while resolving one path (Linux `MAXSYMLINKS` is 40). */
 const MAX_SYMLINK_HOPS = 40;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseText, restoreText, toLf } from '../../src/tools/line-endings.js';
+import { normaliseText, restoreText, toLf } from '../../../src/tools/files/line-endings.js';
 
 describe('line endings', () => {
   it.each([

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isInside, realpathLoose, resolveArgPath, resolveConfinedPath } from '../../src/tools/path-confinement.js';
-import { makeContext, makeTempDir, recordingGate, type TempDir } from './tool-test-context.js';
+import { isInside, realpathLoose, resolveArgPath, resolveConfinedPath } from '../../../src/tools/access/path-confinement.js';
+import { makeContext, makeTempDir, recordingGate, type TempDir } from '../tool-test-context.js';
 
 describe('path confinement', () => {
   let ws: TempDir;

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OUTPUT_MAX_CHARS, OutputCollector } from '../../src/tools/output-collector.js';
-import { makeTempDir, type TempDir } from './tool-test-context.js';
+import { OUTPUT_MAX_CHARS, OutputCollector } from '../../../src/tools/shell/output-collector.js';
+import { makeTempDir, type TempDir } from '../tool-test-context.js';
 
 describe('OutputCollector', () => {
   let tmp: TempDir;

@@ -23,7 +23,7 @@ function run(file: string, args: string[], cwd: string): Promise<void> {
 }
 
 /**
- * Start-up overhead of the bash tool (issue 5's benchmark): our tool running `true`
+ * Start-up overhead of the bash tool (the search tools benchmark): our tool running `true`
  * sandboxed by bubblewrap and unsandboxed (allow-all permission gate), against
  * `spawn('bash', ['-c', 'true'])` directly and bwrap run directly with the tool's own
  * arguments (wrapCommand), which splits the sandbox's cost from ours. Median and p90 of

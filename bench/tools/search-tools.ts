@@ -114,7 +114,7 @@ interface CaseRecord {
 
 /**
  * grep and glob over a generated tree of 50,000 files, side by side with ripgrep run
- * directly (issue 5's benchmark). Goal: within 1.3× of rg, and for glob, within 1.3× of
+ * directly (the search tools benchmark). Goal: within 1.3× of rg, and for glob, within 1.3× of
  * rg's listing plus the same newest-first ordering. Prints a Markdown table and one JSON
  * line per case. `--files N`, `--runs N`, `--warmup N`, `--keep` (leave the tree),
  * `--tree DIR` (reuse a kept tree instead of generating one), `--only PREFIX` (only the

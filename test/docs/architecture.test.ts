@@ -115,6 +115,17 @@ describe('comments and documents point inside the repository', () => {
     expect(found).toEqual([]);
   });
 
+  it('no file cites an issue of the tracker by number: a clone has the code and its documents, not the tracker', () => {
+    // Built from parts, like `outside` above.
+    const issue = new RegExp(['\\bissue', '\\s+#?\\d'].join(''), 'i');
+    const found = sources.flatMap((path) =>
+      read(path)
+        .split('\n')
+        .flatMap((line, i) => (issue.test(line) ? [`${path}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(found).toEqual([]);
+  });
+
   it('every relative markdown link resolves to a file or folder of the repository', () => {
     const broken = sources
       .filter((path) => path.endsWith('.md'))

@@ -27,7 +27,7 @@ async function otherUsersDaemon(path: string): Promise<{ server: Server; connect
   return { server, connections: () => connections, received: () => received, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-describe('F11 a socket in a folder someone else owns or can write (issue 21 finding 10)', () => {
+describe('F11 a socket in a folder someone else owns or can write', () => {
   let root: string;
   let folder: string;
   let socketPath: string;

@@ -18,10 +18,10 @@ import { PYTHON3, requireProgram } from '../support/required-program.js';
 
 const hasPython3 = requireProgram(PYTHON3);
 
-/** The command of issue 21 finding 5: on a raw terminal it shows as "agentd: Run: npm test". */
+/** The command of the terminal attack (F15 in SECURITY.md): on a raw terminal it shows as "agentd: Run: npm test". */
 const FINDING = 'rm -f precious.txt #\r\x1b[2Kagentd: Run: npm test';
 
-describe.skipIf(!hasPython3)('F15 agentd run on a real terminal (issue 21 finding 5)', () => {
+describe.skipIf(!hasPython3)('F15 agentd run on a real terminal', () => {
   let replay: ReplayServer;
   let home: ReturnType<typeof makeHome>;
   let workspace: string;

@@ -16,7 +16,7 @@ interface Question {
 }
 
 /**
- * Finding 1 of issue 21, end to end: `agentd` run in the home folder with acceptEdits.
+ * The home-workspace attack (F12 in SECURITY.md), end to end: `agentd` run in the home folder with acceptEdits.
  * The scripted model reads ~/.config/agentd/config.json (the API key in it) and writes an
  * mcpServers entry back, which hot reload would start outside the sandbox. Both calls are
  * asked; refused, the key never reaches the model or the database, and nothing starts.

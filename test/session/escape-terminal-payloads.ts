@@ -1,6 +1,6 @@
 /**
  * What a model, a tool, an MCP server or a repository can put in text to rewrite what a
- * terminal shows (issue 21 finding 5): each payload, and how agentd must show it instead.
+ * terminal shows (F15 in SECURITY.md): each payload, and how agentd must show it instead.
  */
 export const PAYLOADS: Array<{ name: string; raw: string; shown: string }> = [
   { name: 'the finding: CR and erase-line, then a harmless title', raw: 'rm -f precious.txt #\r\x1b[2Kagentd: Run: npm test', shown: 'rm -f precious.txt #\\r\\e[2Kagentd: Run: npm test' },

@@ -25,7 +25,7 @@ function terminal(typed: string): { input: PassThrough; output: PassThrough; sho
 }
 
 /**
- * F15 (issue 21 finding 5): a model, tool, MCP server or repository can put terminal
+ * F15: a model, tool, MCP server or repository can put terminal
  * controls in what `agentd run` shows; a question must still show what it asks about.
  */
 describe('F15 a permission question on the terminal, asked through the daemon', () => {

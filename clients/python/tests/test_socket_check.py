@@ -1,4 +1,4 @@
-"""F11 (issue 21 finding 10): the client refuses a socket another local user controls, before it connects."""
+"""F11 (SECURITY.md): the client refuses a socket another local user controls, before it connects."""
 
 from __future__ import annotations
 

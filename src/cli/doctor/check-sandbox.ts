@@ -19,7 +19,7 @@ export interface CheckSandboxOptions {
 /**
  * Probes bubblewrap the way the daemon does at start-up (detectSandbox, which runs bwrap
  * with the sandbox's own namespaces around `true`). Without it bash still works, but
- * every command needs explicit permission (issue 5, part 4), hence a warning.
+ * every command needs explicit permission, hence a warning.
  */
 export async function checkSandbox(options: CheckSandboxOptions = {}): Promise<DoctorCheck> {
   const info = await detectSandbox({

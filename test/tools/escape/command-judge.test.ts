@@ -18,7 +18,7 @@ const cwd = '/tmp/agentd-project';
 const bash = (command: string, rules: PermissionRuleSet[], mode: PermissionMode = 'ask') =>
   decidePermission({ rules, mode, tool: 'bash', access: 'execute', args: { command }, cwd });
 
-describe('[F5 command-judge] allow rules do not cover what bash evaluates (issue 21, finding 3)', () => {
+describe('[F5 command-judge] allow rules do not cover what bash evaluates', () => {
   it.each([
     ['bash(ls:*)', "ls && [[ 1 -eq 'a[$(touch pwned)]' ]]"],
     ['bash(ls:*)', "ls && [[ 'a[$(touch pwned)]' -lt 2 ]]"],
@@ -55,7 +55,7 @@ describe('[F5 command-judge] allow rules do not cover what bash evaluates (issue
   });
 });
 
-describe('[F5 command-judge] deny rules catch every spelling, even in bypass mode (issue 21, finding 4)', () => {
+describe('[F5 command-judge] deny rules catch every spelling, even in bypass mode', () => {
   const denyRm = [{ deny: ['bash(rm:*)'] }];
   it.each([
     // Spellings bash turns into rm.

@@ -198,7 +198,7 @@ export class ConfigReloader {
         sessionIds,
       });
     }
-    for (const session of sessions) session.publish({ type: 'notice', level: 'warning', message: `configuration not applied: ${summary}` });
+    for (const session of sessions) session.emit({ type: 'notice', level: 'warning', message: `configuration not applied: ${summary}` });
   }
 
   private logRestartOnly(previous: AgentdConfig, config: AgentdConfig): void {

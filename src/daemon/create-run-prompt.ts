@@ -36,7 +36,7 @@ export function createRunPrompt(
     const stop = (): void => void session.abort();
     headless.add(session.id);
     const run = { permissionMode: request.permissionMode, ...(request.budgetUsd !== undefined ? { budgetUsd: request.budgetUsd } : {}) };
-    const done = session.prompt([{ type: 'text', text: request.prompt }], { run }).then(
+    const done = session.submit([{ type: 'text', text: request.prompt }], { run }).outcome.then(
       (outcome) => ({ stopReason: outcome.stopReason, costUsd: session.record.totalCostUsd }),
       (error: Error) => ({ stopReason: null, costUsd: session.record.totalCostUsd, error: error.message }),
     );

@@ -6,7 +6,7 @@ export function daemonBusyWith(clients: number, daemon: DaemonContext | undefine
   if (clients > 0) return `${clients} client(s) connected`;
   if (!daemon) return undefined;
   const sessions = daemon.sessions.liveSessions();
-  if (sessions.some((session) => session.state === 'running')) return 'a turn is running';
+  if (sessions.some((session) => session.state !== 'idle')) return 'a turn is running';
   if (sessions.some((session) => session.hasQueuedMessages)) return 'messages are queued';
   if (daemon.scheduler.list().some((schedule) => schedule.enabled)) return 'a schedule is enabled';
   return undefined;

@@ -9,7 +9,7 @@ import type { ClientConnection } from './client-connection.js';
  */
 export function stopUnfollowedTurns(left: readonly Session[], clients: Iterable<ClientConnection>): void {
   for (const session of left) {
-    if (session.state !== 'running') continue;
+    if (session.state === 'idle') continue;
     const followed = [...clients].some((client) => !client.rpc.closed && client.attached.get(session.id)?.session === session);
     if (!followed) session.cancel();
   }

@@ -11,7 +11,7 @@ export function tellStandingProblems(daemon: DaemonContext, session: Session): s
   const problems = daemon.problems(session.record.cwd);
   if (problems.length > 0) {
     setImmediate(() => {
-      for (const message of problems) session.publish({ type: 'notice', level: 'warning', message });
+      for (const message of problems) session.emit({ type: 'notice', level: 'warning', message });
     });
   }
   return problems;

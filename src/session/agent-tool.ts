@@ -113,7 +113,7 @@ export function createAgentTool(options: AgentToolOptions): Tool<AgentToolArgs> 
         const stopChild = (): void => child?.cancel();
         ctx.signal.addEventListener('abort', stopChild, { once: true });
         try {
-          const outcome = await child.prompt([{ type: 'text', text: args.prompt }]);
+          const outcome = await child.submit([{ type: 'text', text: args.prompt }]).outcome;
           const answer = finalAnswer(child) || '(the sub-agent gave no answer)';
           if (outcome.stopReason === 'cancelled') return error(`The sub-agent was cancelled. Partial answer:\n${answer}`);
           return { content: [{ type: 'text', text: answer }] };

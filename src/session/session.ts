@@ -1,51 +1,62 @@
-import { randomUUID } from 'node:crypto';
 import type { ContentBlock } from '../../protocol/index.js';
 import { CompactionTracker } from '../loop/compaction-tracker.js';
 import { Conversation } from '../loop/conversation.js';
-import type { TurnPort, TurnSettings } from '../loop/loop-context.js';
+import type { TurnPort } from '../loop/loop-context.js';
 import type { TurnStopReason } from '../loop/loop-event.js';
-import { repairTranscript } from '../loop/repair-transcript.js';
 import { CostTracker } from '../loop/track-cost.js';
 import { TurnRunner } from '../loop/turn-runner.js';
 import type { ModelMessage, UserMessage } from '../providers/message.js';
-import type { ProviderError } from '../providers/provider-error.js';
 import type { SessionRecord, Store } from '../store/store.js';
 import { FileStateTracker } from '../tools/files/file-state-tracker.js';
-import { compactionMarker, historyFromRecords } from './compaction-marker.js';
+import { compactionMarker } from './compaction-marker.js';
 import { convertPrompt } from './convert-prompt.js';
 import { PromptQueues, type QueueMode, type QueueName } from './prompt-queues.js';
-import { InFlightEvents } from './in-flight-events.js';
 import { LiveProject } from './live-project.js';
 import { McpStartDisplay } from './mcp-start-display.js';
 import type { McpServerStatus } from '../tools/mcp/mcp-manager.js';
 import type { ToolHost } from '../project/project-tools.js';
-import type { PermissionMode } from '../tools/permissions/permission-modes.js';
 import type { RunOverrides } from '../project/run-overrides.js';
 import type { SessionEvent } from './session-event.js';
+import { SessionEventStream } from './session-event-stream.js';
 import type { Project } from '../project/project.js';
+import type { SessionState } from './session-state.js';
 import { turnSettings } from '../project/turn-settings.js';
 import type { Usage } from '../providers/usage.js';
 import { SessionWriter } from './session-writer.js';
-import { StoreWriteError } from './store-write-error.js';
-import { RunTurnBusyError, SessionBusyError, TurnFailedError, UnknownChoiceError } from './session-errors.js';
+import { TurnLifecycle, type PromptOutcome } from './turn-lifecycle.js';
+import { RunTurnBusyError, SessionBusyError, UnknownChoiceError } from './session-errors.js';
 
-/** How a prompt sent while a turn runs is delivered (`_meta.agentd.delivery`). */
+export type { PromptOutcome } from './turn-lifecycle.js';
+
+/** How a prompt sent while a turn runs is delivered (`_meta.agentd.delivery`, session/steer, session/followUp). */
 export type PromptDelivery = 'steer' | 'followUp';
 
-/** What a prompt resolves with. */
-export interface PromptOutcome {
-  stopReason: TurnStopReason;
-  /** Set when the session's budget ended the turn. */
-  budgetExceeded?: string;
+/** How a prompt is submitted (see Session.submit). */
+export interface SubmitOptions {
+  /** Joins a running turn (steer: before its next model request; followUp: when the model would stop); without it a busy session refuses the prompt. */
+  delivery?: PromptDelivery;
+  /** With `steer`: ends the model request in flight. */
+  interrupt?: boolean;
+  /** The connection that sent the prompt. */
+  origin?: string;
+  /** A run's own settings for the turn it starts (never stored, see RunOverrides). */
+  run?: RunOverrides;
+}
+
+/** What a submitted prompt gets. */
+export interface Submission {
+  /** The length of the queue it joined; undefined when it started a turn (or will, once free). */
+  queued: number | undefined;
+  /** Resolves when the turn that takes the prompt ends. */
+  outcome: Promise<PromptOutcome>;
 }
 
 /**
- * One conversation: its history, its state (idle or running one turn), its queues and
- * its event stream. Every committed message goes to the store before its event goes out.
+ * One conversation: its history, its state (see SessionState), its queues and its event
+ * stream. Every committed message goes to the store before its event goes out.
  */
 export class Session {
-  private readonly listeners = new Set<(event: SessionEvent) => void>();
-  private readonly inFlight = new InFlightEvents();
+  private readonly events: SessionEventStream;
   private readonly queues = new PromptQueues((snapshot) => this.emit({ type: 'queue', ...snapshot }));
   /** Per-session read tracking, so write and edit refuse stale or unseen files. */
   private readonly fileState = new FileStateTracker();
@@ -56,22 +67,8 @@ export class Session {
   private runner: TurnRunner | undefined;
   /** What tool dispatch needs of this session. */
   private readonly toolHost: ToolHost;
-  /** Set while session/compact runs outside a turn. */
-  private compacting: AbortController | undefined;
-  /** abort({ keepQueues: true }) asked to keep the queued messages for the next turn. */
-  private keepQueues = false;
-  private turn:
-    | {
-        id: string;
-        origin: string | undefined;
-        run: RunOverrides | undefined;
-        /** The permission mode this turn holds over its project's: its run's own, or the daemon's `--permission-mode`. */
-        permissionMode: PermissionMode | undefined;
-        controller: AbortController;
-        request: AbortController;
-        done: Promise<PromptOutcome>;
-      }
-    | undefined;
+  /** Its turns and compactions, and the state they put it in. */
+  private readonly turns: TurnLifecycle;
   /** The session's project as its configuration is now, taken up at each turn and model request. */
   private readonly live: LiveProject;
   /** Its MCP servers' waits and failures, shown in its stream. */
@@ -84,22 +81,24 @@ export class Session {
   constructor(
     record: SessionRecord,
     history: ModelMessage[],
-    private readonly store: Store,
+    store: Store,
     project: Project,
     currentProject: () => Project,
   ) {
     this.live = new LiveProject(project, currentProject);
-    this.mcpStarts = new McpStartDisplay(record.id, project.mcpServers, (event) => this.publish(event));
+    this.events = new SessionEventStream((line) => this.project.log(`session ${this.id}: ${line}`));
+    this.mcpStarts = new McpStartDisplay(record.id, project.mcpServers, (event) => this.emit(event));
     this.toolHost = {
       id: record.id,
       record: () => this.record,
       fileState: this.fileState,
-      emit: (event) => this.publish(event),
+      emit: (event) => this.emit(event),
       steeringPending: () => this.queues.has('steering'),
-      turnPermissionMode: () => this.turn?.permissionMode,
+      turnPermissionMode: () => this.turns.current?.permissionMode,
     };
     this.writer = new SessionWriter(record, store, (event) => this.emit(event));
     this.conversation = new Conversation(history);
+    this.turns = new TurnLifecycle({ writer: this.writer, conversation: this.conversation, queues: this.queues, store, log: (line) => this.project.log(line) });
     this.cost = new CostTracker(project.costTotals, record.totalCostUsd);
     this.queues.restoreModes(record.meta.deliveryModes);
   }
@@ -108,7 +107,7 @@ export class Session {
     return this.writer.record.id;
   }
 
-  /** The session's project (settings, models, agents, tools) as this session last took it up. */
+  /** The project's shared toolbox (models, agents, settings) as this session last took it up. */
   get project(): Project {
     return this.live.project;
   }
@@ -139,7 +138,7 @@ export class Session {
 
   /** The running turn's own settings, when a run set them (see RunOverrides). */
   get runOverrides(): RunOverrides | undefined {
-    return this.turn?.run;
+    return this.turns.current?.run;
   }
 
   /** Counts a priced model call made for the session outside its loop (an MCP server's sampling): cost, budget and store. */
@@ -148,8 +147,8 @@ export class Session {
     this.writer.addCost(usd);
   }
 
-  get state(): 'idle' | 'running' {
-    return this.turn || this.compacting ? 'running' : 'idle';
+  get state(): SessionState {
+    return this.turns.state;
   }
 
   /** Whether messages wait in a queue (steered or followed-up) for a turn to take them. */
@@ -159,61 +158,48 @@ export class Session {
 
   /** The connection that sent the running prompt, if any. */
   get promptOrigin(): string | undefined {
-    return this.turn?.origin;
+    return this.turns.current?.origin;
   }
 
   /** The id of the turn in progress, if any. */
   get currentTurnId(): string | undefined {
-    return this.turn?.id;
+    return this.turns.current?.id;
   }
 
   /** What the live stream has shown since the last stored message (see InFlightEvents), for a client joining now. */
   inFlightEvents(): readonly SessionEvent[] {
-    return this.inFlight.snapshot();
+    return this.events.inFlightEvents();
   }
 
   /** Receives every event from now on; returns the unsubscribe function. */
   subscribe(listener: (event: SessionEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.events.subscribe(listener);
+  }
+
+  /** Sends an event to every subscriber: the session's own, its loop's, its tools' and the daemon's notices. */
+  emit(event: SessionEvent): void {
+    // What live clients were shown is stored with the message it belongs to.
+    this.writer.observe(event);
+    this.events.send(event);
   }
 
   /**
-   * Runs a turn for the prompt and resolves when it ends. While a turn runs, a prompt
-   * with a delivery joins it (steer: before the next model request; followUp: when the
-   * model would stop) and resolves when that turn ends; without one it is refused.
-   * `run` holds a run's own settings for the turn it starts (never stored, see RunOverrides).
+   * The one way a prompt comes in (session/prompt, session/steer, session/followUp, a
+   * scheduled run, a sub-agent). Idle, it starts a turn. While a turn runs, a prompt with
+   * a delivery joins its queue and is answered when that turn ends; one without waits for
+   * a cancelled turn to stop (a client may prompt right after session/cancel without
+   * waiting for its answer, as avante.nvim does) and is refused as busy otherwise.
    */
-  async prompt(blocks: ContentBlock[], options: { delivery?: PromptDelivery; origin?: string; run?: RunOverrides } = {}): Promise<PromptOutcome> {
+  submit(blocks: ContentBlock[], options: SubmitOptions = {}): Submission {
+    if (!options.delivery) return { queued: undefined, outcome: this.promptWhenFree(blocks, options) };
     const message: UserMessage = { role: 'user', content: convertPrompt(blocks) };
-    // A prompt sent right after session/cancel, without waiting for the cancelled prompt's
-    // answer (avante.nvim does this), runs once that turn has stopped instead of failing.
-    while (!options.delivery && this.turn?.controller.signal.aborted) await this.turn.done.catch(() => undefined);
-    if (this.compacting) throw new SessionBusyError(this.id);
-    if (this.turn) {
-      if (!options.delivery) throw new SessionBusyError(this.id);
-      const queue: QueueName = options.delivery === 'steer' ? 'steering' : 'followUp';
-      const reason = await this.enqueue(queue, message, blocks, options.origin);
-      return { stopReason: reason };
-    }
-    return this.startTurn(message, blocks, options.origin, options.run);
-  }
-
-  /**
-   * `session/steer` and `session/followUp`: queued when a turn runs (answered at once with
-   * the queue length), a new turn otherwise. `interrupt` ends the stream in flight.
-   */
-  deliver(queue: QueueName, blocks: ContentBlock[], options: { interrupt?: boolean; origin?: string } = {}): number {
-    const message: UserMessage = { role: 'user', content: convertPrompt(blocks) };
-    if (this.compacting) throw new SessionBusyError(this.id);
-    if (!this.turn) {
-      void this.startTurn(message, blocks, options.origin).catch((error: Error) => this.project.log(`session ${this.id}: ${error.message}`));
-      return 0;
-    }
-    const waiting = this.enqueue(queue, message, blocks, options.origin);
-    void waiting.catch(() => undefined);
-    if (options.interrupt && queue === 'steering') this.turn.request.abort(new Error('interrupted by a steer'));
-    return this.queues.snapshot()[queue];
+    const state = this.turns.state;
+    if (state === 'compacting') throw new SessionBusyError(this.id);
+    if (state === 'idle') return { queued: undefined, outcome: this.startTurn(message, blocks, options.origin, options.run) };
+    const queue: QueueName = options.delivery === 'steer' ? 'steering' : 'followUp';
+    const outcome = this.enqueue(queue, message, blocks, options.origin);
+    if (options.interrupt && queue === 'steering') this.turns.current?.interrupt();
+    return { queued: this.queues.snapshot()[queue], outcome: outcome.then((stopReason) => ({ stopReason })) };
   }
 
   /** True while a steering message waits for the next safe point. */
@@ -223,17 +209,12 @@ export class Session {
 
   /** Stops the running turn (ACP session/cancel); the prompt answers `cancelled`. */
   cancel(): void {
-    this.turn?.controller.abort(new Error('cancelled'));
-    this.compacting?.abort(new Error('cancelled'));
+    this.turns.cancel();
   }
 
   /** Stops the running turn and resolves once it has fully stopped; queues are cleared unless kept. */
-  async abort(options: { keepQueues?: boolean } = {}): Promise<void> {
-    const turn = this.turn;
-    if (options.keepQueues && turn) this.keepQueues = true;
-    else this.queues.clear();
-    this.cancel();
-    if (turn) await turn.done.catch(() => undefined);
+  abort(options: { keepQueues?: boolean } = {}): Promise<void> {
+    return this.turns.abort(options.keepQueues === true);
   }
 
   /** Switches the agent; takes effect at the next turn. Throws for an unknown mode. */
@@ -258,18 +239,14 @@ export class Session {
    * stays busy (refusing prompts, cancellable) until the summary is applied.
    */
   async compactNow(): Promise<boolean> {
-    if (this.turn || this.compacting) throw new SessionBusyError(this.id);
-    const controller = new AbortController();
-    this.compacting = controller;
-    try {
+    if (this.turns.state !== 'idle') throw new SessionBusyError(this.id);
+    return this.turns.compact(async (signal) => {
       const project = this.live.refresh();
       const agent = project.agent(this.record);
       const model = project.resolveModel(agent.model ?? this.record.model);
       const runner = await this.turnRunner(project);
-      return await runner.compactNow(await turnSettings(project, this.record, agent, model, { signal: controller.signal, requestSignal: () => controller.signal }));
-    } finally {
-      this.compacting = undefined;
-    }
+      return runner.compactNow(await turnSettings(project, this.record, agent, model, { signal, requestSignal: () => signal }));
+    });
   }
 
   /** A state change of an MCP server this session sees (the daemon's or its own): a failure is shown once. */
@@ -282,107 +259,38 @@ export class Session {
     return this.mcpStarts.replay();
   }
 
-  /** Sends an event to every subscriber (used by the tool runtime). */
-  publish(event: SessionEvent): void {
-    this.writer.observe(event);
-    this.emit(event);
-  }
-
   private enqueue(queue: QueueName, message: UserMessage, blocks: ContentBlock[], origin: string | undefined): Promise<TurnStopReason> {
     // A message may not join a run's turn that has its own permission mode: it would run in that mode.
-    if (this.turn?.run?.permissionMode !== undefined) throw new RunTurnBusyError(this.id, this.turn.run.permissionMode);
+    const permissionMode = this.turns.current?.run?.permissionMode;
+    if (permissionMode !== undefined) throw new RunTurnBusyError(this.id, permissionMode);
     this.writer.remember(message, blocks, origin);
     return new Promise((resolve, reject) => {
       this.queues.push(queue, { message, blocks, origin, done: { resolve, reject } });
     });
   }
 
-  private startTurn(message: UserMessage, blocks: ContentBlock[], origin: string | undefined, run?: RunOverrides): Promise<PromptOutcome> {
+  private async promptWhenFree(blocks: ContentBlock[], options: SubmitOptions): Promise<PromptOutcome> {
+    const message: UserMessage = { role: 'user', content: convertPrompt(blocks) };
+    await this.turns.stopped();
+    if (this.turns.state !== 'idle') throw new SessionBusyError(this.id);
+    return this.startTurn(message, blocks, options.origin, options.run);
+  }
+
+  private startTurn(message: UserMessage, blocks: ContentBlock[], origin: string | undefined, run: RunOverrides | undefined): Promise<PromptOutcome> {
     const project = this.live.refresh();
     const agent = project.agent(this.record);
     // Resolve the model before anything is stored, so a misconfiguration loses nothing.
     const model = project.resolveModel(agent.model ?? this.record.model);
-    const id = randomUUID();
-    const controller = new AbortController();
     // One path for a mode over the project's: the run's own, else the daemon's; held by this turn alone.
     const permissionMode = run?.permissionMode ?? project.turnPermissionMode;
-    const turn = { id, origin, run, permissionMode, controller, request: new AbortController(), done: undefined as unknown as Promise<PromptOutcome> };
-    this.turn = turn;
-    try {
-      this.writer.startTurn(id);
-      this.writer.remember(message, blocks, origin);
-      this.writer.commit(message, { status: 'complete' });
-      this.writer.titleFrom(blocks);
-    } catch (error) {
-      // Nothing ran: the session must not stay busy because the store failed.
-      this.turn = undefined;
-      this.endFailedTurn(error as Error);
-      throw error;
-    }
-    this.conversation.append(message);
-
-    turn.done = (async (): Promise<PromptOutcome> => {
-      let outcome: PromptOutcome = { stopReason: 'end_turn' };
-      let failure: Error | undefined;
-      try {
-        const runner = await this.turnRunner(project);
-        // A prompt sent right after session/new gets the tools of servers still starting.
-        await this.mcpStarts.beforeTurn(controller.signal);
-        this.live.turnStarted(project, agent);
-        const settings = await turnSettings(project, this.record, agent, model, {
-          signal: controller.signal,
-          requestSignal: () => {
-            if (turn.request.signal.aborted) turn.request = new AbortController();
-            return AbortSignal.any([controller.signal, turn.request.signal]);
-          },
-        }, run);
-        const result = await runner.run(settings);
-        outcome = { stopReason: result.stopReason, ...(result.budgetExceeded ? { budgetExceeded: result.budgetExceeded } : {}) };
-        if (result.error) failure = new TurnFailedError(result.error);
-      } catch (error) {
-        failure = error as Error;
-        this.project.log(`session ${this.id}: turn failed: ${failure.stack ?? failure.message}`);
-      }
-      try {
-        this.writer.endTurn(failure ? 'error' : outcome.stopReason, failure?.message ?? null);
-      } catch (error) {
-        // The turn's messages are saved, its end is not (it is, before the next turn).
-        failure ??= error as Error;
-        this.project.log(`session ${this.id}: ${(error as Error).message}`);
-      }
-      this.turn = undefined;
-      if (failure instanceof StoreWriteError) this.reloadHistory();
-      this.queues.settle(outcome.stopReason, failure);
-      // Messages still waiting (the turn ended before it could take them) get the turn's
-      // outcome too, unless an abort asked to keep them for the next turn.
-      if (this.keepQueues) this.keepQueues = false;
-      else this.queues.clear(outcome.stopReason, failure);
-      if (failure) throw failure;
-      return outcome;
-    })();
-    return turn.done;
-  }
-
-  /** A turn that failed before its loop ran: record its end if it was started at all. */
-  private endFailedTurn(error: Error): void {
-    try {
-      this.writer.endTurn('error', error.message);
-    } catch (failure) {
-      this.project.log(`session ${this.id}: ${(failure as Error).message}`);
-    }
-  }
-
-  /**
-   * After a failed write the history in memory may hold messages the store does not:
-   * continue from what is stored, as a reload would, so the next request and a later
-   * session/load see the same conversation.
-   */
-  private reloadHistory(): void {
-    try {
-      this.conversation.replace(repairTranscript(historyFromRecords(this.store.listMessages(this.id))));
-    } catch (error) {
-      this.project.log(`session ${this.id}: cannot reload the history: ${(error as Error).message}`);
-    }
+    return this.turns.start({ message, blocks, origin, run, permissionMode }, async (turn) => {
+      const runner = await this.turnRunner(project);
+      // A prompt sent right after session/new gets the tools of servers still starting.
+      await this.mcpStarts.beforeTurn(turn.signal);
+      this.live.turnStarted(project, agent);
+      const requestSignal = (): AbortSignal => turn.requestSignal();
+      return runner.run(await turnSettings(project, this.record, agent, model, { signal: turn.signal, requestSignal }, run));
+    });
   }
 
   /**
@@ -416,21 +324,10 @@ export class Session {
         }
         this.conversation.replace(result.newHistory);
       },
-      emit: (event) => this.publish(event),
+      emit: (event) => this.emit(event),
       take: (queue) => this.queues.take(queue).map((item) => item.message),
       settingsForNextRequest: (current) =>
-        this.live.settingsForNextRequest(this.record, current, this.toolHost, (message) => this.publish({ type: 'notice', level: 'warning', message }), this.turn?.run),
+        this.live.settingsForNextRequest(this.record, current, this.toolHost, (message) => this.emit({ type: 'notice', level: 'warning', message }), this.turns.current?.run),
     };
-  }
-
-  private emit(event: SessionEvent): void {
-    this.inFlight.observe(event);
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.project.log(`session ${this.id}: listener failed: ${(error as Error).message}`);
-      }
-    }
   }
 }

@@ -88,7 +88,7 @@ describe('session/load replays what live clients saw', () => {
     session.subscribe((event) => {
       for (const note of mapSessionEvent(session.id, event, audience)) if (note.method === 'session/update') live.push(note.params.update);
     });
-    const outcome = await session.prompt([{ type: 'text', text: 'Change the port in notes.txt to 9090.' }], { origin: 'prompter' });
+    const outcome = await session.submit([{ type: 'text', text: 'Change the port in notes.txt to 9090.' }], { origin: 'prompter' }).outcome;
     expect(outcome.stopReason).toBe('end_turn');
     expect(replay.requests).toHaveLength(5);
 

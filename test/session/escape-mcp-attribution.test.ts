@@ -183,7 +183,7 @@ describe('F8 MCP requests of a config server belong to the session whose call ca
     const run = (await bed.daemon.context()).sessions.open(bed.a.sessionId);
     const asking = prompt(bed.b, 'sample');
     await callStarted(bed.b.peer, bed.b.sessionId, 'call_ask');
-    const running = run.prompt([{ type: 'text', text: 'wait' }], { run: { permissionMode: 'bypass' } });
+    const running = run.submit([{ type: 'text', text: 'wait' }], { run: { permissionMode: 'bypass' } }).outcome;
     await Promise.all([asking, running]);
     expect(await resultOf(bed.b.sessionId, 'call_ask')).toContain('sampled: ask session');
     // The ask session's own client was asked; the run's bypass answered nothing for it.
@@ -236,7 +236,7 @@ describe('F8 the cost of a server\'s sampling is its session\'s', () => {
     await start(config);
     callTool('call_b', 'sample', { text: 'b', waitMs: 0 });
     finalAnswer();
-    if (viaRun) await (await bed.daemon.context()).sessions.open(bed.b.sessionId).prompt([{ type: 'text', text: 'sample' }], { run: { budgetUsd: 0.002 } });
+    if (viaRun) await (await bed.daemon.context()).sessions.open(bed.b.sessionId).submit([{ type: 'text', text: 'sample' }], { run: { budgetUsd: 0.002 } }).outcome;
     else await prompt(bed.b, 'sample');
     expect(await resultOf(bed.b.sessionId, 'call_b')).toMatch(/sampling refused: This session has cost \$0\.003.*budget of \$0\.002/);
     // The tool call's request only: nothing was sampled.

@@ -117,7 +117,7 @@ describe('F16 per-run state: a run\'s permission mode and budget stay with its t
     const runWrite = async (mode: 'ask' | 'bypass', file: string): Promise<void> => {
       bed.replay.enqueue({ body: chatToolCallSse([{ id: `call_${file}`, name: 'write', arguments: { path: file, content: `${mode}\n` } }]) });
       bed.replay.enqueue({ body: chatCompletionSse(['ok']) });
-      await session.prompt([{ type: 'text', text: `write ${file}` }], { run: { permissionMode: mode } });
+      await session.submit([{ type: 'text', text: `write ${file}` }], { run: { permissionMode: mode } }).outcome;
     };
     await runWrite(first, 'first.txt');
     await runWrite(second, 'second.txt');
@@ -140,7 +140,7 @@ describe('F16 per-run state: a run\'s permission mode and budget stay with its t
     bed.replay.enqueue({ body: chatCompletionSse(['thinking']), chunking: { splitAt: [8, 16, 24, 32] }, delayMs: 150 });
     bed.replay.enqueue({ body: chatToolCallSse([{ id: 'call_j', name: 'write', arguments: { path: 'joined.txt', content: 'x\n' } }]) });
     bed.replay.enqueue({ body: chatCompletionSse(['ok']) });
-    const running = session.prompt([{ type: 'text', text: 'think' }], { run: { permissionMode: 'bypass' } });
+    const running = session.submit([{ type: 'text', text: 'think' }], { run: { permissionMode: 'bypass' } }).outcome;
     const sent = await peer.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'now write joined.txt' }], _meta: { agentd: { delivery } } });
     expect(sent.error?.message).toMatch(/scheduled run in permission mode "bypass".*cannot join it/);
     const steer = await peer.request(delivery === 'steer' ? 'session/steer' : 'session/followUp', { sessionId, prompt: [{ type: 'text', text: 'write joined.txt' }] });
@@ -157,7 +157,7 @@ describe('F16 a run\'s budget is its turn\'s only', () => {
     const { peer } = bed.daemon;
     const { sessionId } = await peer.call('session/new', { cwd: bed.workspace, mcpServers: [] });
     const session = (await bed.daemon.context()).sessions.open(sessionId);
-    const run = await session.prompt([{ type: 'text', text: 'costly' }], { run: { budgetUsd: 0 } });
+    const run = await session.submit([{ type: 'text', text: 'costly' }], { run: { budgetUsd: 0 } }).outcome;
     expect(run.budgetExceeded).toMatch(/budget of \$0/);
     expect(bed.replay.requests).toHaveLength(0);
     bed.replay.enqueue({ body: chatCompletionSse(['answered']) });

@@ -53,7 +53,7 @@ describe('a fallback from another vendor answers', () => {
     session.subscribe((event) => void events.push(event as LoopEvent));
     serve(replay, 'anthropic-messages', 'http-529-overloaded-error');
     serve(replay, 'gemini', 'thought-parts');
-    expect(await session.prompt([{ type: 'text', text: 'What is 27 × 453?' }])).toEqual({ stopReason: 'end_turn' });
+    expect(await session.submit([{ type: 'text', text: 'What is 27 × 453?' }]).outcome).toEqual({ stopReason: 'end_turn' });
 
     expect(events.find((e) => e.type === 'fallback')).toMatchObject({ from: PRIMARY, to: FALLBACK });
     const usage = events.find((e) => e.type === 'usage');
@@ -77,7 +77,7 @@ describe('a fallback from another vendor answers', () => {
     const fresh = await startDaemon(options);
     cleanups.push(() => fresh.shutdown());
     serve(replay, 'anthropic-messages', 'text-only');
-    expect(await fresh.daemon.sessions.open(id).prompt([{ type: 'text', text: 'And 27 × 454?' }])).toEqual({ stopReason: 'end_turn' });
+    expect(await fresh.daemon.sessions.open(id).submit([{ type: 'text', text: 'And 27 × 454?' }]).outcome).toEqual({ stopReason: 'end_turn' });
     const again = JSON.stringify(replay.requests[2]!.body);
     expect(again).not.toContain(GEMINI_SIGNATURE);
     expect(again).toContain('<thinking>');

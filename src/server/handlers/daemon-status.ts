@@ -13,7 +13,7 @@ export function daemonStatus(shell: DaemonShell): DaemonStatusResponse {
     version: shell.version,
     socket: shell.socketPath ?? null,
     clients: shell.clients.size,
-    sessions: { loaded: sessions.length, running: sessions.filter((session) => session.state === 'running').length },
+    sessions: { loaded: sessions.length, running: sessions.filter((session) => session.state !== 'idle').length },
     idleExitMs: shell.idleExit?.idleExitMs ?? null,
     logFile: shell.idleExit?.logFile ?? null,
   };

@@ -1,7 +1,8 @@
 import type { RequestHandler } from '../handler-table.js';
+import { answerQueued } from './answer-queued.js';
 
 /** Queues a message for when the agent would otherwise stop; starts a turn when idle. */
 export const sessionFollowUp: RequestHandler<'session/followUp'> = (params, { client, daemon }) => {
   const session = daemon.sessions.open(params.sessionId);
-  return { queued: session.deliver('followUp', params.prompt, { origin: client.id }) };
+  return answerQueued(daemon, session.id, session.submit(params.prompt, { delivery: 'followUp', origin: client.id }));
 };

@@ -6,6 +6,7 @@ import { sessionConfigOptions, sessionModes } from '../session-choices.js';
 import { replayHistory, sendReplayEvents } from '../replay-history.js';
 import { tellStandingProblems } from '../tell-standing-problems.js';
 import { describeToolCall } from '../../tools/describe-tool-call.js';
+import { stateForClients } from '../../session/session-state.js';
 
 /**
  * Replays the whole stored history as `session/update` notifications, then what a
@@ -35,7 +36,7 @@ export const sessionLoad: RequestHandler<'session/load'> = async (params, { clie
     configOptions: sessionConfigOptions(session),
     _meta: {
       agentd: {
-        state: session.state,
+        state: stateForClients(session.state),
         ...(session.currentTurnId ? { runningTurnId: session.currentTurnId } : {}),
         interruptedTurns: interrupted,
         mcpServers: mcp,

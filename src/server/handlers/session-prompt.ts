@@ -17,7 +17,7 @@ export const sessionPrompt: RequestHandler<'session/prompt'> = async (params, { 
   };
   signal.addEventListener('abort', onCancel, { once: true });
   try {
-    const outcome = await session.prompt(params.prompt, { ...(delivery ? { delivery } : {}), origin: client.id });
+    const outcome = await session.submit(params.prompt, { ...(delivery ? { delivery } : {}), origin: client.id }).outcome;
     return {
       stopReason: outcome.stopReason,
       ...(outcome.budgetExceeded ? { _meta: { agentd: { outcome: 'budget_exceeded', message: outcome.budgetExceeded } } } : {}),

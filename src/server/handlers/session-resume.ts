@@ -3,6 +3,7 @@ import type { RequestHandler } from '../handler-table.js';
 import { openWithDirectories } from './open-with-directories.js';
 import { sessionMcpSpecs, startSessionMcp } from './session-mcp.js';
 import { sessionConfigOptions, sessionModes } from '../session-choices.js';
+import { stateForClients } from '../../session/session-state.js';
 
 /** Follows a session again without replaying its history (ACP session/resume). */
 export const sessionResume: RequestHandler<'session/resume'> = async (params, { client, daemon }) => {
@@ -13,6 +14,6 @@ export const sessionResume: RequestHandler<'session/resume'> = async (params, { 
   return {
     modes: sessionModes(session),
     configOptions: sessionConfigOptions(session),
-    _meta: { agentd: { state: session.state, mcpServers: mcp } },
+    _meta: { agentd: { state: stateForClients(session.state), mcpServers: mcp } },
   };
 };

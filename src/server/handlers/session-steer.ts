@@ -1,4 +1,5 @@
 import type { RequestHandler } from '../handler-table.js';
+import { answerQueued } from './answer-queued.js';
 
 /**
  * Delivers a message into the running turn before its next model request, after the
@@ -7,5 +8,6 @@ import type { RequestHandler } from '../handler-table.js';
  */
 export const sessionSteer: RequestHandler<'session/steer'> = (params, { client, daemon }) => {
   const session = daemon.sessions.open(params.sessionId);
-  return { queued: session.deliver('steering', params.prompt, { interrupt: params.interrupt === true, origin: client.id }) };
+  const submission = session.submit(params.prompt, { delivery: 'steer', interrupt: params.interrupt === true, origin: client.id });
+  return answerQueued(daemon, session.id, submission);
 };

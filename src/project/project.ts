@@ -6,6 +6,8 @@ import { describeProviderSetup } from '../config/describe-provider-setup.js';
 import { findAgentsFiles } from '../config/find-agents-files.js';
 import { loadAgents } from '../config/load-agents.js';
 import type { ProjectSettings } from '../config/project-settings.js';
+import { DEFAULT_TOOL_RESULT_BUDGET_CHARS } from '../loop/budget-tool-results.js';
+import type { TurnSettings } from '../loop/loop-context.js';
 import type { SystemBlock, ToolSpec } from '../providers/request.js';
 import type { SessionRecord } from '../store/store.js';
 import { skillDirs } from '../tools/builtin/skill.js';
@@ -21,6 +23,10 @@ import { pickDefaultModel } from './pick-default-model.js';
 import type { ProjectParts } from './project-parts.js';
 import { ProjectModels, type ResolvedModel } from './project-models.js';
 import { ProjectTools, type SessionToolDispatch, type ToolHost } from './project-tools.js';
+import type { RunOverrides } from './run-overrides.js';
+
+/** Model requests per turn when neither config `maxTurns` nor the agent says. */
+const DEFAULT_MAX_TURNS = 50;
 
 /**
  * One settings root (a session directory) and everything its settings give its sessions:
@@ -169,6 +175,49 @@ export class Project {
   /** What the sandbox hides from a session's bash, which its file tools and MCP roots keep off too. */
   accessPolicy(sessionId: string): AccessPolicy {
     return this.tools.accessPolicy(sessionId);
+  }
+
+  /**
+   * What one turn of a session runs with: its agent's prompt, tools and limits, and the
+   * model resolved for it; a run's own budget (`run`) for that run's turn only.
+   */
+  async turnSettings(
+    record: SessionRecord,
+    agent: AgentDefinition,
+    model: ResolvedModel,
+    signals: { signal: AbortSignal; requestSignal(): AbortSignal },
+    run?: RunOverrides,
+  ): Promise<TurnSettings> {
+    const { config } = this;
+    const budgetUsd = this.budgetUsd(record, run);
+    const { fallback, ...primary } = model;
+    return {
+      model: primary,
+      ...(fallback ? { fallback } : {}),
+      system: await this.systemPrompt(record, agent),
+      tools: this.toolSpecs(record, agent),
+      refusal: (tool) => this.refusal(record, agent, tool),
+      maxTurns: agent.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
+      ...(agent.temperature !== undefined ? { temperature: agent.temperature } : {}),
+      ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+      ...(config.thinking !== undefined ? { thinking: config.thinking } : {}),
+      // Characters of older tool results kept in each request (the store keeps all).
+      toolResultBudget: DEFAULT_TOOL_RESULT_BUDGET_CHARS,
+      signal: signals.signal,
+      requestSignal: signals.requestSignal,
+    };
+  }
+
+  /**
+   * The budget (US dollars) a session's spending is held to: a run's own for that run's turn,
+   * else a sub-agent's share of its parent's sub-agent budget (in its record), else the config's.
+   */
+  budgetUsd(record: SessionRecord, run?: RunOverrides): number | undefined {
+    if (run?.budgetUsd !== undefined) return run.budgetUsd;
+    // Only a sub-agent's record carries a budget: a top-level record's `budgetUsd` (written by
+    // older scheduled runs) is ignored.
+    const ownBudget = typeof record.meta.parentSessionId === 'string' ? record.meta.budgetUsd : undefined;
+    return typeof ownBudget === 'number' ? ownBudget : this.config.budgetUsd;
   }
 
   /** Tool dispatch for one session (its permissions, hooks, file state), as this version of the project gives it. */

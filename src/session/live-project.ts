@@ -3,7 +3,6 @@ import type { TurnSettings } from '../loop/loop-context.js';
 import type { Project } from '../project/project.js';
 import type { SessionToolDispatch, ToolHost } from '../project/project-tools.js';
 import type { RunOverrides } from '../project/run-overrides.js';
-import { turnSettings } from '../project/turn-settings.js';
 import type { SessionRecord } from '../store/store.js';
 
 /** A project as of one version. */
@@ -78,7 +77,7 @@ export class LiveProject {
       this.turnAgent = agent;
       const model = project.resolveModel(agent.model ?? record.model);
       await this.useToolsOf(project, host);
-      return await turnSettings(project, record, agent, model, { signal: current.signal, requestSignal: current.requestSignal }, run);
+      return await project.turnSettings(record, agent, model, { signal: current.signal, requestSignal: current.requestSignal }, run);
     } catch (error) {
       notice(`the reloaded configuration cannot be used for this turn (${(error as Error).message}); it continues with the previous one`);
       return current;

@@ -3,7 +3,6 @@ import type { ModelMessage, UserContentPart } from '../providers/message.js';
 import type { Usage } from '../providers/usage.js';
 import { budgetExceededMessage } from '../loop/stop-conditions.js';
 import type { Session } from './session.js';
-import { sessionBudgetUsd } from '../project/turn-settings.js';
 
 type SamplingParams = CreateMessageRequest['params'];
 
@@ -17,7 +16,7 @@ type SamplingParams = CreateMessageRequest['params'];
  * once reached.
  */
 export async function sampleForMcpServer(session: Session, params: SamplingParams, signal: AbortSignal): Promise<CreateMessageResult> {
-  const budget = sessionBudgetUsd(session.project, session.record, session.runOverrides);
+  const budget = session.project.budgetUsd(session.record, session.runOverrides);
   const spent = session.record.totalCostUsd;
   if (budget !== undefined && spent >= budget) throw new Error(`sampling refused: ${budgetExceededMessage(spent, budget)}`);
   const model = session.project.resolveModel(session.record.model);

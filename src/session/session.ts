@@ -20,7 +20,6 @@ import type { SessionEvent } from './session-event.js';
 import { SessionEventStream } from './session-event-stream.js';
 import type { Project } from '../project/project.js';
 import type { SessionState } from './session-state.js';
-import { turnSettings } from '../project/turn-settings.js';
 import type { Usage } from '../providers/usage.js';
 import { SessionWriter } from './session-writer.js';
 import { TurnLifecycle, type PromptOutcome } from './turn-lifecycle.js';
@@ -245,7 +244,7 @@ export class Session {
       const agent = project.agent(this.record);
       const model = project.resolveModel(agent.model ?? this.record.model);
       const runner = await this.turnRunner(project);
-      return runner.compactNow(await turnSettings(project, this.record, agent, model, { signal, requestSignal: () => signal }));
+      return runner.compactNow(await project.turnSettings(this.record, agent, model, { signal, requestSignal: () => signal }));
     });
   }
 
@@ -289,7 +288,7 @@ export class Session {
       await this.mcpStarts.beforeTurn(turn.signal);
       this.live.turnStarted(project, agent);
       const requestSignal = (): AbortSignal => turn.requestSignal();
-      return runner.run(await turnSettings(project, this.record, agent, model, { signal: turn.signal, requestSignal }, run));
+      return runner.run(await project.turnSettings(this.record, agent, model, { signal: turn.signal, requestSignal }, run));
     });
   }
 

@@ -13,7 +13,7 @@ import {
 } from 'vscode-jsonrpc/node.js';
 import { cancelRequestStrategy, toLspCancel } from '../../protocol/wire/cancel-request-strategy.js';
 import { FramedStream } from './framing/framed-stream.js';
-import { FrameTooLargeError } from './framing/frame-too-large-error.js';
+import { FrameTooLargeError } from '../../protocol/wire/frame-too-large-error.js';
 import { RpcError } from './rpc-error.js';
 
 type RequestId = string | number;

@@ -33,8 +33,9 @@ const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
 
 /**
  * One JSON-RPC 2.0 peer over a framed byte stream, both directions, on the protocol's
- * shared JsonRpcPeer (vscode-jsonrpc underneath): it answers the peer's requests through an InboundHandler and sends
- * the daemon's own requests (permission, tools/call, hooks) and notifications. Before a
+ * shared JsonRpcPeer (vscode-jsonrpc underneath): it answers the peer's requests through
+ * an InboundHandler and sends the daemon's own requests (permission, tools/call, hooks)
+ * and notifications. Before a
  * message reaches vscode-jsonrpc it is framed (NDJSON or Content-Length, detected per
  * connection, the frame limit enforced before buffering) and its envelope is checked: a
  * malformed message gets an error answer here and the connection stays usable; only
@@ -43,7 +44,7 @@ const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
  */
 export class JsonRpcConnection {
   private readonly stream: FramedStream;
-  /** Untyped here: this layer carries any method; DaemonPeer and dispatch type and check them. */
+  /** Used through its by-name members: this layer carries any method; DaemonPeer and dispatch type and check them. */
   private readonly peer: JsonRpcPeer<'daemon'>;
   private deliver: DataCallback | undefined;
   /** Ids of the peer's requests being handled: a second request with one of them is refused. */

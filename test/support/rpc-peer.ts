@@ -24,11 +24,12 @@ type TestRequestHandler = (params: never) => unknown;
 /**
  * The tests' client of the daemon (or, as `RpcPeer<'daemon'>`, a stand-in daemon): the
  * protocol's JsonRpcPeer over NDJSON (the same reader, writer and cancellation as the
- * TypeScript client), typed by the method table for its role, that also records every line each side
- * wrote, as written, for schema checks and for waiting on a message. A daemon request is
- * answered by a handler given to onRequest, or left pending until the test answers it with
- * send({ id, result | error }), which settles it through the connection. The `…Unchecked`
- * members take any method name: only for tests that send what the table does not have on purpose.
+ * TypeScript client), typed by the method table for its role, that also records every
+ * line each side wrote, as written, for schema checks and for waiting on a message. A
+ * daemon request is answered by a handler given to onRequest, or left pending until the
+ * test answers it with send({ id, result | error }), which settles it through the
+ * connection. The `…Unchecked` members take any method name: only for tests that send
+ * what the table does not have on purpose.
  */
 export class RpcPeer<R extends PeerRole = 'client'> {
   readonly received: WireMessage[] = [];

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { AbstractMessageReader, Disposable, type DataCallback, type Message } from 'vscode-jsonrpc/node.js';
 import { toLspCancel } from './cancel-request-strategy.js';
+import { createNdjsonDecoder } from './ndjson-decoder.js';
 
 /**
  * vscode-jsonrpc's MessageReader for NDJSON (one JSON message per line, agentd's default
@@ -9,7 +10,8 @@ import { toLspCancel } from './cancel-request-strategy.js';
  * CRLF line ends are accepted; ACP's `$/cancel_request` is passed on as LSP's `$/cancelRequest`.
  */
 export class NdjsonMessageReader extends AbstractMessageReader {
-  private buffer = '';
+  /** No frame limit here: a size limit is the daemon's concern, and its own framing enforces one. */
+  private readonly decoder = createNdjsonDecoder(Number.POSITIVE_INFINITY);
 
   /** `awaited`: ids of this side's requests still waiting (kept by its writer); an answer to any other id is reported, not passed on. */
   constructor(
@@ -20,14 +22,9 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   }
 
   listen(callback: DataCallback): Disposable {
-    this.input.setEncoding('utf8');
-    const onData = (text: string): void => {
-      this.buffer += text;
-      for (let end = this.buffer.indexOf('\n'); end >= 0; end = this.buffer.indexOf('\n')) {
-        const line = this.buffer.slice(0, end).replace(/\r$/, '');
-        this.buffer = this.buffer.slice(end + 1);
-        if (line.trim() !== '') this.deliver(line, callback);
-      }
+    // A stream someone else set to an encoding (the tests record the same lines) gives strings.
+    const onData = (chunk: Buffer | string): void => {
+      for (const line of this.decoder.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)) this.deliver(line, callback);
     };
     const onClose = (): void => this.fireClose();
     const onError = (error: Error): void => this.fireError(error);

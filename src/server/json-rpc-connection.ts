@@ -1,19 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
-import {
-  AbstractMessageReader,
-  AbstractMessageWriter,
-  CancellationTokenSource,
-  Disposable,
-  ResponseError,
-  createMessageConnection,
-  type CancellationToken,
-  type DataCallback,
-  type Message,
-  type MessageConnection,
-} from 'vscode-jsonrpc/node.js';
-import { cancelRequestStrategy, toLspCancel } from '../../protocol/wire/cancel-request-strategy.js';
+import { AbstractMessageReader, AbstractMessageWriter, Disposable, type DataCallback, type Message } from 'vscode-jsonrpc/node.js';
+import { toLspCancel } from '../../protocol/wire/cancel-request-strategy.js';
+import { FrameTooLargeError } from '../../protocol/wire/frame-too-large-error.js';
+import { JsonRpcPeer, type ErrorAnswer } from '../../protocol/wire/json-rpc-peer.js';
 import { FramedStream } from './framing/framed-stream.js';
-import { FrameTooLargeError } from './framing/frame-too-large-error.js';
 import { RpcError } from './rpc-error.js';
 
 type RequestId = string | number;
@@ -42,9 +32,10 @@ export type ConnectionLimits = Pick<ConnectionOptions, 'maxFrameBytes' | 'maxQue
 const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
 
 /**
- * One JSON-RPC 2.0 peer over a framed byte stream, both directions, on vscode-jsonrpc's
- * MessageConnection: it answers the peer's requests through an InboundHandler and sends
- * the daemon's own requests (permission, tools/call, hooks) and notifications. Before a
+ * One JSON-RPC 2.0 peer over a framed byte stream, both directions, on the protocol's
+ * shared JsonRpcPeer (vscode-jsonrpc underneath): it answers the peer's requests through
+ * an InboundHandler and sends the daemon's own requests (permission, tools/call, hooks)
+ * and notifications. Before a
  * message reaches vscode-jsonrpc it is framed (NDJSON or Content-Length, detected per
  * connection, the frame limit enforced before buffering) and its envelope is checked: a
  * malformed message gets an error answer here and the connection stays usable; only
@@ -53,14 +44,11 @@ const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
  */
 export class JsonRpcConnection {
   private readonly stream: FramedStream;
-  private readonly connection: MessageConnection;
+  /** Used through its by-name members: this layer carries any method; DaemonPeer and dispatch type and check them. */
+  private readonly peer: JsonRpcPeer<'daemon'>;
   private deliver: DataCallback | undefined;
   /** Ids of the peer's requests being handled: a second request with one of them is refused. */
   private readonly inFlight = new Set<RequestId>();
-  private readonly running = new Set<AbortController>();
-  private readonly outbound = new Set<{ method: string; reject(error: Error): void }>();
-  private readonly closeListeners: Array<() => void> = [];
-  private closedFlag = false;
   private handler: InboundHandler | undefined;
 
   constructor(
@@ -72,7 +60,7 @@ export class JsonRpcConnection {
     this.stream = new FramedStream(input, output, options.maxFrameBytes, {
       onFrame: (body) => this.onFrame(body),
       onFramingError: (error) => this.onFramingError(error),
-      onClose: () => this.shutdown(),
+      onClose: () => this.peer.close(),
     });
     const connection = this;
     const reader = new (class extends AbstractMessageReader {
@@ -87,10 +75,20 @@ export class JsonRpcConnection {
       }
       end(): void {}
     })();
-    this.connection = createMessageConnection(reader, writer, undefined, { cancellationStrategy: cancelRequestStrategy });
-    this.connection.onRequest((method, params, token) => this.onRequest(method, params, token));
-    this.connection.onNotification((method, params) => this.onNotification(method, params));
-    this.connection.listen();
+    this.peer = new JsonRpcPeer<'daemon'>(reader, writer, {
+      label: options.label,
+      toRequestError: (error) => new RpcError(error.code, error.message, error.data),
+      closedError: () => new Error(`connection ${this.label} closed`),
+      // The peer is told (`$/cancel_request`) and the caller is answered at once.
+      abortError: (method) => RpcError.cancelled(method),
+      cancelledBeforeRun: (method) => RpcError.cancelled(method).toJSON(),
+      toErrorAnswer: (method, error, aborted) => this.errorAnswer(method, error, aborted),
+    });
+    this.peer.onAnyRequest((method, params, { signal }) => {
+      if (!this.handler) throw RpcError.internal('connection has no handler');
+      return this.handler.request(method, params, signal);
+    });
+    this.peer.onAnyNotification((method, params) => this.onNotification(method, params));
   }
 
   get label(): string {
@@ -98,7 +96,7 @@ export class JsonRpcConnection {
   }
 
   get closed(): boolean {
-    return this.closedFlag;
+    return this.peer.closed;
   }
 
   /** Changes the limits from now on; the frame limit applies from the next byte read. */
@@ -113,12 +111,11 @@ export class JsonRpcConnection {
   }
 
   onClose(listener: () => void): void {
-    if (this.closedFlag) listener();
-    else this.closeListeners.push(listener);
+    this.peer.onClose(listener);
   }
 
   notify(method: string, params: unknown): void {
-    if (this.closedFlag) return;
+    if (this.closed) return;
     // Written here rather than through vscode-jsonrpc's sendNotification, which writes it the
     // same way (at once, in call order) but with a promise and argument handling per message:
     // a streamed answer sends one per read of the vendor's body.
@@ -127,37 +124,8 @@ export class JsonRpcConnection {
 
   /** Sends a request to the peer; rejects on an error answer, timeout, abort or close. */
   request(method: string, params: unknown, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<unknown> {
-    if (this.closedFlag) return Promise.reject(new Error(`connection ${this.label} is closed`));
-    const cancel = new CancellationTokenSource();
-    return new Promise((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
-      const entry = { method, reject: (error: Error) => settle(() => reject(error)) };
-      const settle = (done: () => void): void => {
-        if (!this.outbound.delete(entry)) return;
-        if (timer) clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        cancel.dispose();
-        done();
-      };
-      // The peer is told (`$/cancel_request`) and the caller is answered at once.
-      const onAbort = (): void => {
-        cancel.cancel();
-        entry.reject(RpcError.cancelled(method));
-      };
-      this.outbound.add(entry);
-      if (options.timeoutMs !== undefined) {
-        timer = setTimeout(() => {
-          cancel.cancel();
-          entry.reject(new Error(`${method} got no answer from ${this.label} within ${options.timeoutMs} ms`));
-        }, options.timeoutMs);
-      }
-      if (options.signal?.aborted) return onAbort();
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      this.connection.sendRequest(method, params, cancel.token).then(
-        (result) => settle(() => resolve(result)),
-        (error: unknown) => entry.reject(error instanceof ResponseError ? new RpcError(error.code, error.message, error.data) : (error as Error)),
-      );
-    });
+    if (this.closed) return Promise.reject(new Error(`connection ${this.label} is closed`));
+    return this.peer.requestUnchecked(method, params, options);
   }
 
   /** Closes the connection: in-flight handlers are aborted, outbound requests fail. */
@@ -168,7 +136,7 @@ export class JsonRpcConnection {
 
   /** Writes one message; a peer that stops reading is dropped once too much is queued for it. */
   private send(message: Message): void {
-    if (this.closedFlag) return;
+    if (this.closed) return;
     const response = message as { id?: RequestId | null; method?: unknown };
     if (response.method === undefined && response.id !== undefined && response.id !== null) this.inFlight.delete(response.id);
     const queued = this.output.writableLength;
@@ -227,13 +195,12 @@ export class JsonRpcConnection {
 
   /** Answers a message that is not JSON-RPC; the connection stays usable unless closeOnMalformed. */
   private malformed(id: RequestId | null, error: RpcError, mayClose = true): void {
-    if (this.closedFlag) return;
+    if (this.closed) return;
     this.stream.write(JSON.stringify({ jsonrpc: '2.0', id, error: error.toJSON() }));
     if (mayClose && this.options.closeOnMalformed) this.close();
   }
 
   private onNotification(method: string, params: unknown): void {
-    if (method === '$/cancel_request') return;
     try {
       this.handler?.notification(method, params);
     } catch (error) {
@@ -241,41 +208,11 @@ export class JsonRpcConnection {
     }
   }
 
-  private async onRequest(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
-    // Cancelled before it ran (the cancel was read with the request): answered as LSP does, not run.
-    if (token.isCancellationRequested) {
-      const { code, message } = RpcError.cancelled(method).toJSON();
-      return new ResponseError(code, message);
-    }
-    const controller = new AbortController();
-    this.running.add(controller);
-    const cancelled = token.onCancellationRequested(() => controller.abort());
-    try {
-      if (!this.handler) throw RpcError.internal('connection has no handler');
-      const result = await this.handler.request(method, params, controller.signal);
-      return result ?? null;
-    } catch (error) {
-      let rpc: RpcError;
-      if (error instanceof RpcError) rpc = error;
-      else if (controller.signal.aborted) rpc = RpcError.cancelled(method);
-      else {
-        this.options.log?.(`${this.label}: ${method} failed: ${(error as Error).stack ?? String(error)}`);
-        rpc = RpcError.internal((error as Error).message);
-      }
-      const { code, message, data } = rpc.toJSON();
-      return new ResponseError(code, message, data);
-    } finally {
-      cancelled.dispose();
-      this.running.delete(controller);
-    }
-  }
-
-  private shutdown(): void {
-    if (this.closedFlag) return;
-    this.closedFlag = true;
-    for (const controller of this.running) controller.abort();
-    for (const entry of [...this.outbound]) entry.reject(new Error(`connection ${this.label} closed`));
-    this.connection.dispose();
-    for (const listener of this.closeListeners.splice(0)) listener();
+  /** An RpcError keeps its code; a cancelled handler's failure is RequestCancelled; anything else is a bug, logged. */
+  private errorAnswer(method: string, error: unknown, aborted: boolean): ErrorAnswer {
+    if (error instanceof RpcError) return error.toJSON();
+    if (aborted) return RpcError.cancelled(method).toJSON();
+    this.options.log?.(`${this.label}: ${method} failed: ${(error as Error).stack ?? String(error)}`);
+    return RpcError.internal((error as Error).message).toJSON();
   }
 }

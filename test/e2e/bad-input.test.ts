@@ -43,7 +43,7 @@ describe('bad input', () => {
   });
 
   it('answers an unknown method with -32601', async () => {
-    const response = await daemon.peer.request('session/frobnicate', {});
+    const response = await daemon.peer.requestUnchecked('session/frobnicate', {});
     expect(response.error).toMatchObject({ code: -32601 });
     expect(response.error!.message).toContain('session/frobnicate');
   });
@@ -51,7 +51,7 @@ describe('bad input', () => {
   it('answers invalid params with -32602 naming the JSON path and the expected type', async () => {
     const { peer } = daemon;
     const { sessionId } = await peer.call('session/new', { cwd: workspace, mcpServers: [] });
-    const response = await peer.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 42 }] });
+    const response = await peer.requestUnchecked('session/prompt', { sessionId, prompt: [{ type: 'text', text: 42 }] });
     expect(response.error!.code).toBe(-32602);
     expect(response.error!.message).toMatch(/prompt\[0\]/);
     expect(response.error!.message).toMatch(/string/);

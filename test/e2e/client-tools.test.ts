@@ -7,8 +7,9 @@ import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.j
 import { connectPeer, daemonEnv, makeHome, spawnDaemon, until, type DaemonChild } from '../support/daemon-process.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 import type { RpcPeer } from '../support/rpc-peer.js';
+import type { ToolDefinition } from '../../protocol/index.js';
 
-const openInEditor = {
+const openInEditor: ToolDefinition = {
   name: 'open_in_editor',
   description: 'Open a file in the user\'s editor at a line.',
   inputSchema: { type: 'object', properties: { path: { type: 'string' }, line: { type: 'integer', minimum: 1 } }, required: ['path'] },

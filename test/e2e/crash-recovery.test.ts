@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { daemonEnv, makeHome, spawnDaemon, type DaemonChild } from '../support/daemon-process.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
+import { agentdMeta } from '../support/agentd-meta.js';
 
 describe('a daemon killed with SIGKILL mid-turn', () => {
   let replay: ReplayServer;
@@ -51,7 +52,7 @@ describe('a daemon killed with SIGKILL mid-turn', () => {
     daemons.push(second);
     await second.peer.call('initialize', { protocolVersion: 1 });
     const loaded = await second.peer.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
-    expect(loaded._meta.agentd.interruptedTurns).toHaveLength(1);
+    expect(agentdMeta(loaded).interruptedTurns).toHaveLength(1);
 
     const replayed = second.peer.updates(sessionId);
     expect(replayed.map((u) => [u.sessionUpdate, u.content?.text ?? u.title])).toEqual([

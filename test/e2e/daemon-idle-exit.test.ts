@@ -90,7 +90,7 @@ describe('a daemon started on demand exits when idle; a served one does not', ()
     }));
     const { bridge: first, daemonPid } = await bridge(env);
     const { schedules } = await first.peer.call('schedules/list', {});
-    const run = await first.peer.call('schedules/run', { id: schedules[0].id });
+    const run = await first.peer.call('schedules/run', { id: schedules[0]!.id });
     expect(run.status).toBe('started');
     await until(() => model!.received > 0, 10_000, 'the model request');
     first.child.stdin.end();

@@ -6,6 +6,7 @@ import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { connectWhenListening, daemonEnv, makeHome, spawnDaemon, type DaemonChild } from '../support/daemon-process.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 import { runCli } from '../support/run-cli.js';
+import { agentdMeta } from '../support/agentd-meta.js';
 
 /** A shared daemon's problems with a project (an agent file it cannot read) reach the client, not only its log. */
 describe('problems of a daemon reach the client that hits them', () => {
@@ -36,7 +37,7 @@ describe('problems of a daemon reach the client that hits them', () => {
     const editor = await connectWhenListening(join(home.home, 'run', 'agentd.sock'));
     await editor.call('initialize', { protocolVersion: 1, clientCapabilities: { session: { notices: {} } } });
     const created = await editor.call('session/new', { cwd: workspace, mcpServers: [] });
-    const problems = created._meta.agentd.problems as string[];
+    const problems = agentdMeta(created).problems as string[];
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(new RegExp(`^${join(workspace, '.agentd', 'agents', 'reviewer.md')}:3:\\d+: invalid YAML front matter`));
     const notice = await editor.waitFor((m) => (m as { params?: { update?: { sessionUpdate?: string } } }).params?.update?.sessionUpdate === 'notice', 5_000, 'the notice');

@@ -64,7 +64,7 @@ describe('per-session project config', () => {
   });
 
   const newSession = (cwd: string): Promise<{ sessionId: string; modes: { availableModes: Array<{ id: string }> }; configOptions: Array<{ id: string; currentValue: string }> }> =>
-    daemon.peer.call('session/new', { cwd, mcpServers: [] });
+    daemon.peer.call('session/new', { cwd, mcpServers: [] }) as Promise<Awaited<ReturnType<typeof newSession>>>;
   const modelOf = (session: Awaited<ReturnType<typeof newSession>>): string => session.configOptions.find((o) => o.id === 'model')!.currentValue;
 
   /** Prompts a write of `file` and returns the tool result text and whether it was asked. */

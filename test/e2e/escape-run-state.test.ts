@@ -54,7 +54,7 @@ describe('F16 agentd run --permission-mode through an owner daemon', () => {
       expect(readFileSync(join(workspace, 'run.txt'), 'utf8')).toBe('by run\n');
       expect(asked).toBe(0);
 
-      const sessionId = own ?? ((await editor.call('session/list', { cwd: workspace })).sessions[0].sessionId as string);
+      const sessionId = own ?? ((await editor.call('session/list', { cwd: workspace })).sessions[0]!.sessionId as string);
       if (!own) await editor.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
       replay.enqueue({ body: chatToolCallSse([{ id: 'call_editor', name: 'write', arguments: { path: 'editor.txt', content: 'x\n' } }]) });
       replay.enqueue({ body: chatCompletionSse(['ok']) });

@@ -9,9 +9,11 @@ import { chatToolCallSse } from '../support/chat-tool-call-sse.js';
 import { connectPeer, daemonEnv, makeHome, spawnDaemon, until, type DaemonChild } from '../support/daemon-process.js';
 import type { RpcPeer } from '../support/rpc-peer.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
+import { agentdMeta } from '../support/agentd-meta.js';
+import type { ToolDefinition } from '../../protocol/index.js';
 
 /** A client tool the model calls; the test answers it, which is when the disk fills. */
-const holdHere = {
+const holdHere: ToolDefinition = {
   name: 'hold_here',
   description: 'Waits for the client.',
   inputSchema: { type: 'object', properties: {} },
@@ -77,7 +79,7 @@ describe('a store failure on the turn path (the data directory on a small tmpfs)
     rmSync(workspace, { recursive: true, force: true });
   });
 
-  const prompt = (sessionId: string, text: string, meta?: unknown) =>
+  const prompt = (sessionId: string, text: string, meta?: Record<string, unknown>) =>
     peer.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }], ...(meta ? { _meta: meta } : {}) });
 
   function turnStatuses(): string[] {
@@ -129,7 +131,7 @@ describe('a store failure on the turn path (the data directory on a small tmpfs)
     const other = await connectPeer(socketPath);
     await other.call('initialize', { protocolVersion: 1 });
     const loaded = await other.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
-    expect(loaded._meta.agentd.state).toBe('idle');
+    expect(agentdMeta(loaded).state).toBe('idle');
     const replayed = other.updates(sessionId).filter((u) => u.content?.type === 'text').map((u) => [u.sessionUpdate, u.content.text]);
     expect(replayed).toEqual([
       ['user_message_chunk', 'question one'],

@@ -10,6 +10,7 @@ import type { RpcPeer } from '../support/rpc-peer.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 import { runCli } from '../support/run-cli.js';
 import { freePort } from '../support/free-port.js';
+import { agentdMeta } from '../support/agentd-meta.js';
 
 /** The turns of the store as they are on disk, read beside the daemon (WAL allows it). */
 function turnStatuses(home: string): string[] {
@@ -122,10 +123,10 @@ describe('one daemon owns a data directory', () => {
     const second = start([]);
     const init = await second.peer.call('initialize', { protocolVersion: 1 });
     // Only the owner knows its socket: the answer comes from daemon 1.
-    expect(init._meta.agentd.socket).toBe(socketPath);
+    expect(agentdMeta(init).socket).toBe(socketPath);
     const loaded = await second.peer.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
-    expect(loaded._meta.agentd.state).toBe('running');
-    expect(loaded._meta.agentd.interruptedTurns).toEqual([]);
+    expect(agentdMeta(loaded).state).toBe('running');
+    expect(agentdMeta(loaded).interruptedTurns).toEqual([]);
     expect(turnStatuses(home.home)).toEqual(['running']);
   });
 
@@ -201,7 +202,7 @@ describe('one daemon owns a data directory', () => {
     const peer = await connectPeer(socketPath);
     await peer.call('initialize', { protocolVersion: 1 });
     const loaded = await peer.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
-    expect(loaded._meta.agentd.interruptedTurns).toHaveLength(1);
+    expect(agentdMeta(loaded).interruptedTurns).toHaveLength(1);
     expect(turnStatuses(home.home)).toEqual(['interrupted']);
     // And it owns the directory now: a further serve names the new pid.
     const third = start(['serve', '--listen', `127.0.0.1:${await freePort()}`]);

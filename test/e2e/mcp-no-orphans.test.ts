@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { processAlive } from '../../src/tools/shell/kill-process-group.js';
 import { daemonEnv, makeHome, spawnDaemon, until, type DaemonChild } from '../support/daemon-process.js';
+import { agentdMeta } from '../support/agentd-meta.js';
 
 const HANGS = fileURLToPath(new URL('../fixtures/mcp/hangs-in-initialize.mjs', import.meta.url));
 
@@ -46,7 +47,7 @@ describe('MCP servers leave no orphans', () => {
     const own = { name: 'own', command: process.execPath, args: [HANGS], env: [{ name: 'MCP_PID_FILE', value: join(dir, 'own.pids') }] };
     // Answered while both servers hang in initialize: nothing waits for them.
     const answer = await peer.call('session/new', { cwd: dir, mcpServers: [own] });
-    expect(answer._meta.agentd.mcpServers).toEqual(
+    expect(agentdMeta(answer).mcpServers).toEqual(
       expect.arrayContaining([
         { name: 'hung', state: 'starting', tools: [] },
         { name: 'own', state: 'starting', tools: [] },

@@ -9,6 +9,7 @@ import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { connectPeer, connectWhenListening, daemonEnv, makeHome, spawnDaemon, until, type DaemonChild } from '../support/daemon-process.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 import { freePort } from '../support/free-port.js';
+import { agentdMeta } from '../support/agentd-meta.js';
 
 describe('agentd serve --socket and --listen', () => {
   let replay: ReplayServer;
@@ -57,7 +58,7 @@ describe('agentd serve --socket and --listen', () => {
     const prompt = a.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
     await a.waitFor((m) => m.params?.update?.sessionUpdate === 'agent_message_chunk');
     const loaded = await b.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
-    expect(loaded._meta.agentd.state).toBe('running');
+    expect(agentdMeta(loaded).state).toBe('running');
     expect((await prompt).result).toEqual({ stopReason: 'end_turn' });
 
     expect(a.agentText(sessionId)).toBe('first part second part');

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { daemonEnv, makeHome, spawnDaemon, type DaemonChild } from '../support/daemon-process.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
+import { agentdMeta } from '../support/agentd-meta.js';
 
 describe('agentd serve --stdio', () => {
   let replay: ReplayServer;
@@ -34,13 +35,13 @@ describe('agentd serve --stdio', () => {
 
     const init = await peer.call('initialize', { protocolVersion: 1, clientCapabilities: {} });
     expect(init.protocolVersion).toBe(1);
-    expect(init.agentCapabilities.loadSession).toBe(true);
-    expect(init._meta.agentd.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(init.agentCapabilities!.loadSession).toBe(true);
+    expect(agentdMeta(init).version).toMatch(/^\d+\.\d+\.\d+/);
 
     const created = await peer.call('session/new', { cwd: workspace, mcpServers: [] });
     const { sessionId } = created;
-    expect(['bubblewrap', 'none']).toContain(created._meta.agentd.sandbox.mode);
-    expect(created.modes.currentModeId).toBe('build');
+    expect(['bubblewrap', 'none']).toContain(agentdMeta(created).sandbox.mode);
+    expect(created.modes!.currentModeId).toBe('build');
     const result = await peer.call('session/prompt', {
       sessionId,
       prompt: [

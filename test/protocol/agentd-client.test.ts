@@ -14,19 +14,19 @@ import { RpcPeer, type WireMessage } from '../support/rpc-peer.js';
  * peer: it validates params with the real protocol schemas, answers a few methods, leaves
  * the rest unanswered (the close test needs one pending) and can send its own requests.
  */
-function fakeDaemon(input: PassThrough, output: PassThrough): RpcPeer {
-  const daemon = new RpcPeer(input, output);
-  for (const method of methodsByName.keys()) daemon.onRequest(method, (params) => answer(daemon, method, params));
+function fakeDaemon(input: PassThrough, output: PassThrough): RpcPeer<'daemon'> {
+  const daemon = new RpcPeer<'daemon'>(input, output);
+  for (const method of methodsByName.keys()) daemon.onRequestUnchecked(method, (params) => answer(daemon, method, params));
   return daemon;
 }
 
 /** Sends a request to the client with an id the test chose and waits for its answer. */
-function ask(daemon: RpcPeer, id: string, method: string, params: unknown): Promise<WireMessage> {
+function ask(daemon: RpcPeer<'daemon'>, id: string, method: string, params: unknown): Promise<WireMessage> {
   daemon.send({ jsonrpc: '2.0', id, method, params });
   return daemon.waitFor((m) => m.id === id && m.method === undefined);
 }
 
-async function answer(daemon: RpcPeer, method: string, params: unknown): Promise<unknown> {
+async function answer(daemon: RpcPeer<'daemon'>, method: string, params: unknown): Promise<unknown> {
   const parsed = methodsByName.get(method)!.params.safeParse(params);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
@@ -54,7 +54,7 @@ async function answer(daemon: RpcPeer, method: string, params: unknown): Promise
 describe('AgentdClient over NDJSON', () => {
   let toDaemon: PassThrough;
   let toClient: PassThrough;
-  let daemon: RpcPeer;
+  let daemon: RpcPeer<'daemon'>;
   let client: AgentdClient;
   let protocolErrors: Error[];
 
@@ -154,7 +154,7 @@ describe('AgentdClient over NDJSON', () => {
   it.each([
     ['$/cancel_request', { requestId: 'd5' }],
     ['$/cancelRequest', { id: 'd5' }],
-  ])('answers RequestCancelled without running the handler when %s comes with the request', async (method, params) => {
+  ] as const)('answers RequestCancelled without running the handler when %s comes with the request', async (method, params) => {
     let ran = false;
     client.onRequest('session/request_permission', () => {
       ran = true;

@@ -11,6 +11,7 @@ import { connectPeer, until } from '../support/daemon-process.js';
 import type { RpcPeer } from '../support/rpc-peer.js';
 import { seededRandom } from '../support/seeded-random.js';
 import { sseFrameEnds } from '../support/sse-frame-ends.js';
+import type { ToolDefinition } from '../../protocol/index.js';
 
 /** Resident memory of a process, in bytes (Linux). */
 function residentBytes(pid: number): number {
@@ -139,7 +140,7 @@ describe('clients that misbehave', () => {
     const { sessionId } = await user.call('session/new', { cwd: daemon.workspace, mcpServers: [] });
     for (let run = 0; run < 6; run += 1) {
       const provider = await client();
-      const tool = { name: `open_in_editor_${run}`, description: 'Open a file in the editor.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } }, access: 'read' };
+      const tool: ToolDefinition = { name: `open_in_editor_${run}`, description: 'Open a file in the editor.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } }, access: 'read' };
       await provider.call('tools/register', { tools: [tool] });
       const callId = `call_${run}`;
       daemon.replay.enqueue({ body: chatToolCallSse([{ id: callId, name: tool.name, arguments: { path: 'a.ts' } }]) });

@@ -44,7 +44,7 @@ describe('scheduled runs are headless: nobody is asked', () => {
     // The run's mode ended with it: whoever goes on with the session later gets the project's.
     const store = openStore(resolveAgentdPaths(bed.env).databaseFile, { readOnly: true });
     try {
-      const { meta } = store.getSession(run.sessionId)!;
+      const { meta } = store.getSession(run.sessionId!)!;
       expect(meta).not.toHaveProperty('permissionMode');
       expect(meta.schedule).toEqual({ id: schedule.id, name: `w-${permissionMode}`, runId: run.runId, permissionMode });
     } finally {
@@ -64,7 +64,7 @@ describe('scheduled runs are headless: nobody is asked', () => {
     bed.replay.enqueue({ body: chatToolCallSse([{ id: 'call_w', name: 'write', arguments: { path: 'out.txt', content: 'data\n' } }]) });
     bed.replay.enqueue({ body: chatCompletionSse(['could not']) });
     const run = await peer.call('schedules/run', { id: schedule.id });
-    await peer.call('session/load', { sessionId: run.sessionId, cwd: bed.workspace, mcpServers: [] });
+    await peer.call('session/load', { sessionId: run.sessionId!, cwd: bed.workspace, mcpServers: [] });
     const loadedAt = peer.received.findIndex((m) => m.result !== undefined && m.result !== null && 'modes' in m.result);
     expect(await runFinished(peer, run.runId)).toMatchObject({ outcome: 'completed' });
 

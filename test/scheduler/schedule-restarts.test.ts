@@ -89,7 +89,7 @@ describe('schedules across daemon restarts (the same SQLite file)', () => {
     const skipped: string[] = [];
     for (let i = 0; i < 4; i++) skipped.push((await peer.call('schedules/run', { id: schedule.id })).runId);
     await until(() => bed.replay.requests.length === 1, 10_000, 'the model request');
-    await peer.call('session/abort', { sessionId: first.sessionId });
+    await peer.call('session/abort', { sessionId: first.sessionId! });
     await runFinished(peer, first.runId);
 
     const page1 = await peer.call('schedules/history', { id: schedule.id, limit: 3 });

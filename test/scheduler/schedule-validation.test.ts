@@ -65,7 +65,7 @@ describe('schedules/* checks and errors', () => {
     expect(update.error!.message).toContain('schedule "from-config" comes from config.json and cannot be updated over the protocol; edit its entry under "schedules" in config.json instead');
     const remove = await peer.request('schedules/remove', { id: 'from-config' });
     expect(remove.error!.message).toContain('cannot be removed over the protocol; edit its entry under "schedules" in config.json');
-    for (const method of ['schedules/update', 'schedules/remove', 'schedules/run', 'schedules/history']) {
+    for (const method of ['schedules/update', 'schedules/remove', 'schedules/run', 'schedules/history'] as const) {
       const answer = await peer.request(method, { id: 'sch_nope' });
       expect(answer.error).toMatchObject({ code: -32002, message: 'schedule "sch_nope" not found; list schedules with schedules/list (agentd schedules list)' });
     }

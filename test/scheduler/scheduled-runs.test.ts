@@ -63,7 +63,7 @@ describe('scheduled runs against the loopback vendor', () => {
     const skipped = await runFinished(peer, second.runId);
     expect(skipped).toMatchObject({ sessionId: null, outcome: 'skipped', costUsd: 0, error: expect.stringContaining(`run ${first.runId} was still going`) });
 
-    await peer.call('session/abort', { sessionId: first.sessionId });
+    await peer.call('session/abort', { sessionId: first.sessionId! });
     expect(await runFinished(peer, first.runId)).toMatchObject({ outcome: 'cancelled', stopReason: 'cancelled' });
     const { runs } = await peer.call('schedules/history', { id: schedule.id });
     expect(runs.map((r: any) => [r.runId, r.outcome])).toEqual([
@@ -87,7 +87,7 @@ describe('scheduled runs against the loopback vendor', () => {
 
     // The stalled answer must have gone to the first run, or the queued one would get it.
     await until(() => bed.replay.requests.length === 1, 10_000, 'the first run\'s model request');
-    await peer.call('session/abort', { sessionId: first.sessionId });
+    await peer.call('session/abort', { sessionId: first.sessionId! });
     expect(await runFinished(peer, first.runId)).toMatchObject({ outcome: 'cancelled' });
     const second = await runFinished(peer, queued.runId);
     expect(second).toMatchObject({ outcome: 'completed', stopReason: 'end_turn', sessionId: expect.any(String) });

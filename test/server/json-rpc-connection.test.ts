@@ -22,9 +22,9 @@ describe('JsonRpcConnection', () => {
       },
       notification() {},
     });
-    expect((await peer.request('echo', { a: 1 })).result).toEqual({ echo: { a: 1 } });
-    expect((await peer.request('fail', {})).error).toEqual({ code: -32002, message: 'no such thing' });
-    expect((await peer.request('crash', {})).error).toMatchObject({ code: -32603, message: 'internal error: boom' });
+    expect((await peer.requestUnchecked('echo', { a: 1 })).result).toEqual({ echo: { a: 1 } });
+    expect((await peer.requestUnchecked('fail', {})).error).toEqual({ code: -32002, message: 'no such thing' });
+    expect((await peer.requestUnchecked('crash', {})).error).toMatchObject({ code: -32603, message: 'internal error: boom' });
 
     peer.writeRaw('[{"jsonrpc":"2.0","id":1,"method":"x"}]\n');
     expect((await peer.waitFor((m) => /batches/.test(m.error?.message ?? ''))).error!.code).toBe(-32600);
@@ -32,7 +32,7 @@ describe('JsonRpcConnection', () => {
     expect((await peer.waitFor((m) => m.id === 5)).error!.code).toBe(-32600);
     peer.writeRaw('{"jsonrpc":"2.0","id":{"x":1},"method":"x"}\n');
     expect((await peer.waitFor((m) => /"id" must be/.test(m.error?.message ?? ''))).error!.code).toBe(-32600);
-    expect((await peer.request('echo', { text: 'still-alive' })).result).toEqual({ echo: { text: 'still-alive' } });
+    expect((await peer.requestUnchecked('echo', { text: 'still-alive' })).result).toEqual({ echo: { text: 'still-alive' } });
   });
 
   it('honours both $/cancel_request (ACP) and $/cancelRequest (LSP)', async () => {
@@ -42,10 +42,10 @@ describe('JsonRpcConnection', () => {
       notification() {},
     });
     const lastId = (): number => JSON.parse(peer.sentLines.at(-1)!).id;
-    const first = peer.request('slow', {});
+    const first = peer.requestUnchecked('slow', {});
     peer.notify('$/cancel_request', { requestId: lastId() });
     expect((await first).error!.code).toBe(-32800);
-    const second = peer.request('slow', {});
+    const second = peer.requestUnchecked('slow', {});
     peer.notify('$/cancelRequest', { id: lastId() });
     expect((await second).error!.code).toBe(-32800);
   });
@@ -56,7 +56,7 @@ describe('JsonRpcConnection', () => {
     peer.writeRaw('{"jsonrpc":"2.0","method":"$/cancel_request"}\n');
     peer.writeRaw('{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":{"x":1}}}\n');
     peer.writeRaw('{"jsonrpc":"2.0","method":"$/cancelRequest","params":null}\n');
-    expect((await peer.request('echo', { still: 'open' })).result).toEqual({ still: 'open' });
+    expect((await peer.requestUnchecked('echo', { still: 'open' })).result).toEqual({ still: 'open' });
     expect(peer.received.filter((m) => m.error !== undefined)).toEqual([]);
   });
 

@@ -26,7 +26,7 @@ describe('additionalDirectories on every session lifecycle request', () => {
 
   it('is advertised, kept when left out, replaced on load and resume of a closed session', async () => {
     const init = await daemon.connect().call('initialize', { protocolVersion: 1 });
-    expect(init.agentCapabilities.sessionCapabilities.additionalDirectories).toEqual({});
+    expect(init.agentCapabilities!.sessionCapabilities!.additionalDirectories).toEqual({});
 
     const [cwd, a, b, c] = dirs as [string, string, string, string];
     const { sessionId } = await daemon.peer.call('session/new', { cwd, additionalDirectories: [a], mcpServers: [] });

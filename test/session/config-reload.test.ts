@@ -9,6 +9,7 @@ import { daemonEnv, makeHome } from '../support/daemon-process.js';
 import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 import type { WireMessage } from '../support/rpc-peer.js';
+import { agentdMeta } from '../support/agentd-meta.js';
 
 const MCP_FIXTURE = fileURLToPath(new URL('../fixtures/mcp/crashy-server.mjs', import.meta.url));
 
@@ -198,13 +199,13 @@ describe('live configuration', () => {
     writeUser({ ...userConfig(), maxTurns: 'ten' });
     await rejected;
     const opened = await daemon.peer.call('session/new', { cwd: project, mcpServers: [] });
-    expect(opened._meta.agentd.problems).toEqual([expect.stringMatching(new RegExp(`^configuration not applied: ${userFile}: maxTurns: .*\\nkeeping the last good configuration until the file is fixed$`))]);
+    expect(agentdMeta(opened).problems).toEqual([expect.stringMatching(new RegExp(`^configuration not applied: ${userFile}: maxTurns: .*\\nkeeping the last good configuration until the file is fixed$`))]);
 
     const applied = reloadedFile(userFile);
     writeUser(userConfig());
     await applied;
     const later = await daemon.peer.call('session/new', { cwd: project, mcpServers: [] });
-    expect(later._meta.agentd.problems).toBeUndefined();
+    expect(agentdMeta(later).problems).toBeUndefined();
   });
 
   it('an AGENTS.md edit, a new skill and a new agent file reach the next turn of a session in a subfolder', async () => {

@@ -56,7 +56,7 @@ describe('agent modes and sub-agents through the daemon', () => {
     write(join(h.home, 'config', 'agents', 'reviewer.md'), '---\ndescription: Reviews code\naccess: read\n---\nReview.\n');
     write(join(h.workspace, '.agentd', 'agents', 'docs.md'), '---\ndescription: Writes docs\n---\nWrite docs.\n');
     const { modes } = await h.peer.call('session/new', { cwd: h.workspace, mcpServers: [] });
-    const byId = Object.fromEntries(modes.availableModes.map((m: { id: string }) => [m.id, m])) as Record<string, { name: string; description: string }>;
+    const byId = Object.fromEntries(modes!.availableModes.map((m) => [m.id, m])) as Record<string, { name: string; description: string }>;
     expect(byId.plan).toEqual({ id: 'plan', name: 'plan (read-only)', description: 'read-only: reads, searches and fetches web pages. Studies the code and proposes a plan.' });
     expect(byId.reviewer!.name).toBe('reviewer (read-only)');
     expect(byId.reviewer!.description).toMatch(/^read-only: /);

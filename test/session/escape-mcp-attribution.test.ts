@@ -198,9 +198,9 @@ describe('F8 a scheduled run is headless for its MCP servers too', () => {
     callTool('call_run', 'elicit', { waitMs: 1000 });
     finalAnswer();
     const run = await bed.a.peer.call('schedules/run', { id: schedule.id });
-    await bed.a.peer.call('session/load', { sessionId: run.sessionId, cwd: bed.workspace, mcpServers: [] });
+    await bed.a.peer.call('session/load', { sessionId: run.sessionId!, cwd: bed.workspace, mcpServers: [] });
     expect(await runFinished(bed.a.peer, run.runId)).toMatchObject({ outcome: 'completed' });
-    expect(await resultOf(run.sessionId, 'call_run')).toMatch(/refused: .*scheduled run, which is headless: nobody is asked to fill in MCP server \\"sampler\\"'s form/);
+    expect(await resultOf(run.sessionId!, 'call_run')).toMatch(/refused: .*scheduled run, which is headless: nobody is asked to fill in MCP server \\"sampler\\"'s form/);
     expect(bed.a.peer.received.some((m) => m.method === 'elicitation/create')).toBe(false);
   });
 });

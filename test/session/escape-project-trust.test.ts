@@ -8,6 +8,7 @@ import { chatToolCallSse, toolResultText } from '../support/chat-tool-call-sse.j
 import { daemonEnv, makeHome, until } from '../support/daemon-process.js';
 import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
+import { agentdMeta } from '../support/agentd-meta.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/mcp/crashy-server.mjs', import.meta.url));
 
@@ -64,7 +65,7 @@ describe('trusted project settings per session', () => {
   async function run(cwd: string): Promise<{ path: string; tools: string[]; echo: string; ls: string }> {
     const { sessionId, _meta } = await daemon.peer.call('session/new', { cwd, mcpServers: [] });
     // Servers start in the background; the answer names those that will start.
-    for (const server of _meta.agentd.mcpServers as Array<{ name: string }>) {
+    for (const server of agentdMeta({ _meta }).mcpServers as Array<{ name: string }>) {
       const listed = async (): Promise<boolean> => (await daemon.peer.call('tools/list', { sessionId })).tools.some((t: { name: string }) => t.name.startsWith(`${server.name}__`));
       await until(listed, 10_000, `the tools of ${server.name}`);
     }

@@ -49,7 +49,7 @@ async function promptWrite(peer: RpcPeer, sessionId: string): Promise<any> {
 }
 
 describe('F16 per-run state: a run\'s permission mode and budget stay with its turn', () => {
-  it.each(['session/load', 'session/resume'])('F16 scheduled bypass run, then a client opens it with %s and prompts a write: asked', async (method) => {
+  it.each(['session/load', 'session/resume'] as const)('F16 scheduled bypass run, then a client opens it with %s and prompts a write: asked', async (method) => {
     bed = await startScheduleTestBed();
     const sessionId = await bypassRun();
     const client = bed.daemon.connect();
@@ -71,11 +71,11 @@ describe('F16 per-run state: a run\'s permission mode and budget stay with its t
     bed.replay.enqueue({ body: slow, chunking: { splitAt: Array.from({ length: 30 }, (_, i) => (i + 1) * 16) }, delayMs: 40 });
     bed.replay.enqueue({ body: chatCompletionSse(['written']) });
     const run = await peer.call('schedules/run', { id: schedule.id });
-    await peer.call('session/load', { sessionId: run.sessionId, cwd: bed.workspace, mcpServers: [] });
+    await peer.call('session/load', { sessionId: run.sessionId!, cwd: bed.workspace, mcpServers: [] });
     expect(await runFinished(peer, run.runId)).toMatchObject({ outcome: 'completed' });
     expect(readFileSync(join(bed.workspace, 'run.txt'), 'utf8')).toBe('by the run\n');
     // The session stayed live (the client has it open) and still is not in bypass.
-    await promptWrite(peer, run.sessionId);
+    await promptWrite(peer, run.sessionId!);
     expect(questions.asked()).toBe(1);
     expect(existsSync(join(bed.workspace, 'later.txt'))).toBe(false);
   });

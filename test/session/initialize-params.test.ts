@@ -30,7 +30,7 @@ describe('initialize as editors write it', () => {
   ])('takes clientCapabilities %s as the defaults', async (_label, clientCapabilities) => {
     const peer = daemon.connect();
     const params = clientCapabilities === undefined ? { protocolVersion: 1 } : { protocolVersion: 1, clientCapabilities };
-    const answer = await peer.request('initialize', params);
+    const answer = await peer.requestUnchecked('initialize', params);
     expect(answer.error).toBeUndefined();
     expect(answer.result.protocolVersion).toBe(1);
     // The connection is usable after it.
@@ -38,19 +38,19 @@ describe('initialize as editors write it', () => {
   });
 
   it('still refuses capabilities of the wrong kind, naming the field', async () => {
-    const answer = await daemon.peer.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: 'yes' } } });
+    const answer = await daemon.peer.requestUnchecked('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: 'yes' } } });
     expect(answer.error?.code).toBe(-32602);
     expect(JSON.stringify(answer.error)).toContain('clientCapabilities.fs.readTextFile');
   });
 
   it('says a missing field "is required", with the type expected, not "received undefined"', async () => {
-    const answer = await daemon.peer.request('initialize', {});
+    const answer = await daemon.peer.requestUnchecked('initialize', {});
     expect(answer.error?.code).toBe(-32602);
     const text = JSON.stringify(answer.error);
     expect(text).toContain('protocolVersion: is required (expected number)');
     expect(text).not.toContain('received undefined');
     await daemon.peer.call('initialize', { protocolVersion: 1 });
-    const session = await daemon.peer.request('session/new', { mcpServers: [] });
+    const session = await daemon.peer.requestUnchecked('session/new', { mcpServers: [] });
     expect(JSON.stringify(session.error)).toContain('cwd: is required (expected string)');
   });
 });

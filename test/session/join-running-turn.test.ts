@@ -4,6 +4,7 @@ import { chatToolCallSse } from '../support/chat-tool-call-sse.js';
 import { sseFrameEnds } from '../support/sse-frame-ends.js';
 import type { RpcPeer } from '../support/rpc-peer.js';
 import { startTwoClients } from '../support/two-clients.js';
+import { agentdMeta } from '../support/agentd-meta.js';
 
 const updatesOf = (peer: RpcPeer, sessionId: string, kind: string): any[] => peer.updates(sessionId).filter((u) => u.sessionUpdate === kind);
 
@@ -21,7 +22,7 @@ describe('a client that joins a running turn', () => {
     await editor.waitFor((m) => m.method === 'session/update' && m.params.update.content?.text === ' there');
 
     const loaded = await watcher.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
-    expect(loaded._meta.agentd.state).toBe('running');
+    expect(agentdMeta(loaded).state).toBe('running');
     // The first chunk the watcher got is the reply so far, joined (a live chunk may follow
     // before the load's answer is read, under load).
     const atJoin = updatesOf(watcher, sessionId, 'agent_message_chunk').map((u) => u.content.text);

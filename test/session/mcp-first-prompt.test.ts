@@ -9,6 +9,7 @@ import { chatToolCallSse } from '../support/chat-tool-call-sse.js';
 import { daemonEnv, makeHome, until } from '../support/daemon-process.js';
 import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
+import { agentdMeta } from '../support/agentd-meta.js';
 
 const SLOW = fileURLToPath(new URL('../fixtures/mcp/slow-to-start.mjs', import.meta.url));
 const HANGS = fileURLToPath(new URL('../fixtures/mcp/hangs-in-initialize.mjs', import.meta.url));
@@ -50,7 +51,7 @@ describe('the first prompt after session/new', () => {
     const { peer } = daemon;
     const slow = { name: 'slow', command: process.execPath, args: [SLOW], env: [] };
     const { sessionId, _meta } = await peer.call('session/new', { cwd: workspace, mcpServers: [slow] });
-    expect(_meta.agentd.mcpServers).toContainEqual({ name: 'slow', state: 'starting', tools: [] });
+    expect(agentdMeta({ _meta }).mcpServers).toContainEqual({ name: 'slow', state: 'starting', tools: [] });
 
     replay.enqueue({ body: chatCompletionSse(['Looked it up.']) });
     expect(await peer.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'look up "daemon"' }] })).toEqual({ stopReason: 'end_turn' });

@@ -8,6 +8,7 @@ import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { daemonEnv, makeHome, until } from '../support/daemon-process.js';
 import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
+import { agentdMeta } from '../support/agentd-meta.js';
 
 const HANGS = fileURLToPath(new URL('../fixtures/mcp/hangs-in-initialize.mjs', import.meta.url));
 const CRASHY = fileURLToPath(new URL('../fixtures/mcp/crashy-server.mjs', import.meta.url));
@@ -46,7 +47,7 @@ describe('MCP server states', () => {
     const { peer } = daemon;
     const own = { name: 'crashy', command: process.execPath, args: [CRASHY], env: [] };
     const answer = await peer.call('session/new', { cwd: workspace, mcpServers: [own] });
-    expect(answer._meta.agentd.mcpServers).toEqual([
+    expect(agentdMeta(answer).mcpServers).toEqual([
       { name: 'hung', state: 'starting', tools: [] },
       { name: 'crashy', state: 'starting', tools: [] },
     ]);
@@ -67,7 +68,7 @@ describe('MCP server states', () => {
 
     // A later answer tells how things stand now.
     const resumed = await peer.call('session/resume', { sessionId, cwd: workspace });
-    expect(resumed._meta.agentd.mcpServers).toEqual([
+    expect(agentdMeta(resumed).mcpServers).toEqual([
       { name: 'hung', state: 'failed', tools: [], error: expect.stringContaining('did not start within 1500 ms') },
       { name: 'crashy', state: 'running', tools: ['crashy__echo', 'crashy__picture', 'crashy__fail', 'crashy__crash', 'crashy__add_late'] },
     ]);
@@ -78,7 +79,7 @@ describe('MCP server states', () => {
     const broken = { name: 'broken', command: join(workspace, 'no-such-server'), args: [], env: [] };
     const answer = await peer.call('session/new', { cwd: workspace, mcpServers: [broken] });
     const { sessionId } = answer;
-    expect(answer._meta.agentd.mcpServers).toContainEqual({ name: 'broken', state: 'starting', tools: [] });
+    expect(agentdMeta(answer).mcpServers).toContainEqual({ name: 'broken', state: 'starting', tools: [] });
 
     await until(() => daemonEvents('broken').some((e) => e.state === 'failed'), 10_000, 'the failure event');
     expect(daemonEvents('broken').at(-1)).toEqual({ type: 'mcp_server', name: 'broken', sessionId, state: 'failed', tools: 0, error: expect.stringContaining('ENOENT') });
@@ -96,7 +97,7 @@ describe('MCP server states', () => {
     expect(shown()).toEqual([failed]);
 
     const loaded = await peer.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
-    expect(loaded._meta.agentd.mcpServers).toContainEqual({ name: 'broken', state: 'failed', tools: [], error: expect.stringContaining('ENOENT') });
+    expect(agentdMeta(loaded).mcpServers).toContainEqual({ name: 'broken', state: 'failed', tools: [], error: expect.stringContaining('ENOENT') });
     // The replay shows it again, once.
     expect(shown()).toEqual([failed, failed]);
   });

@@ -48,7 +48,7 @@ describe('the loop under configuration', () => {
   it('switches the model with session/set_config_option and refuses an unknown provider', async () => {
     h = await startLoopHarness({ providers: { other: { type: 'openai-chat', baseUrl: '{REPLAY}/v1' } } });
     const answer = await h.peer.call('session/set_config_option', { sessionId: h.sessionId, configId: 'model', value: 'other/second-model' });
-    expect(answer.configOptions.find((o: { id: string }) => o.id === 'model').currentValue).toBe('other/second-model');
+    expect(answer.configOptions.find((o: { id: string }) => o.id === 'model')!.currentValue).toBe('other/second-model');
     h.replay.enqueue({ body: chatCompletionSse(['hi']) });
     await h.peer.call('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'x' }] });
     expect((h.requestBody(0) as unknown as { model: string }).model).toBe('second-model');
@@ -89,7 +89,7 @@ describe('the loop under configuration', () => {
   it('in manager mode starts sessions in the manager agent, which may only delegate and plan', async () => {
     h = await startLoopHarness({ subagents: { manager: true, maxConcurrent: 2 } });
     const created = await h.peer.call('session/new', { cwd: h.workspace, mcpServers: [] });
-    expect(created.modes.currentModeId).toBe('manager');
+    expect(created.modes!.currentModeId).toBe('manager');
     h.replay.enqueue({ body: chatCompletionSse(['I will delegate.']) });
     await h.peer.call('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'fix the bug' }] });
     const offered = (h.requestBody(0).tools ?? []).map((t) => t.function.name).sort();

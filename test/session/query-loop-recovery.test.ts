@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { startLoopHarness, type LoopHarness } from '../support/loop-harness.js';
+import { agentdMeta } from '../support/agentd-meta.js';
 
 const base = { id: 'chatcmpl-cut', object: 'chat.completion.chunk', created: 1_763_800_000, model: 'e2e-model' };
 const frame = (delta: unknown, finish: string | null = null): string =>
@@ -70,12 +71,12 @@ describe('recovery, compaction, budget and fallback', () => {
     h.replay.enqueue({ body: chatCompletionSse(['costly ', 'answer']) });
     expect(await h.peer.call('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'one' }] })).toEqual({ stopReason: 'end_turn' });
     const usage = h.peer.updates(h.sessionId).find((u) => u.sessionUpdate === 'usage_update');
-    expect(usage.cost.amount).toBeCloseTo((12 * 100 + 2 * 100) / 1e6, 10);
+    expect(usage!.cost!.amount).toBeCloseTo((12 * 100 + 2 * 100) / 1e6, 10);
 
     const second = await h.peer.call('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'two' }] });
     expect(second.stopReason).toBe('end_turn');
-    expect(second._meta.agentd.outcome).toBe('budget_exceeded');
-    expect(second._meta.agentd.message).toMatch(/reaches its budget of \$0\.001/);
+    expect(agentdMeta(second).outcome).toBe('budget_exceeded');
+    expect(agentdMeta(second).message).toMatch(/reaches its budget of \$0\.001/);
     expect(h.replay.requests).toHaveLength(1);
   });
 

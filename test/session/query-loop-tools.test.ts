@@ -18,7 +18,7 @@ describe('the query loop with tools', () => {
     h.replay.enqueue({ body: chatCompletionSse(['Changed ', 'the port to 9090.']) });
     const asked: string[] = [];
     h.peer.onRequest('session/request_permission', (params) => {
-      asked.push(params.toolCall.title);
+      asked.push(params.toolCall.title!);
       return { outcome: { outcome: 'selected', optionId: 'allow_once' } };
     });
 

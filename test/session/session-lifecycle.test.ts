@@ -6,6 +6,7 @@ import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { daemonEnv, makeHome } from '../support/daemon-process.js';
 import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
+import { agentdMeta } from '../support/agentd-meta.js';
 
 describe('session lifecycle over the wire', () => {
   let replay: ReplayServer;
@@ -81,7 +82,7 @@ describe('session lifecycle over the wire', () => {
 
     const before = peer.updates(sessionId).length;
     const resumed = await peer.call('session/resume', { sessionId, cwd: workspace, mcpServers: [] });
-    expect(resumed._meta.agentd.state).toBe('idle');
+    expect(agentdMeta(resumed).state).toBe('idle');
     expect(peer.updates(sessionId).length).toBe(before);
 
     replay.enqueue({ body: chatCompletionSse(['still here']) });

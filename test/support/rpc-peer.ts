@@ -1,8 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
-import { createMessageConnection, NullLogger, ResponseError, type Message, type MessageConnection } from 'vscode-jsonrpc/node.js';
-import { cancelRequestStrategy } from '../../protocol/wire/cancel-request-strategy.js';
+import { NullLogger, ResponseError, type Message } from 'vscode-jsonrpc/node.js';
+import type { ParamsOf, ResultOf } from '../../protocol/index.js';
+import { JsonRpcPeer } from '../../protocol/wire/json-rpc-peer.js';
 import { NdjsonMessageReader } from '../../protocol/wire/ndjson-message-reader.js';
 import { NdjsonMessageWriter } from '../../protocol/wire/ndjson-message-writer.js';
+import type { NotificationsSentBy, PeerRole, RequestsHandledBy, RequestsSentBy } from '../../protocol/wire/peer-role.js';
 
 /** A JSON-RPC message as it came off the wire. */
 export type WireMessage = {
@@ -16,21 +18,27 @@ export type WireMessage = {
 
 type Settle = { resolve: (result: unknown) => void; reject: (error: ResponseError<unknown>) => void };
 
+/** A test's answer to a request: usually the result, but a test may answer wrongly on purpose. */
+type TestRequestHandler = (params: never) => unknown;
+
 /**
- * The tests' client of the daemon: a vscode-jsonrpc connection over NDJSON (the same reader,
- * writer and cancellation as the TypeScript client) that also records every line each side
- * wrote, as written, for schema checks and for waiting on a message. A daemon request is
- * answered by a handler given to onRequest, or left pending until the test answers it with
- * send({ id, result | error }), which settles it through the connection.
+ * The tests' client of the daemon (or, as `RpcPeer<'daemon'>`, a stand-in daemon): the
+ * protocol's JsonRpcPeer over NDJSON (the same reader, writer and cancellation as the
+ * TypeScript client), typed by the method table for its role, that also records every
+ * line each side wrote, as written, for schema checks and for waiting on a message. A
+ * daemon request is answered by a handler given to onRequest, or left pending until the
+ * test answers it with send({ id, result | error }), which settles it through the
+ * connection. The `…Unchecked` members take any method name: only for tests that send
+ * what the table does not have on purpose.
  */
-export class RpcPeer {
+export class RpcPeer<R extends PeerRole = 'client'> {
   readonly received: WireMessage[] = [];
   readonly rawLines: string[] = [];
   /** Every line this peer wrote, for schema checks of the answers. */
   readonly sentLines: string[] = [];
   readonly closed: Promise<void>;
-  private readonly connection: MessageConnection;
-  private readonly handlers = new Map<string, (params: any) => unknown>();
+  private readonly peer: JsonRpcPeer<R>;
+  private readonly handlers = new Map<string, TestRequestHandler>();
   /** Daemon requests waiting for the test's answer, by request id. */
   private readonly unanswered = new Map<string | number, Settle>();
   /** Daemon requests seen on the wire and not yet handed to a handler, to learn a handled request's id. */
@@ -57,10 +65,8 @@ export class RpcPeer {
       if (request.method !== undefined && request.id !== undefined && request.id !== null) this.lastRequestId = request.id;
       return write(message);
     };
-    this.connection = createMessageConnection(new NdjsonMessageReader(input), writer, NullLogger, { cancellationStrategy: cancelRequestStrategy });
-    this.connection.onRequest((method, params) => this.answer(method, params));
-    this.connection.onNotification(() => undefined);
-    this.connection.listen();
+    this.peer = new JsonRpcPeer<R>(new NdjsonMessageReader(input), writer, { logger: NullLogger });
+    this.peer.onAnyRequest((method, params) => this.answer(method, params));
   }
 
   /** Writes raw text as it is (for malformed-input tests). */
@@ -85,18 +91,36 @@ export class RpcPeer {
     this.output.write(line + '\n');
   }
 
-  notify(method: string, params: unknown): void {
-    void this.connection.sendNotification(method, params);
+  notify<M extends NotificationsSentBy<R>>(method: M, params: ParamsOf<M>): void {
+    this.peer.notify(method, params);
   }
 
-  /** Answers every daemon request of this method with the handler's result. */
-  onRequest(method: string, handler: (params: any) => unknown): void {
+  /** `notify` by any name, for a test that sends what the table does not have on purpose. */
+  notifyUnchecked(method: string, params: unknown): void {
+    this.peer.notifyUnchecked(method, params);
+  }
+
+  /**
+   * Answers every request of this method with the handler's result (which a test may get
+   * wrong on purpose). The params are the method's, or the shape the test declares it relies on.
+   */
+  onRequest<M extends RequestsHandledBy<R>, P = ParamsOf<M>>(method: M, handler: (params: P) => unknown): void {
+    this.handlers.set(method, handler as TestRequestHandler);
+  }
+
+  /** `onRequest` by any name, for a stand-in that handles methods by name from the table, as dispatch does. */
+  onRequestUnchecked(method: string, handler: (params: unknown) => unknown): void {
     this.handlers.set(method, handler);
   }
 
-  /** Sends a request and resolves with the whole response message (result or error). */
-  request(method: string, params: unknown, timeoutMs = 15_000): Promise<WireMessage> {
-    const settled = this.connection.sendRequest(method, params).then(
+  /** Sends request M and resolves with the whole response message (result or error). */
+  request<M extends RequestsSentBy<R>>(method: M, params: ParamsOf<M>, timeoutMs?: number): Promise<WireMessage> {
+    return this.requestUnchecked(method, params, timeoutMs);
+  }
+
+  /** `request` by any name or params, for a test that sends what the table does not have on purpose. */
+  requestUnchecked(method: string, params: unknown, timeoutMs = 15_000): Promise<WireMessage> {
+    const settled = this.peer.requestUnchecked(method, params).then(
       () => undefined,
       (error: unknown) => {
         if (!(error instanceof ResponseError)) throw error;
@@ -115,11 +139,11 @@ export class RpcPeer {
     return response;
   }
 
-  /** Sends a request and resolves with its result, rejecting on an error answer. */
-  async call(method: string, params: unknown, timeoutMs?: number): Promise<any> {
+  /** Sends request M and resolves with its result, rejecting on an error answer. */
+  async call<M extends RequestsSentBy<R>>(method: M, params: ParamsOf<M>, timeoutMs?: number): Promise<ResultOf<M>> {
     const response = await this.request(method, params, timeoutMs);
     if (response.error) throw new Error(`${method} failed: ${response.error.code} ${response.error.message}`);
-    return response.result;
+    return response.result as ResultOf<M>;
   }
 
   /** Resolves with the first received message (past or future) matching the test. */
@@ -168,7 +192,7 @@ export class RpcPeer {
     const index = this.unclaimed.findIndex((m) => m.method === method && JSON.stringify(m.params) === text);
     const [request] = this.unclaimed.splice(index, 1);
     const handler = this.handlers.get(method);
-    if (handler) return handler(params);
+    if (handler) return handler(params as never);
     return new Promise((resolve, reject) => this.unanswered.set(request!.id!, { resolve, reject }));
   }
 

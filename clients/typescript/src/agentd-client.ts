@@ -1,5 +1,4 @@
 import type { Readable, Writable } from 'node:stream';
-import { CancellationTokenSource, ResponseError, createMessageConnection, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc/node.js';
 import type {
   ClientNotificationMethod,
   ClientRequestMethod,
@@ -9,23 +8,14 @@ import type {
   ResultOf,
 } from '../../../protocol/index.js';
 import { ErrorCodes } from '../../../protocol/index.js';
-import { cancelRequestStrategy } from '../../../protocol/wire/cancel-request-strategy.js';
+import { JsonRpcPeer } from '../../../protocol/wire/json-rpc-peer.js';
 import { NdjsonMessageReader } from '../../../protocol/wire/ndjson-message-reader.js';
 import { NdjsonMessageWriter } from '../../../protocol/wire/ndjson-message-writer.js';
+import type { IncomingRequestContext, NotificationHandler, RequestHandler } from '../../../protocol/wire/peer-role.js';
 import { AgentdClientError, AgentdConnectionClosedError } from './agentd-client-error.js';
 import { installProtocolMethods, type MethodSender, type ProtocolMethods, type RequestOptions } from './protocol-methods.js';
 
-/** What a handler of a daemon → client request gets besides the params. */
-export interface IncomingRequestContext {
-  /** Aborted when the daemon cancels the request (`$/cancel_request`) or the connection closes. */
-  signal: AbortSignal;
-}
-
-export type NotificationHandler<M extends DaemonNotificationMethod> = (params: ParamsOf<M>) => void;
-export type RequestHandler<M extends DaemonRequestMethod> = (
-  params: ParamsOf<M>,
-  context: IncomingRequestContext,
-) => ResultOf<M> | Promise<ResultOf<M>>;
+export type { IncomingRequestContext, NotificationHandler, RequestHandler };
 
 export interface AgentdClientOptions {
   /** Malformed lines and answers to unknown ids; the connection keeps going. Default: ignored. */
@@ -46,17 +36,14 @@ export interface AgentdClient extends ProtocolMethods {}
 /**
  * A typed agentd client over any duplex byte stream speaking NDJSON JSON-RPC 2.0 (the
  * daemon's default framing): a child process's stdio, a unix socket, a TCP socket. The
- * peer is vscode-jsonrpc's MessageConnection with agentd's NDJSON reader and writer and
- * ACP's `$/cancel_request`. Incoming messages are not re-validated here: the daemon builds
+ * peer is the protocol's JsonRpcPeer (vscode-jsonrpc, ACP's `$/cancel_request`) with
+ * agentd's NDJSON reader and writer. Incoming messages are not re-validated here: the daemon builds
  * what it sends from the protocol's inferred types (its tests check the wire against the
  * schemas), and a newer daemon's extra fields pass through.
  */
 export class AgentdClient {
-  private readonly connection: MessageConnection;
+  private readonly peer: JsonRpcPeer<'client'>;
   private readonly output: Writable;
-  private readonly pending = new Set<{ method: string; reject(error: Error): void }>();
-  private readonly notificationHandlers = new Map<string, Set<(params: never) => void>>();
-  private readonly requestHandlers = new Map<string, (params: never, context: IncomingRequestContext) => unknown>();
   private isClosed = false;
   /** The daemon's error answer without an id, sent just before it closed the connection. */
   private lastWords: AgentdClientError | undefined;
@@ -81,13 +68,24 @@ export class AgentdClient {
       });
     const writer = new NdjsonMessageWriter(output, awaited);
     reader.onError((error) => this.options.onProtocolError?.(new Error(`agentd client: ${error.message}`)));
-    this.connection = createMessageConnection(reader, writer, undefined, { cancellationStrategy: cancelRequestStrategy });
-    this.connection.onNotification((method, params) => {
-      for (const handler of this.notificationHandlers.get(method) ?? []) handler(params as never);
+    this.peer = new JsonRpcPeer<'client'>(reader, writer, {
+      label: 'agentd',
+      toRequestError: (error) => new AgentdClientError(error.code, error.message, error.data),
+      // An error answer without an id, read just before the close, says why better than "closed".
+      closedError: (method) => this.lastWords ?? new AgentdConnectionClosedError(method),
+      noHandler: (method) => ({
+        code: ErrorCodes.MethodNotFound,
+        message: `this client has no handler for ${method}; register one with onRequest('${method}', ...)`,
+      }),
+      cancelledBeforeRun: (method) => ({ code: ErrorCodes.RequestCancelled, message: `${method} was cancelled by agentd before it ran` }),
+      abortReason: () => new Error('cancelled by agentd'),
+      toErrorAnswer: (method, error) => {
+        if (error instanceof AgentdClientError) return { code: error.code, message: error.message, data: error.data };
+        const detail = error instanceof Error ? error.message : String(error);
+        return { code: ErrorCodes.InternalError, message: `client handler for ${method} failed: ${detail}` };
+      },
     });
-    this.connection.onRequest((method, params, token) => this.track(this.answer(method, params, token)));
-    this.connection.onClose(() => this.close());
-    this.connection.listen();
+    this.peer.onClose(() => this.close());
     for (const handle of this.options.holdWhileBusy ?? []) handle.unref();
   }
 
@@ -103,39 +101,19 @@ export class AgentdClient {
 
   /** Send a request and wait for its result; an error answer rejects with AgentdClientError. */
   request<M extends ClientRequestMethod>(method: M, params: ParamsOf<M>, options: RequestOptions = {}): Promise<ResultOf<M>> {
-    const { signal } = options;
     if (this.isClosed) return Promise.reject(new AgentdConnectionClosedError(method));
-    if (signal?.aborted) return Promise.reject(signal.reason);
     // The abort sends `$/cancel_request`; the daemon's answer (RequestCancelled, or the result) settles it.
-    const cancel = new CancellationTokenSource();
-    const onAbort = (): void => cancel.cancel();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    return this.track(new Promise<ResultOf<M>>((resolve, reject) => {
-      const entry = { method, reject };
-      this.pending.add(entry);
-      this.connection.sendRequest(method, params, cancel.token).then(
-        (result) => resolve(result as ResultOf<M>),
-        (error: unknown) => reject(error instanceof ResponseError ? new AgentdClientError(error.code, error.message, error.data) : error),
-      ).finally(() => {
-        this.pending.delete(entry);
-        signal?.removeEventListener('abort', onAbort);
-        cancel.dispose();
-      });
-    }));
+    return this.track(this.peer.request(method, params, options));
   }
 
   /** Send a notification (no answer). */
   notify<M extends ClientNotificationMethod>(method: M, params: ParamsOf<M>): void {
-    if (!this.isClosed) void this.connection.sendNotification(method, params).catch(() => undefined);
+    this.peer.notify(method, params);
   }
 
   /** Handle a daemon notification; several handlers per method are allowed. Returns an unsubscribe. */
   onNotification<M extends DaemonNotificationMethod>(method: M, handler: NotificationHandler<M>): () => void {
-    let handlers = this.notificationHandlers.get(method);
-    if (handlers === undefined) this.notificationHandlers.set(method, (handlers = new Set()));
-    const stored = handler as (params: never) => void;
-    handlers.add(stored);
-    return () => handlers.delete(stored);
+    return this.peer.onNotification(method, handler);
   }
 
   /**
@@ -144,43 +122,16 @@ export class AgentdClient {
    * specific error code; any other throw answers InternalError. Returns an unregister.
    */
   onRequest<M extends DaemonRequestMethod>(method: M, handler: RequestHandler<M>): () => void {
-    const stored = handler as (params: never, context: IncomingRequestContext) => unknown;
-    this.requestHandlers.set(method, stored);
-    return () => {
-      if (this.requestHandlers.get(method) === stored) this.requestHandlers.delete(method);
-    };
+    return this.peer.onRequest(method, (params, context) => this.track(Promise.resolve().then(() => handler(params, context))));
   }
 
   /** Close the connection: ends the output, rejects pending requests, aborts incoming ones. */
   close(): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    for (const entry of [...this.pending]) entry.reject(this.lastWords ?? new AgentdConnectionClosedError(entry.method));
-    this.pending.clear();
-    this.connection.dispose();
+    this.peer.close();
     this.output.end();
     this.resolveClosed();
-  }
-
-  /** Runs the registered handler for a daemon request; its throw becomes the error answer. */
-  private async answer(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
-    const handler = this.requestHandlers.get(method);
-    if (handler === undefined) {
-      return new ResponseError(ErrorCodes.MethodNotFound, `this client has no handler for ${method}; register one with onRequest('${method}', ...)`);
-    }
-    // Cancelled before it could run (the cancel was read with the request): answer as LSP does, without running it.
-    if (token.isCancellationRequested) return new ResponseError(ErrorCodes.RequestCancelled, `${method} was cancelled by agentd before it ran`);
-    const controller = new AbortController();
-    const cancelled = token.onCancellationRequested(() => controller.abort(new Error('cancelled by agentd')));
-    try {
-      return (await handler(params as never, { signal: controller.signal })) ?? null;
-    } catch (error) {
-      if (error instanceof AgentdClientError) return new ResponseError(error.code, error.message, error.data);
-      const detail = error instanceof Error ? error.message : String(error);
-      return new ResponseError(ErrorCodes.InternalError, `client handler for ${method} failed: ${detail}`);
-    } finally {
-      cancelled.dispose();
-    }
   }
 }
 

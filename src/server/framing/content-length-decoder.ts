@@ -1,5 +1,5 @@
-import { FrameTooLargeError } from './frame-too-large-error.js';
-import { currentLimit, type FrameDecoder, type FrameLimit } from './frame-decoder.js';
+import { FrameTooLargeError } from '../../../protocol/wire/frame-too-large-error.js';
+import { currentLimit, type FrameDecoder, type FrameLimit } from '../../../protocol/wire/frame-decoder.js';
 
 const HEADER_END = Buffer.from('\r\n\r\n');
 /** Headers beyond this are not LSP framing at all. */

@@ -1,4 +1,4 @@
-import type { Framing } from './frame-decoder.js';
+import type { Framing } from '../../../protocol/wire/frame-decoder.js';
 
 const PREFIX = 'content-length:';
 

@@ -1,9 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
 import { createContentLengthDecoder, encodeContentLength } from './content-length-decoder.js';
 import { detectFraming } from './detect-framing.js';
-import type { FrameDecoder, FrameEncoder } from './frame-decoder.js';
-import { FrameTooLargeError } from './frame-too-large-error.js';
-import { createNdjsonDecoder, encodeNdjson } from './ndjson-decoder.js';
+import type { FrameDecoder, FrameEncoder } from '../../../protocol/wire/frame-decoder.js';
+import { FrameTooLargeError } from '../../../protocol/wire/frame-too-large-error.js';
+import { createNdjsonDecoder, encodeNdjson } from '../../../protocol/wire/ndjson-decoder.js';
 
 export interface FramedStreamHandlers {
   onFrame(body: string): void;

@@ -4,7 +4,7 @@ import {
   encodeContentLength,
   FramingError,
 } from '../../../src/server/framing/content-length-decoder.js';
-import { FrameTooLargeError } from '../../../src/server/framing/frame-too-large-error.js';
+import { FrameTooLargeError } from '../../../protocol/wire/frame-too-large-error.js';
 
 describe('createContentLengthDecoder', () => {
   it('decodes frames fed one byte at a time, with extra headers and multi-byte UTF-8', () => {

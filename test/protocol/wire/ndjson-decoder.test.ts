@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FrameTooLargeError } from '../../../src/server/framing/frame-too-large-error.js';
-import { createNdjsonDecoder } from '../../../src/server/framing/ndjson-decoder.js';
+import { FrameTooLargeError } from '../../../protocol/wire/frame-too-large-error.js';
+import { createNdjsonDecoder } from '../../../protocol/wire/ndjson-decoder.js';
 
 describe('createNdjsonDecoder', () => {
   it('splits lines, drops blank lines and CR, keeps a UTF-8 sequence split across chunks whole', () => {

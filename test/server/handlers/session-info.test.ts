@@ -83,7 +83,7 @@ describe('session/info', () => {
     const { peer } = daemon;
     const unknown = await peer.request('session/info', { sessionId: 'ses_missing' });
     expect(unknown.error!.code).toBe(-32002);
-    const missing = await peer.request('session/info', {});
+    const missing = await peer.requestUnchecked('session/info', {});
     expect(missing.error!.code).toBe(-32602);
     expect(missing.error!.message).toMatch(/sessionId/);
   });

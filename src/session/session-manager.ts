@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { repairTranscript } from '../loop/repair-transcript.js';
 import { historyFromRecords } from './compaction-marker.js';
+import type { SessionMeta } from '../store/session-meta.js';
 import type { ListSessionsQuery, MessageRecord, SessionRecord, Store, TurnRecord } from '../store/store.js';
 import { Session } from './session.js';
 import { SessionNotFoundError } from './session-errors.js';
@@ -30,7 +31,7 @@ export class SessionManager {
     private readonly servicesFor: (cwd: string) => SessionServices,
   ) {}
 
-  create(input: { cwd: string; additionalDirectories?: string[]; meta?: Record<string, unknown> }): Session {
+  create(input: { cwd: string; additionalDirectories?: string[]; meta?: SessionMeta }): Session {
     const services = this.servicesFor(input.cwd);
     const record = this.store.createSession({
       id: randomUUID(),
@@ -127,7 +128,7 @@ export class SessionManager {
     let current = id;
     for (let depth = 0; depth < 16; depth++) {
       const parent = this.store.getSession(current)?.meta.parentSessionId;
-      if (typeof parent !== 'string') return current;
+      if (parent === undefined) return current;
       current = parent;
     }
     return current;

@@ -17,8 +17,8 @@ export function sessionBudgetUsd(services: SessionServices, record: SessionRecor
   if (run?.budgetUsd !== undefined) return run.budgetUsd;
   // Only a sub-agent's record carries a budget: a top-level record's `budgetUsd` (written by
   // older scheduled runs) is ignored.
-  const ownBudget = typeof record.meta.parentSessionId === 'string' ? record.meta.budgetUsd : undefined;
-  return typeof ownBudget === 'number' ? ownBudget : services.settings.config.budgetUsd;
+  const ownBudget = record.meta.parentSessionId !== undefined ? record.meta.budgetUsd : undefined;
+  return ownBudget ?? services.settings.config.budgetUsd;
 }
 
 /**

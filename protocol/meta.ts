@@ -23,6 +23,22 @@ export function agentdMeta<T extends z.ZodType>(agentd: T, description: string) 
     .describe('Extension metadata (ACP `_meta`); `agentd` holds the agentd extension fields.');
 }
 
+/** Any message's `_meta.agentd`, not yet read by a known shape. */
+const CarrierSchema = z.looseObject({ _meta: z.looseObject({ agentd: z.unknown() }).nullish() });
+
+/**
+ * The `_meta.agentd` of `message` read by `schema`: undefined when the message has none,
+ * or when it is not of that shape (a peer's malformed extension is ignored, not trusted).
+ * For messages nothing validated yet: a client's answers, or params before dispatch.
+ */
+export function readAgentdMeta<T extends z.ZodType>(schema: T, message: unknown): z.output<T> | undefined {
+  const carrier = CarrierSchema.safeParse(message);
+  const agentd = carrier.success ? carrier.data._meta?.agentd : undefined;
+  if (agentd === undefined) return undefined;
+  const read = schema.safeParse(agentd);
+  return read.success ? read.data : undefined;
+}
+
 /** ACP's SessionId: an opaque string chosen by the agent. */
 export const SessionIdSchema = z.string().describe('Opaque session id chosen by the daemon.');
 export type SessionId = z.infer<typeof SessionIdSchema>;

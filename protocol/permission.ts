@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ErrorCodes } from './jsonrpc.js';
 import { defineMethod } from './method-descriptor.js';
-import { MetaSchema, SessionIdSchema } from './meta.js';
+import { MetaSchema, SessionIdSchema, agentdMeta } from './meta.js';
 import { ToolCallUpdateSchema } from './tool-call.js';
 
 /*
@@ -26,11 +26,29 @@ export const PermissionOptionSchema = z
   .describe('A choice offered to the user.');
 export type PermissionOption = z.infer<typeof PermissionOptionSchema>;
 
+/** agentd's `_meta.agentd` on the tool call a permission question is about. */
+export const AgentdPermissionToolCallMetaSchema = z
+  .looseObject({
+    reason: z.string().optional().describe('Why the daemon asks (e.g. the command runs unsandboxed, or the path is outside the workspace).'),
+    subagentSessionId: z
+      .string()
+      .optional()
+      .describe('Set when a sub-agent makes the call: its own session id (the question is asked on the top-level session).'),
+  })
+  .describe('agentd details of a tool call awaiting permission.');
+export type AgentdPermissionToolCallMeta = z.infer<typeof AgentdPermissionToolCallMetaSchema>;
+
+/** The tool call a permission question is about: a tool call update with agentd's details. */
+export const PermissionToolCallSchema = ToolCallUpdateSchema.extend({
+  _meta: agentdMeta(AgentdPermissionToolCallMetaSchema, 'Why it asks, and whose call it is.'),
+}).describe('The tool call awaiting permission (title, kind, rawInput, ...).');
+export type PermissionToolCall = z.infer<typeof PermissionToolCallSchema>;
+
 /** `session/request_permission` params. */
 export const RequestPermissionRequestSchema = z
   .looseObject({
     sessionId: SessionIdSchema,
-    toolCall: ToolCallUpdateSchema.describe('The tool call awaiting permission (title, kind, rawInput, ...).'),
+    toolCall: PermissionToolCallSchema,
     options: z.array(PermissionOptionSchema).describe('Choices to show, in order.'),
     _meta: MetaSchema,
   })

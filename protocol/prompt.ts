@@ -50,9 +50,18 @@ export const PromptRequestSchema = z
   .describe('Params of `session/prompt`.');
 export type PromptRequest = z.infer<typeof PromptRequestSchema>;
 
+/** agentd's `_meta.agentd` on the `session/prompt` result: set when the budget stopped the turn. */
+export const AgentdPromptResponseMetaSchema = z
+  .looseObject({
+    outcome: z.literal('budget_exceeded').optional().describe('`budget_exceeded`: the session\'s budget stopped the turn.'),
+    message: z.string().optional().describe('What was spent against which budget, for the user.'),
+  })
+  .describe('agentd details of how a turn ended.');
+export type AgentdPromptResponseMeta = z.infer<typeof AgentdPromptResponseMetaSchema>;
+
 /** `session/prompt` result, sent when the turn ends. */
 export const PromptResponseSchema = z
-  .looseObject({ stopReason: StopReasonSchema, _meta: MetaSchema })
+  .looseObject({ stopReason: StopReasonSchema, _meta: agentdMeta(AgentdPromptResponseMetaSchema, 'Why the turn ended, when agentd stopped it.') })
   .describe('Result of `session/prompt`.');
 export type PromptResponse = z.infer<typeof PromptResponseSchema>;
 

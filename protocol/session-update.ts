@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ContentBlockSchema } from './content.js';
 import { defineMethod } from './method-descriptor.js';
-import { MetaSchema, SessionIdSchema } from './meta.js';
+import { MetaSchema, SessionIdSchema, agentdMeta } from './meta.js';
 import { SessionConfigOptionSchema } from './session-config.js';
 import { ToolCallSchema, ToolCallUpdateSchema } from './tool-call.js';
 
@@ -56,8 +56,23 @@ export const CostSchema = z
   .describe('Session cost.');
 export type Cost = z.infer<typeof CostSchema>;
 
+/** agentd's `_meta.agentd` on a session update replayed from the stored history (session/load). */
+export const AgentdReplayedUpdateMetaSchema = z
+  .looseObject({
+    turnId: z.string().describe('The stored turn the update belongs to.'),
+    interrupted: z.literal(true).optional().describe('Set when that turn was cut short (cancel, abort, a crash).'),
+  })
+  .describe('Where a replayed update comes from.');
+export type AgentdReplayedUpdateMeta = z.infer<typeof AgentdReplayedUpdateMetaSchema>;
+
 const update = <K extends string, S extends z.core.$ZodLooseShape>(kind: K, shape: S, doc: string) =>
-  z.looseObject({ sessionUpdate: z.literal(kind), ...shape }).describe(doc);
+  z
+    .looseObject({
+      sessionUpdate: z.literal(kind),
+      ...shape,
+      _meta: agentdMeta(AgentdReplayedUpdateMetaSchema, 'Set on updates replayed by `session/load`: their turn.'),
+    })
+    .describe(doc);
 
 /** Every kind of session update; `sessionUpdate` selects the variant. */
 export const SessionUpdateSchema = z

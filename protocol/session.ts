@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ErrorCodes } from './jsonrpc.js';
 import { McpServerSchema } from './mcp-server.js';
 import { defineMethod } from './method-descriptor.js';
-import { MetaSchema, SessionIdSchema } from './meta.js';
+import { MetaSchema, SessionIdSchema, agentdMeta } from './meta.js';
 import { SessionConfigOptionSchema, SessionModeStateSchema } from './session-config.js';
 
 /*
@@ -23,8 +23,58 @@ const mcpServers = z.array(McpServerSchema).describe('MCP servers to connect for
 const sessionState = {
   modes: SessionModeStateSchema.nullish().describe('Modes (agents) and the current one.'),
   configOptions: z.array(SessionConfigOptionSchema).nullish().describe('Settings such as the model.'),
-  _meta: MetaSchema,
 };
+
+/** One MCP server of the session as it stands when the answer is sent. */
+export const McpServerReportSchema = z
+  .looseObject({
+    name: z.string().describe('Server name.'),
+    state: z.string().describe('`starting`, `running`, `restarting`, `failed` or `stopped` (new states may be added).'),
+    tools: z.array(z.string()).describe('Names of the tools it offers (empty until it runs).'),
+    error: z.string().optional().describe('Why it failed.'),
+  })
+  .describe('An MCP server of the session and its state.');
+export type McpServerReport = z.infer<typeof McpServerReportSchema>;
+
+const mcpServerReports = z.array(McpServerReportSchema).describe('The session\'s MCP servers; they start in the background.');
+const problems = z
+  .array(z.string())
+  .optional()
+  .describe('What is wrong for this directory (a rejected config edit, agent files that failed to load); absent when nothing is.');
+const state = z.enum(['idle', 'running']).describe('Whether a turn (or a compaction) is running.');
+
+/** agentd's `_meta.agentd` on the `session/new` result. */
+export const AgentdNewSessionMetaSchema = z
+  .looseObject({
+    sandbox: z
+      .looseObject({
+        mode: z.enum(['bubblewrap', 'none']).describe('`bubblewrap`, or `none` (then each bash command asks permission).'),
+        reason: z.string().optional().describe('Why there is no sandbox.'),
+      })
+      .describe('How bash runs.'),
+    mcpServers: mcpServerReports,
+    problems,
+  })
+  .describe('agentd details of a new session.');
+export type AgentdNewSessionMeta = z.infer<typeof AgentdNewSessionMetaSchema>;
+
+/** agentd's `_meta.agentd` on the `session/load` result. */
+export const AgentdLoadSessionMetaSchema = z
+  .looseObject({
+    state,
+    runningTurnId: z.string().optional().describe('The turn running now, if one is.'),
+    interruptedTurns: z.array(z.string()).describe('Ids of the stored turns that were cut short.'),
+    mcpServers: mcpServerReports,
+    problems,
+  })
+  .describe('agentd details of a loaded session.');
+export type AgentdLoadSessionMeta = z.infer<typeof AgentdLoadSessionMetaSchema>;
+
+/** agentd's `_meta.agentd` on the `session/resume` result. */
+export const AgentdResumeSessionMetaSchema = z
+  .looseObject({ state, mcpServers: mcpServerReports })
+  .describe('agentd details of a resumed session.');
+export type AgentdResumeSessionMeta = z.infer<typeof AgentdResumeSessionMetaSchema>;
 
 /** `session/new` params. */
 export const NewSessionRequestSchema = z
@@ -34,7 +84,7 @@ export type NewSessionRequest = z.infer<typeof NewSessionRequestSchema>;
 
 /** `session/new` result. */
 export const NewSessionResponseSchema = z
-  .looseObject({ sessionId: SessionIdSchema, ...sessionState })
+  .looseObject({ sessionId: SessionIdSchema, ...sessionState, _meta: agentdMeta(AgentdNewSessionMetaSchema, 'Sandbox, MCP servers and problems.') })
   .describe('Result of `session/new`.');
 export type NewSessionResponse = z.infer<typeof NewSessionResponseSchema>;
 
@@ -45,7 +95,9 @@ export const LoadSessionRequestSchema = z
 export type LoadSessionRequest = z.infer<typeof LoadSessionRequestSchema>;
 
 /** `session/load` result, sent after the history replay. */
-export const LoadSessionResponseSchema = z.looseObject(sessionState).describe('Result of `session/load`.');
+export const LoadSessionResponseSchema = z
+  .looseObject({ ...sessionState, _meta: agentdMeta(AgentdLoadSessionMetaSchema, 'State, interrupted turns, MCP servers and problems.') })
+  .describe('Result of `session/load`.');
 export type LoadSessionResponse = z.infer<typeof LoadSessionResponseSchema>;
 
 /** `session/resume` params (`mcpServers` optional, unlike load). */
@@ -55,7 +107,9 @@ export const ResumeSessionRequestSchema = z
 export type ResumeSessionRequest = z.infer<typeof ResumeSessionRequestSchema>;
 
 /** `session/resume` result. */
-export const ResumeSessionResponseSchema = z.looseObject(sessionState).describe('Result of `session/resume`.');
+export const ResumeSessionResponseSchema = z
+  .looseObject({ ...sessionState, _meta: agentdMeta(AgentdResumeSessionMetaSchema, 'State and MCP servers.') })
+  .describe('Result of `session/resume`.');
 export type ResumeSessionResponse = z.infer<typeof ResumeSessionResponseSchema>;
 
 /** `session/list` params. */

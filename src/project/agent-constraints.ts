@@ -1,36 +1,25 @@
 import type { AgentDefinition } from '../config/agent-definition.js';
 import { agentAllowsTool } from '../loop/agent-allows-tool.js';
-import type { SessionRecord } from '../store/store.js';
+import { AgentConstraintsSchema } from '../store/session-meta.js';
 import type { Tool } from '../tools/tool.js';
 
 /** What one ancestor's agent allowed, carried on a sub-agent session. */
 export type AgentConstraint = Pick<AgentDefinition, 'name' | 'access' | 'tools'>;
 
-/** The session `meta` key holding the ancestors' constraints, so they survive a reload. */
-export const AGENT_CONSTRAINTS_KEY = 'agentConstraints';
-
-const ACCESS = new Set(['full', 'read', 'search']);
+/** A session whose meta may carry its ancestors' constraints (`meta.agentConstraints`), read or not. */
+type ConstrainedRecord = { meta: { agentConstraints?: unknown } };
 
 /**
  * The constraints of every ancestor agent of a session (none for a top-level session).
  * Anything malformed in the stored meta counts as "allows nothing": fail closed.
  */
-export function agentConstraints(record: Pick<SessionRecord, 'meta'>): AgentConstraint[] {
-  const stored = record.meta[AGENT_CONSTRAINTS_KEY];
-  if (stored === undefined) return [];
-  if (!Array.isArray(stored)) return [{ name: 'unreadable constraint', access: 'search', tools: [] }];
-  return stored.map((entry: unknown) => {
-    const { name, access, tools } = (entry ?? {}) as Record<string, unknown>;
-    const validTools = tools === undefined || (Array.isArray(tools) && tools.every((t) => typeof t === 'string'));
-    if (typeof name !== 'string' || typeof access !== 'string' || !ACCESS.has(access) || !validTools) {
-      return { name: 'unreadable constraint', access: 'search', tools: [] };
-    }
-    return { name, access: access as AgentConstraint['access'], ...(tools !== undefined ? { tools: tools as string[] } : {}) };
-  });
+export function agentConstraints(record: ConstrainedRecord): AgentConstraint[] {
+  const stored = record.meta.agentConstraints;
+  return stored === undefined ? [] : AgentConstraintsSchema.parse(stored);
 }
 
 /** A child's constraints: its parent's own, plus the parent's agent. */
-export function childConstraints(parent: Pick<SessionRecord, 'meta'>, parentAgent: AgentConstraint): AgentConstraint[] {
+export function childConstraints(parent: ConstrainedRecord, parentAgent: AgentConstraint): AgentConstraint[] {
   const own: AgentConstraint = { name: parentAgent.name, access: parentAgent.access, ...(parentAgent.tools ? { tools: [...parentAgent.tools] } : {}) };
   return [...agentConstraints(parent), own];
 }

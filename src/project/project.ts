@@ -216,8 +216,8 @@ export class Project {
     if (run?.budgetUsd !== undefined) return run.budgetUsd;
     // Only a sub-agent's record carries a budget: a top-level record's `budgetUsd` (written by
     // older scheduled runs) is ignored.
-    const ownBudget = typeof record.meta.parentSessionId === 'string' ? record.meta.budgetUsd : undefined;
-    return typeof ownBudget === 'number' ? ownBudget : this.config.budgetUsd;
+    const ownBudget = record.meta.parentSessionId !== undefined ? record.meta.budgetUsd : undefined;
+    return ownBudget ?? this.config.budgetUsd;
   }
 
   /** Tool dispatch for one session (its permissions, hooks, file state), as this version of the project gives it. */

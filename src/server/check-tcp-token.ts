@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { AgentdInitializeRequestMetaSchema, readAgentdMeta } from '../../protocol/index.js';
 import type { ClientConnection } from './client-connection.js';
 import type { DaemonShell } from './daemon-shell.js';
 import { RpcError } from './rpc-error.js';
@@ -8,10 +9,11 @@ import { RpcError } from './rpc-error.js';
  * else, or a wrong token, is answered with Unauthorized and the connection is closed.
  */
 export function checkTcpToken(method: string, params: unknown, client: ClientConnection, shell: DaemonShell): void {
-  const token = (params as { _meta?: { agentd?: { token?: unknown } } } | undefined)?._meta?.agentd?.token;
+  // Read alone, before the params are checked: a token that is not a string is no token.
+  const token = readAgentdMeta(AgentdInitializeRequestMetaSchema.pick({ token: true }).loose(), params)?.token;
   // Compare bytes, not characters: timingSafeEqual needs buffers of equal byte length.
   const expected = Buffer.from(shell.tcpToken ?? '');
-  const given = Buffer.from(typeof token === 'string' ? token : '');
+  const given = Buffer.from(token ?? '');
   const ok = method === 'initialize' && expected.length > 0 && given.length === expected.length && timingSafeEqual(given, expected);
   if (ok) {
     client.markAuthenticated();

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AgentDefinition } from '../config/agent-definition.js';
 import type { ToolResult } from '../tools/tool.js';
 import type { Tool } from '../tools/tool.js';
-import { AGENT_CONSTRAINTS_KEY, childConstraints } from '../project/agent-constraints.js';
+import { childConstraints } from '../project/agent-constraints.js';
 import type { SessionManager } from './session-manager.js';
 import type { Session } from './session.js';
 
@@ -97,7 +97,7 @@ export function createAgentTool(options: AgentToolOptions): Tool<AgentToolArgs> 
           meta: {
             parentSessionId: parent.id,
             parentToolCallId: ctx.toolCallId,
-            [AGENT_CONSTRAINTS_KEY]: childConstraints(parent.record, parentAgent),
+            agentConstraints: childConstraints(parent.record, parentAgent),
             ...(remaining !== undefined ? { budgetUsd: remaining } : {}),
           },
         });

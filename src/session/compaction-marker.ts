@@ -1,17 +1,22 @@
+import { z } from 'zod';
 import type { CompactionResult } from '../loop/compact-context.js';
 import { SUMMARY_ACKNOWLEDGEMENT } from '../loop/compact-context.js';
 import type { ModelMessage } from '../providers/message.js';
 import type { MessageRecord } from '../store/store.js';
 
-/** Stored with the summary message: how to rebuild the compacted history on load. */
-interface CompactionMeta {
+/** Stored with the summary message (its meta's `agentd.compaction`): how to rebuild the compacted history on load. */
+const CompactionMetaSchema = z.object({
   /** Messages before the summary, counted back from it, that stayed verbatim. */
-  kept: number;
+  kept: z.int().min(0),
   /** An assistant acknowledgement followed the summary. */
-  acknowledged: boolean;
+  acknowledged: z.boolean(),
   /** How many older messages the summary replaced. */
-  replaced: number;
-}
+  replaced: z.int().min(0),
+});
+type CompactionMeta = z.infer<typeof CompactionMetaSchema>;
+
+/** A message meta that marks a compaction summary; other keys of it are not read here. */
+const MarkedMetaSchema = z.looseObject({ agentd: z.looseObject({ compaction: CompactionMetaSchema }) });
 
 /** The meta of the summary message written when a compaction is applied. */
 export function compactionMarker(result: CompactionResult, history: readonly ModelMessage[]): Record<string, unknown> {
@@ -21,7 +26,9 @@ export function compactionMarker(result: CompactionResult, history: readonly Mod
 }
 
 function markerOf(record: MessageRecord): CompactionMeta | undefined {
-  return (record.meta as { agentd?: { compaction?: CompactionMeta } } | null)?.agentd?.compaction;
+  // A marker of the wrong shape cannot say what was kept: the message counts as an ordinary one.
+  const marked = MarkedMetaSchema.safeParse(record.meta);
+  return marked.success ? marked.data.agentd.compaction : undefined;
 }
 
 /** True for the summary messages compaction stored (not shown when replaying to a client). */

@@ -38,7 +38,7 @@ export class LiveSessions {
     let current = id;
     for (let depth = 0; depth < 16; depth++) {
       const parent = this.store.getSession(current)?.meta.parentSessionId;
-      if (typeof parent !== 'string') return current;
+      if (parent === undefined) return current;
       current = parent;
     }
     return current;

@@ -42,12 +42,11 @@ export class PromptQueues {
     this.modes[queue] = mode;
   }
 
-  /** Takes up the modes stored with a session (`meta.deliveryModes`); anything else there is ignored. */
-  restoreModes(stored: unknown): void {
-    const modes = (typeof stored === 'object' && stored !== null ? stored : {}) as Partial<Record<QueueName, unknown>>;
+  /** Takes up the modes stored with a session (`meta.deliveryModes`, read by the store); unset ones keep theirs. */
+  restoreModes(stored: Partial<Record<QueueName, QueueMode>> | undefined): void {
     for (const queue of ['steering', 'followUp'] as const) {
-      const mode = modes[queue];
-      if (mode === 'all' || mode === 'oneAtATime') this.modes[queue] = mode;
+      const mode = stored?.[queue];
+      if (mode !== undefined) this.modes[queue] = mode;
     }
   }
 

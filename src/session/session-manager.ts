@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { repairTranscript } from '../loop/repair-transcript.js';
 import { historyFromRecords } from './compaction-marker.js';
+import type { SessionMeta } from '../store/session-meta.js';
 import type { ListSessionsQuery, MessageRecord, SessionRecord, Store, TurnRecord } from '../store/store.js';
 import { Session } from './session.js';
 import { SessionNotFoundError } from './session-errors.js';
@@ -33,7 +34,7 @@ export class SessionManager {
     private readonly projectFor: (cwd: string) => Project,
   ) {}
 
-  create(input: { cwd: string; additionalDirectories?: string[]; meta?: Record<string, unknown> }): Session {
+  create(input: { cwd: string; additionalDirectories?: string[]; meta?: SessionMeta }): Session {
     const project = this.projectFor(input.cwd);
     const record = this.store.createSession({
       id: randomUUID(),

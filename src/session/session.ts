@@ -129,7 +129,7 @@ export class Session {
   /** Sets a queue's delivery mode (session/set_config_option); stored with the session. */
   setDeliveryMode(queue: QueueName, mode: QueueMode): void {
     const record = this.writer.record;
-    const modes = { ...(record.meta.deliveryModes as Record<string, unknown> | undefined), [queue]: mode };
+    const modes = { ...record.meta.deliveryModes, [queue]: mode };
     this.writer.update({ meta: { ...record.meta, deliveryModes: modes } });
     this.queues.setMode(queue, mode);
     this.emit({ type: 'settings_changed' });

@@ -2,6 +2,8 @@
  * Row shapes as better-sqlite3 returns them, and their conversion to records.
  * JSON columns are written and parsed here, once, so callers never see JSON text.
  */
+import { z } from 'zod';
+import { readSessionMeta } from './session-meta.js';
 import { StoreError } from './store-error.js';
 import type { MessageRecord, MessageRole, MessageStatus, SessionRecord, StoredUsage, TurnRecord, TurnStatus } from './store.js';
 
@@ -53,7 +55,7 @@ export function toSessionRecord(row: SessionRow): SessionRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     totalCostUsd: row.total_cost_usd,
-    meta: JSON.parse(row.meta) as Record<string, unknown>,
+    meta: readSessionMeta(JSON.parse(row.meta)),
   };
 }
 
@@ -68,6 +70,9 @@ export function toTurnRecord(row: TurnRow): TurnRecord {
   };
 }
 
+/** A message's meta is free-form upper-layer data, but always a JSON object: anything else reads as none. */
+const storedMessageMeta = z.record(z.string(), z.unknown()).nullable().catch(null);
+
 export function toMessageRecord(row: MessageRow): MessageRecord {
   return {
     seq: row.seq,
@@ -80,7 +85,7 @@ export function toMessageRecord(row: MessageRow): MessageRecord {
     model: row.model,
     usage: row.usage === null ? null : (JSON.parse(row.usage) as StoredUsage),
     costUsd: row.cost_usd,
-    meta: row.meta === null ? null : (JSON.parse(row.meta) as Record<string, unknown>),
+    meta: row.meta === null ? null : storedMessageMeta.parse(JSON.parse(row.meta)),
     createdAt: row.created_at,
   };
 }

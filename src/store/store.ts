@@ -5,6 +5,7 @@
  * on disk before the event announcing it goes out.
  */
 import type { ScheduleStore } from './schedule-store.js';
+import type { SessionMeta } from './session-meta.js';
 
 /**
  * Token counts of one response as stored (the provider layer's Usage has this shape;
@@ -38,8 +39,8 @@ export interface SessionRecord {
   updatedAt: string;
   /** Sum of `costUsd` over every message appended to the session. */
   totalCostUsd: number;
-  /** Free-form data owned by upper layers (client info, `_meta`); stored as JSON. */
-  meta: Record<string, unknown>;
+  /** State upper layers keep with the session (see session-meta.ts); stored as JSON. */
+  meta: SessionMeta;
 }
 
 /** Who produced a message, matching the unified provider model's roles. */
@@ -123,7 +124,7 @@ export interface NewSession {
   /** Defaults to `DEFAULT_SESSION_MODE`. */
   mode?: string;
   /** Defaults to `{}`. */
-  meta?: Record<string, unknown>;
+  meta?: SessionMeta;
 }
 
 /** Filters and paging for `listSessions`. */

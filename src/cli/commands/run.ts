@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AgentdClientError, type AgentdClient } from '../../../clients/typescript/src/index.js';
-import { ErrorCodes, type StopReason } from '../../../protocol/index.js';
+import { AgentdNewSessionMetaSchema, AgentdPromptResponseMetaSchema, ErrorCodes, readAgentdMeta, type StopReason } from '../../../protocol/index.js';
 import { showControlCharacters } from '../../config/show-control-characters.js';
 import { detectLocalServers } from '../../providers/detect-local-servers.js';
 import { parsePermissionMode, type PermissionMode } from '../../tools/permissions/permission-modes.js';
@@ -118,9 +118,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     display.waiting();
     prompting = true;
     const answer = await client.prompt({ sessionId, prompt: [{ type: 'text', text }] }).finally(() => (prompting = false));
-    const budget = (answer._meta as { agentd?: { message?: unknown } } | undefined)?.agentd?.message;
-    display.finish(sessionId, answer.stopReason, typeof budget === 'string' ? budget : undefined);
-    if (typeof budget === 'string') {
+    const budget = readAgentdMeta(AgentdPromptResponseMetaSchema.pick({ message: true }), answer)?.message;
+    display.finish(sessionId, answer.stopReason, budget);
+    if (budget !== undefined) {
       if (!values.json) process.stderr.write(`agentd: ${showControlCharacters(budget)}\n`);
       return RUN_EXIT.budget;
     }
@@ -165,9 +165,9 @@ async function chooseSession(
   problems: Set<string>,
 ): Promise<{ sessionId: string; created: boolean }> {
   // What the daemon says is wrong for this directory (a rejected config edit, agent files that failed to load).
-  const collect = (answer: { _meta?: unknown }): void => {
-    const listed = (answer._meta as { agentd?: { problems?: unknown } } | undefined)?.agentd?.problems;
-    if (Array.isArray(listed)) for (const problem of listed) if (typeof problem === 'string') problems.add(problem);
+  const collect = (answer: unknown): void => {
+    // session/load's answer carries `problems` of the same shape as session/new's.
+    for (const problem of readAgentdMeta(AgentdNewSessionMetaSchema.pick({ problems: true }), answer)?.problems ?? []) problems.add(problem);
   };
   let id = pick.id;
   if (pick.continue) {

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import type { RequestPermissionRequest } from '../../../protocol/index.js';
+import { AgentdPermissionToolCallMetaSchema, readAgentdMeta, type RequestPermissionRequest } from '../../../protocol/index.js';
 import { showControlCharacters } from '../../config/show-control-characters.js';
 import { unifiedDiff } from '../../tools/files/unified-diff.js';
 
@@ -36,7 +36,8 @@ export async function askOnTerminal(
   io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; cwd?: string; signal?: AbortSignal },
 ): Promise<string> {
   if (io.signal?.aborted) return 'cancelled';
-  const reason = (request.toolCall._meta as { agentd?: { reason?: unknown } } | null | undefined)?.agentd?.reason;
+  // Read again: the client does not check what the daemon sends, and a reason that is no string is left out.
+  const reason = readAgentdMeta(AgentdPermissionToolCallMetaSchema.pick({ reason: true }), request.toolCall)?.reason;
   const choices = request.options.map((option) => ({ key: KEYS[option.kind] ?? option.optionId, option }));
   const menu = choices.map(({ key, option }) => `[${key}] ${showControlCharacters(option.name)}`).join('  ');
   const title = showControlCharacters(request.toolCall.title ?? 'a tool call');
@@ -51,7 +52,7 @@ export async function askOnTerminal(
     io.signal?.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    io.output.write(`\nagentd: ${title} needs permission${typeof reason === 'string' ? ` (${showControlCharacters(reason)})` : ''}\n`);
+    io.output.write(`\nagentd: ${title} needs permission${reason !== undefined ? ` (${showControlCharacters(reason)})` : ''}\n`);
     io.output.write(proposedChanges(request, io.cwd ?? process.cwd()));
     // Lines are buffered by the iterator: several typed (or pasted) at once are all read.
     const lines = rl[Symbol.asyncIterator]();

@@ -25,8 +25,8 @@ export function initialize(
 ): InitializeResponse {
   client.initialized = true;
   client.clientCapabilities = (params.clientCapabilities ?? {}) as Record<string, unknown>;
-  const agentdMeta = (params._meta as { agentd?: { events?: unknown } } | null | undefined)?.agentd;
-  client.wantsEvents = agentdMeta?.events === true;
+  // Checked by the params schema (strict): anything but a boolean was refused before here.
+  client.wantsEvents = params._meta?.agentd?.events === true;
   return {
     protocolVersion: ACP_PROTOCOL_VERSION,
     agentCapabilities: {

@@ -1,3 +1,4 @@
+import type { McpServerReport } from '../../../protocol/index.js';
 import type { Session } from '../../session/session.js';
 import { specsFromAcp, type McpServerSpec } from '../../tools/mcp/mcp-server-spec.js';
 import type { DaemonContext } from '../daemon-context.js';
@@ -26,12 +27,4 @@ export function startSessionMcp(daemon: DaemonContext, session: Session, specs: 
   // A client server named like a project one is refused by startSession with a log line naming it.
   void daemon.mcp.startSession(session.id, specs);
   return daemon.mcp.status(session.id).map(({ name, state, tools, error }) => ({ name, state, tools, ...(error ? { error } : {}) }));
-}
-
-/** One server as `_meta.agentd.mcpServers` lists it. */
-export interface McpServerReport {
-  name: string;
-  state: string;
-  tools: string[];
-  error?: string;
 }

@@ -11,7 +11,8 @@ import type { RequestHandler } from '../handler-table.js';
 export const sessionPrompt: RequestHandler<'session/prompt'> = async (params, { client, daemon, signal }) => {
   const session = daemon.sessions.open(params.sessionId);
   attachSession(client, session);
-  const delivery = (params._meta as { agentd?: { delivery?: 'steer' | 'followUp' } } | null | undefined)?.agentd?.delivery;
+  // Checked by the params schema (strict): an unknown delivery was refused before here.
+  const delivery = params._meta?.agentd?.delivery;
   const onCancel = (): void => {
     if (!client.rpc.closed) session.cancel();
   };

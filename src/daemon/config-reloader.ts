@@ -6,8 +6,8 @@ import { projectConfigFile, type UserConfigLayer } from '../config/load-config.j
 import type { ProjectSettings, ProjectSettingsResolver } from '../config/project-settings.js';
 import type { Session } from '../session/session.js';
 import type { SessionManager } from '../session/session-manager.js';
-import { broadcastDaemonEvent } from '../server/broadcast-daemon-event.js';
-import type { ClientConnection } from '../server/client-connection.js';
+import { broadcastDaemonEvent } from '../server/acp/broadcast-daemon-event.js';
+import type { ClientConnection } from '../server/wire/client-connection.js';
 import type { Projects } from '../project/projects.js';
 
 export interface ConfigReloaderOptions {

@@ -1,5 +1,5 @@
 import { DEFAULT_MAX_FRAME_BYTES } from '../config/config-schema.js';
-import type { ClientConnection } from '../server/client-connection.js';
+import type { ClientConnection } from '../server/wire/client-connection.js';
 import type { DaemonContext } from '../server/daemon-context.js';
 import type { DaemonShell } from '../server/daemon-shell.js';
 import type { DaemonSettings } from './load-daemon-settings.js';

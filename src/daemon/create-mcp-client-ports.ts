@@ -4,8 +4,8 @@ import { sampleForMcpServer } from '../session/sample-for-mcp-server.js';
 import { findSensitive } from '../tools/access/access-policy.js';
 import type { McpClientPorts } from '../tools/mcp/mcp-client-ports.js';
 import { realpathLoose } from '../tools/access/realpath-loose.js';
-import { createClientElicitor } from '../server/ask-client-elicitation.js';
-import type { ClientConnection } from '../server/client-connection.js';
+import { createClientElicitor } from '../server/acp/ask-client-elicitation.js';
+import type { ClientConnection } from '../server/wire/client-connection.js';
 
 /**
  * What MCP servers may ask of agentd, answered from the sessions: roots are a session's

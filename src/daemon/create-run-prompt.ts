@@ -1,7 +1,7 @@
 import type { RunPrompt } from '../scheduler/run-prompt-port.js';
 import { describeCwdProblem } from '../scheduler/check-schedule.js';
 import type { SessionManager } from '../session/session-manager.js';
-import type { ClientConnection } from '../server/client-connection.js';
+import type { ClientConnection } from '../server/wire/client-connection.js';
 
 /**
  * The scheduler's port into the sessions: a new session in the schedule's cwd with its

@@ -1,5 +1,5 @@
 import type { BuiltDaemonContext } from './create-daemon-context.js';
-import { applyProjectMcpServers } from '../server/project-mcp-specs.js';
+import { applyProjectMcpServers } from '../server/handlers/project-mcp-specs.js';
 
 /**
  * What a configuration change starts and stops beyond the sessions' own services: the

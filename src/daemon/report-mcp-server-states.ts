@@ -1,4 +1,4 @@
-import { broadcastDaemonEvent } from '../server/broadcast-daemon-event.js';
+import { broadcastDaemonEvent } from '../server/acp/broadcast-daemon-event.js';
 import type { DaemonContext } from '../server/daemon-context.js';
 
 /**

@@ -5,7 +5,7 @@ import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { describeSandbox } from '../tools/sandbox/detect-sandbox.js';
 import { prepareToolJsonSchemas } from '../tools/tool-json-schema.js';
-import type { ClientConnection } from '../server/client-connection.js';
+import type { ClientConnection } from '../server/wire/client-connection.js';
 import { userSandbox } from '../project/projects.js';
 import { createDaemonContext, type BuiltDaemonContext } from './create-daemon-context.js';
 import { followConfigChanges } from './follow-config-changes.js';

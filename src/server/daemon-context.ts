@@ -6,7 +6,7 @@ import type { HookRunner } from '../tools/hooks/hook-runner.js';
 import type { McpManager } from '../tools/mcp/mcp-manager.js';
 import type { ClientTools } from '../tools/remote/client-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
-import type { ClientConnection } from './client-connection.js';
+import type { ClientConnection } from './wire/client-connection.js';
 
 /** What the server (and a test) may ask of the watch on the configuration files. */
 export interface ConfigWatchView {

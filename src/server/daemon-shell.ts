@@ -1,4 +1,4 @@
-import type { ClientConnection } from './client-connection.js';
+import type { ClientConnection } from './wire/client-connection.js';
 import type { DaemonContext } from './daemon-context.js';
 
 /**

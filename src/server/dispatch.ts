@@ -1,14 +1,14 @@
 import { methodsByName } from '../../protocol/index.js';
 import type { InitializeRequest } from '../../protocol/index.js';
-import { checkTcpToken } from './check-tcp-token.js';
-import type { ClientConnection } from './client-connection.js';
+import { checkTcpToken } from './wire/check-tcp-token.js';
+import type { ClientConnection } from './wire/client-connection.js';
 import type { DaemonShell } from './daemon-shell.js';
-import { formatZodIssues } from './format-zod-issues.js';
+import { formatZodIssues } from './wire/format-zod-issues.js';
 import type { HandlerTable, RequestHandler } from './handler-table.js';
 import { daemonStatus } from './handlers/daemon-status.js';
 import { initialize } from './handlers/initialize.js';
-import type { InboundHandler } from './json-rpc-connection.js';
-import { RpcError } from './rpc-error.js';
+import type { InboundHandler } from './wire/json-rpc-connection.js';
+import { RpcError } from './wire/rpc-error.js';
 import { sessionErrorToRpc } from './session-error-to-rpc.js';
 
 /**

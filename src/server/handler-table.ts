@@ -1,5 +1,5 @@
 import type { MethodName, ParamsOf, ResultOf } from '../../protocol/index.js';
-import type { ClientConnection } from './client-connection.js';
+import type { ClientConnection } from './wire/client-connection.js';
 import type { DaemonContext } from './daemon-context.js';
 
 /** What a handler gets besides its validated params. */

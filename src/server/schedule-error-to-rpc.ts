@@ -1,6 +1,6 @@
 import { ScheduleInvalidError, ScheduleNotFoundError, ScheduleReadOnlyError } from '../scheduler/schedule-errors.js';
 import { StoreError } from '../store/store-error.js';
-import { RpcError } from './rpc-error.js';
+import { RpcError } from './wire/rpc-error.js';
 
 /** The scheduler's errors as JSON-RPC errors; anything else is passed on unchanged. */
 export function scheduleErrorToRpc(method: string, error: unknown): unknown {

@@ -3,7 +3,7 @@ import { ConfigError } from '../config/config-error.js';
 import { ModelNotConfiguredError } from '../project/model-not-configured-error.js';
 import { PromptContentError, RunTurnBusyError, SessionBusyError, SessionNotFoundError, TurnFailedError } from '../session/session-errors.js';
 import { StoreWriteError } from '../session/store-write-error.js';
-import { RpcError } from './rpc-error.js';
+import { RpcError } from './wire/rpc-error.js';
 
 /**
  * The session layer's errors as JSON-RPC errors, for every handler at once (dispatch

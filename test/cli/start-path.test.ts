@@ -67,7 +67,7 @@ describe('the path of `agentd acp`, a byte bridge to the shared daemon', () => {
         'src/cli/bridge-stdio.js',
         'src/cli/commands/acp.js',
         'src/config/agentd-paths.js',
-        'src/server/transports/is-socket-live.js',
+        'src/server/wire/transports/is-socket-live.js',
       ].sort(),
     );
   });

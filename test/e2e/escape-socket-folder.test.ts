@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agentd, connectAgentdClient } from '../../clients/typescript/src/index.js';
 import { checkSocketPath, UnsafeSocketPathError } from '../../protocol/wire/check-socket-path.js';
 import { checkDaemon } from '../../src/cli/doctor/check-daemon.js';
-import { isSocketLive } from '../../src/server/transports/is-socket-live.js';
+import { isSocketLive } from '../../src/server/wire/transports/is-socket-live.js';
 import { daemonEnv, makeHome, spawnDaemon, until } from '../support/daemon-process.js';
 import { runCli } from '../support/run-cli.js';
 

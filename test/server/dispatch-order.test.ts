@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { ClientConnection } from '../../src/server/client-connection.js';
+import type { ClientConnection } from '../../src/server/wire/client-connection.js';
 import type { DaemonShell } from '../../src/server/daemon-shell.js';
 import { createDispatcher } from '../../src/server/dispatch.js';
 import type { HandlerTable } from '../../src/server/handler-table.js';

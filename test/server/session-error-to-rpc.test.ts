@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/providers/provider-error.js';
 import { sessionErrorToRpc } from '../../src/server/session-error-to-rpc.js';
-import { RpcError } from '../../src/server/rpc-error.js';
+import { RpcError } from '../../src/server/wire/rpc-error.js';
 import { TurnFailedError } from '../../src/session/session-errors.js';
 
 describe('sessionErrorToRpc: a failed turn', () => {

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { createDaemonShell } from '../../src/daemon/create-daemon-shell.js';
 import type { DaemonContext } from '../../src/server/daemon-context.js';
 import { loadDaemonSettings } from '../../src/daemon/load-daemon-settings.js';
-import { serveConnection } from '../../src/server/serve-connection.js';
+import { serveConnection } from '../../src/server/wire/serve-connection.js';
 import type { PermissionMode } from '../../src/tools/permissions/permission-modes.js';
 import { RpcPeer } from './rpc-peer.js';
 

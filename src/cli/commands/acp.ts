@@ -3,7 +3,7 @@ import { mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
-import { isSocketLive } from '../../server/transports/is-socket-live.js';
+import { isSocketLive } from '../../server/wire/transports/is-socket-live.js';
 import { bridgeStdio } from '../bridge-stdio.js';
 
 const START_TIMEOUT_MS = 10_000;

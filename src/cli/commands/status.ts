@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { connectAgentdClient } from '../../../clients/typescript/src/index.js';
 import type { DaemonStatusResponse } from '../../../protocol/index.js';
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
-import { isSocketLive } from '../../server/transports/is-socket-live.js';
+import { isSocketLive } from '../../server/wire/transports/is-socket-live.js';
 import { describeDaemonKind } from '../describe-daemon-kind.js';
 import { findRunningDaemon } from '../daemon/find-running-daemon.js';
 import { packageVersion } from '../package-version.js';

@@ -3,8 +3,8 @@ import { AgentdClient, connectAgentdClient } from '../../../clients/typescript/s
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
 import { createDaemonShell } from '../../daemon/create-daemon-shell.js';
 import { loadDaemonSettings } from '../../daemon/load-daemon-settings.js';
-import { serveConnection } from '../../server/serve-connection.js';
-import { isSocketLive } from '../../server/transports/is-socket-live.js';
+import { serveConnection } from '../../server/wire/serve-connection.js';
+import { isSocketLive } from '../../server/wire/transports/is-socket-live.js';
 import { DataDirBusyError, tryLockDataDir } from '../../store/data-dir-lock.js';
 import type { PermissionMode } from '../../tools/permissions/permission-modes.js';
 

@@ -1,6 +1,6 @@
 import { ACP_PROTOCOL_VERSION, AGENTD_PROTOCOL_VERSION, methodTable } from '../../../protocol/index.js';
 import type { InitializeRequest, InitializeResponse } from '../../../protocol/index.js';
-import type { ClientConnection } from '../client-connection.js';
+import type { ClientConnection } from '../wire/client-connection.js';
 import type { DaemonShell } from '../daemon-shell.js';
 
 /**

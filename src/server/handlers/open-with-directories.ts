@@ -1,6 +1,6 @@
 import type { Session } from '../../session/session.js';
 import type { DaemonContext } from '../daemon-context.js';
-import { RpcError } from '../rpc-error.js';
+import { RpcError } from '../wire/rpc-error.js';
 import { requireDirectory } from './require-directory.js';
 
 /**

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { RpcError } from '../rpc-error.js';
+import { RpcError } from '../wire/rpc-error.js';
 
 /** ACP requires absolute session paths; they must also exist and be directories. */
 export function requireDirectory(method: string, field: string, path: string): void {

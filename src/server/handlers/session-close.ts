@@ -1,4 +1,4 @@
-import { detachSession } from '../attach-session.js';
+import { detachSession } from '../acp/attach-session.js';
 import type { RequestHandler } from '../handler-table.js';
 
 /** Stops the session's turn and its MCP servers and unloads it; its history stays stored. */

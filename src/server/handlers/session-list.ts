@@ -1,6 +1,6 @@
 import { StoreError } from '../../store/store-error.js';
 import type { RequestHandler } from '../handler-table.js';
-import { RpcError } from '../rpc-error.js';
+import { RpcError } from '../wire/rpc-error.js';
 
 /** Sessions newest first, optionally for one cwd, 50 a page. */
 export const sessionList: RequestHandler<'session/list'> = (params, { daemon }) => {

@@ -1,10 +1,10 @@
-import { attachSession } from '../attach-session.js';
+import { attachSession } from '../acp/attach-session.js';
 import type { RequestHandler } from '../handler-table.js';
 import { applyRequestedDirectories } from './open-with-directories.js';
 import { sessionMcpSpecs, startSessionMcp } from './session-mcp.js';
-import { sessionConfigOptions, sessionModes } from '../session-choices.js';
-import { replayHistory, sendReplayEvents } from '../replay-history.js';
-import { tellStandingProblems } from '../tell-standing-problems.js';
+import { sessionConfigOptions, sessionModes } from '../acp/session-choices.js';
+import { replayHistory, sendReplayEvents } from '../acp/replay-history.js';
+import { tellStandingProblems } from '../acp/tell-standing-problems.js';
 import { describeToolCall } from '../../tools/describe-tool-call.js';
 import { stateForClients } from '../../session/session-state.js';
 

@@ -2,8 +2,8 @@ import type { McpServerReport } from '../../../protocol/index.js';
 import type { Session } from '../../session/session.js';
 import { specsFromAcp, type McpServerSpec } from '../../tools/mcp/mcp-server-spec.js';
 import type { DaemonContext } from '../daemon-context.js';
-import { applyProjectMcpServers } from '../project-mcp-specs.js';
-import { RpcError } from '../rpc-error.js';
+import { applyProjectMcpServers } from './project-mcp-specs.js';
+import { RpcError } from '../wire/rpc-error.js';
 
 /** The ACP `mcpServers` of session/new, load or resume, checked before anything starts. */
 export function sessionMcpSpecs(method: string, servers: Parameters<typeof specsFromAcp>[0] | undefined, cwd: string): McpServerSpec[] {

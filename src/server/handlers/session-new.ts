@@ -1,8 +1,8 @@
-import { attachSession } from '../attach-session.js';
+import { attachSession } from '../acp/attach-session.js';
 import type { RequestHandler } from '../handler-table.js';
 import { sessionMcpSpecs, startSessionMcp } from './session-mcp.js';
-import { sessionConfigOptions, sessionModes } from '../session-choices.js';
-import { tellStandingProblems } from '../tell-standing-problems.js';
+import { sessionConfigOptions, sessionModes } from '../acp/session-choices.js';
+import { tellStandingProblems } from '../acp/tell-standing-problems.js';
 import { requireDirectory } from './require-directory.js';
 
 /** Creates a session rooted at an existing absolute cwd, starts its MCP servers (without waiting) and follows it. */

@@ -1,4 +1,4 @@
-import { attachSession } from '../attach-session.js';
+import { attachSession } from '../acp/attach-session.js';
 import type { RequestHandler } from '../handler-table.js';
 
 /**

@@ -1,8 +1,8 @@
-import { attachSession } from '../attach-session.js';
+import { attachSession } from '../acp/attach-session.js';
 import type { RequestHandler } from '../handler-table.js';
 import { openWithDirectories } from './open-with-directories.js';
 import { sessionMcpSpecs, startSessionMcp } from './session-mcp.js';
-import { sessionConfigOptions, sessionModes } from '../session-choices.js';
+import { sessionConfigOptions, sessionModes } from '../acp/session-choices.js';
 import { stateForClients } from '../../session/session-state.js';
 
 /** Follows a session again without replaying its history (ACP session/resume). */

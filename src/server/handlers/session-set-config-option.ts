@@ -1,8 +1,8 @@
 import { ModelNotConfiguredError } from '../../project/model-not-configured-error.js';
 import { UnknownChoiceError } from '../../session/session-errors.js';
 import type { RequestHandler } from '../handler-table.js';
-import { RpcError } from '../rpc-error.js';
-import { sessionConfigOptions } from '../session-choices.js';
+import { RpcError } from '../wire/rpc-error.js';
+import { sessionConfigOptions } from '../acp/session-choices.js';
 
 const QUEUE_MODES = ['all', 'oneAtATime'] as const;
 

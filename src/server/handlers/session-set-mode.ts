@@ -1,6 +1,6 @@
 import { UnknownChoiceError } from '../../session/session-errors.js';
 import type { RequestHandler } from '../handler-table.js';
-import { RpcError } from '../rpc-error.js';
+import { RpcError } from '../wire/rpc-error.js';
 
 /** Switches the session's agent (build, plan, explore or a user agent). */
 export const sessionSetMode: RequestHandler<'session/set_mode'> = (params, { daemon }) => {

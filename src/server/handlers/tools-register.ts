@@ -1,7 +1,7 @@
 import { SessionNotFoundError } from '../../session/session-errors.js';
 import { ClientToolError } from '../../tools/remote/client-tools.js';
 import type { RequestHandler } from '../handler-table.js';
-import { RpcError } from '../rpc-error.js';
+import { RpcError } from '../wire/rpc-error.js';
 
 /**
  * Adds tools this client executes (all or none): each schema is checked with ajv, a

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkDaemon } from '../../../src/cli/doctor/check-daemon.js';
 import { createDaemonShell } from '../../../src/daemon/create-daemon-shell.js';
 import { loadDaemonSettings } from '../../../src/daemon/load-daemon-settings.js';
-import { serveUnixSocket } from '../../../src/server/transports/unix-socket-transport.js';
+import { serveUnixSocket } from '../../../src/server/wire/transports/unix-socket-transport.js';
 import { makeTempHome, type TempHome } from './temp-home.js';
 
 let t: TempHome;

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
-import { DaemonPeer } from '../../../src/server/daemon-peer.js';
-import { JsonRpcConnection } from '../../../src/server/json-rpc-connection.js';
+import { DaemonPeer } from '../../../src/server/wire/daemon-peer.js';
+import { JsonRpcConnection } from '../../../src/server/wire/json-rpc-connection.js';
 import { RpcPeer, type WireMessage } from '../../support/rpc-peer.js';
 
 /**

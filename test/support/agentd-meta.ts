@@ -1,8 +1,13 @@
+/** What `_meta.agentd` of a result holds, as the method table types it. */
+type AgentdOf<R> = R extends { _meta?: infer M } ? (NonNullable<M> extends { agentd?: infer A } ? NonNullable<A> : never) : never;
+
 /**
- * A result's `_meta.agentd`, agentd's extension fields, for assertions on them. The method
- * table types most of them as `unknown` (an open extension object), so a test reads them
- * through this one loose door rather than a cast at every assertion.
+ * A result's `_meta.agentd`, agentd's extension fields, typed by the method table's schema
+ * of that result, for assertions on them; throws when the result has none, so a test
+ * names what it expected rather than reading `undefined`.
  */
-export function agentdMeta(result: { _meta?: Record<string, unknown> | null | undefined }): any {
-  return result._meta?.agentd;
+export function agentdMeta<R extends { _meta?: unknown }>(result: R): AgentdOf<R> {
+  const agentd = (result._meta as { agentd?: unknown } | null | undefined)?.agentd;
+  if (agentd === undefined) throw new Error(`the result has no _meta.agentd: ${JSON.stringify(result)}`);
+  return agentd as AgentdOf<R>;
 }

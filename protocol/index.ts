@@ -1,6 +1,9 @@
 /*
- * The agentd protocol: the only import path for src/ and clients/ (`protocol/index.js`).
- * One module per feature, like LSP's protocol files; methods.ts is the single table.
+ * The agentd protocol's schemas and types: src/ and clients/ import them from here alone.
+ * Modules that build no schema (protocol/wire/, format-json-path.ts) may be imported
+ * directly, so a path that needs none (the `agentd acp` bridge) loads no schema at all;
+ * test/layering.test.ts holds both rules. One module per feature, like LSP's protocol
+ * files; methods.ts is the single table.
  */
 export * from './jsonrpc.js';
 export * from './meta.js';

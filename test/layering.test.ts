@@ -92,6 +92,24 @@ describe('layering', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('src/ and clients/ take protocol schemas from protocol/index.ts alone; besides protocol/wire/, other protocol modules they import build none', () => {
+    const protocolFiles = files.filter((file) => layerOf(file) === 'protocol');
+    /** Whether loading `file` runs a protocol module that imports zod. */
+    const buildsSchemas = (file: string, seen = new Set<string>()): boolean => {
+      if (seen.has(file)) return false;
+      seen.add(file);
+      return packagesOf(file).includes('zod') || (runtimeGraph.get(file) ?? []).some((next) => protocolFiles.includes(next) && buildsSchemas(next, seen));
+    };
+    const index = join(root, 'protocol/index.ts');
+    const wire = join(root, 'protocol/wire') + '/';
+    const wrong = [...graph].flatMap(([file, targets]) =>
+      layerOf(file) === 'protocol'
+        ? []
+        : targets.filter((target) => layerOf(target) === 'protocol' && target !== index && !target.startsWith(wire) && buildsSchemas(target)).map((target) => `${relative(root, file)} → ${relative(root, target)}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+
   it('the layering covers every folder of src/', () => {
     const folders = readdirSync(join(root, 'src')).filter((name) => statSync(join(root, 'src', name)).isDirectory());
     expect(folders.filter((name) => RANK[name] === undefined)).toEqual([]);

@@ -23,6 +23,8 @@ const CONVENTIONAL_KEY_VARIABLES: Readonly<Record<string, readonly string[]>> = 
   qwen: ['DASHSCOPE_API_KEY'],
   minimax: ['MINIMAX_API_KEY'],
   siliconflow: ['SILICONFLOW_API_KEY'],
+  // The official Cohere SDKs read CO_API_KEY (cohere-python also COHERE_API_KEY).
+  cohere: ['COHERE_API_KEY', 'CO_API_KEY'],
 };
 
 /**

@@ -2,7 +2,7 @@ import type { AssistantContentPart, AssistantMessage, ModelMessage, ThinkingPart
 
 /** The model a request goes to. */
 export interface HistoryTarget {
-  /** Wire protocol: `anthropic-messages`, `openai-chat`, `openai-responses` or `gemini`. */
+  /** Wire protocol: `anthropic-messages`, `openai-chat`, `openai-responses`, `gemini` or `cohere`. */
   protocol: string;
   provider: string;
   modelId: string;
@@ -93,7 +93,8 @@ class ToolCallIds {
       const clean = id.replace(/[^a-zA-Z0-9_-]/g, '_') || 'call';
       return clean.slice(0, MAX_ID_LENGTH);
     }
-    if (this.protocol === 'openai-responses' || this.protocol === 'openai-chat') return id === '' ? 'call' : id.slice(0, MAX_ID_LENGTH);
+    // Cohere documents no id format beyond a string (its own are `<tool name>_<random>`), so it is kept as OpenAI's are.
+    if (this.protocol === 'openai-responses' || this.protocol === 'openai-chat' || this.protocol === 'cohere') return id === '' ? 'call' : id.slice(0, MAX_ID_LENGTH);
     // Gemini matches results by name and order; its converter keeps only ids Gemini itself assigned.
     return id;
   }

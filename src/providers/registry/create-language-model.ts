@@ -1,5 +1,6 @@
 import type { ProviderType } from '../../config/provider-config-schema.js';
 import { AnthropicMessagesModel } from '../anthropic-messages/anthropic-messages-model.js';
+import { CohereModel } from '../cohere/cohere-model.js';
 import { GeminiModel } from '../gemini/gemini-model.js';
 import type { HttpTimeouts } from '../http/post-stream.js';
 import type { LanguageModel } from '../language-model.js';
@@ -67,6 +68,16 @@ const factories: Record<ProviderType, Factory> = {
     }),
   gemini: (spec) =>
     new GeminiModel({
+      provider: spec.provider,
+      modelId: spec.modelId,
+      baseUrl: spec.baseUrl,
+      apiKey: spec.apiKey,
+      headers: spec.headers,
+      timeouts: spec.timeouts,
+      maxResponseBytes: spec.maxResponseBytes,
+    }),
+  cohere: (spec) =>
+    new CohereModel({
       provider: spec.provider,
       modelId: spec.modelId,
       baseUrl: spec.baseUrl,

@@ -18,7 +18,8 @@ export type ProviderModelList =
  * The list endpoint of each wire, free of charge (no tokens): OpenAI and compatible
  * servers `GET {base}/models` (https://platform.openai.com/docs/api-reference/models/list),
  * Anthropic `GET /v1/models` (https://docs.anthropic.com/en/api/models-list), Gemini
- * `GET /v1beta/models` (https://ai.google.dev/api/models#method:-models.list). Auth goes
+ * `GET /v1beta/models` (https://ai.google.dev/api/models#method:-models.list), Cohere
+ * `GET /v1/models?endpoint=chat`. Auth goes
  * in the same header the model class sends.
  */
 function listRequest(spec: LanguageModelSpec): { url: string; headers: Record<string, string> } {
@@ -27,6 +28,8 @@ function listRequest(spec: LanguageModelSpec): { url: string; headers: Record<st
   if (spec.protocol === 'anthropic-messages') {
     return { url: `${base}/v1/models`, headers: { 'anthropic-version': ANTHROPIC_VERSION, ...(key ? { 'x-api-key': key } : {}), ...spec.headers } };
   }
+  // https://docs.cohere.com/reference/list-models answers `{models:[{name}]}`.
+  if (spec.protocol === 'cohere') return { url: `${base}/v1/models?endpoint=chat`, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...spec.headers } };
   if (spec.protocol === 'gemini') return { url: `${base}/v1beta/models`, headers: { ...(key ? { 'x-goog-api-key': key } : {}), ...spec.headers } };
   return { url: `${base}/models`, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...spec.headers } };
 }

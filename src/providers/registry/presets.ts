@@ -40,6 +40,9 @@ export const providerPresets: readonly ProviderPreset[] = [
   { id: 'openai', protocol: 'openai-responses', baseUrl: 'https://api.openai.com/v1', apiKeyEnv: 'OPENAI_API_KEY', baseUrlEnv: 'OPENAI_BASE_URL', quirks: openAIQuirks },
   // https://ai.google.dev/api — the model class appends /v1beta/models/{model}:streamGenerateContent.
   { id: 'google', protocol: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com', apiKeyEnv: 'GEMINI_API_KEY', baseUrlEnv: 'GEMINI_BASE_URL' },
+  // https://docs.cohere.com/reference/chat-stream — the model class appends /v2/chat. The official
+  // SDKs read CO_API_KEY and CO_API_URL (cohere-python client.py, which also accepts COHERE_API_KEY).
+  { id: 'cohere', protocol: 'cohere', baseUrl: 'https://api.cohere.com', apiKeyEnv: 'COHERE_API_KEY', baseUrlEnv: 'CO_API_URL' },
   // https://learn.microsoft.com/azure/ai-services/openai/reference — the endpoint is per resource
   // (https://NAME.openai.azure.com), from config or AZURE_OPENAI_ENDPOINT as the OpenAI SDK reads it.
   { id: 'azure', protocol: 'openai-chat', baseUrl: '', apiKeyEnv: 'AZURE_OPENAI_API_KEY', baseUrlEnv: 'AZURE_OPENAI_ENDPOINT', quirks: openAIQuirks, azure: true },

@@ -41,6 +41,18 @@ export function parseCohereStream(context: CohereErrorContext, names: CohereTool
   const citations: CohereCitation[] = [];
   let planOpen = false;
   let sawToolCalls = false;
+  /** Answer text was streamed and no `text-end` has closed it yet. */
+  let textOpen = false;
+
+  function emitText(text: string, sink: StreamSink): void {
+    textOpen = true;
+    sink.emit({ type: 'text-delta', text });
+  }
+
+  function endText(sink: StreamSink): void {
+    textOpen = false;
+    sink.emit({ type: 'text-end' });
+  }
 
   function closePlan(sink: StreamSink): void {
     if (!planOpen) return;
@@ -70,9 +82,10 @@ export function parseCohereStream(context: CohereErrorContext, names: CohereTool
     }
     const sources = formatCohereCitations(citations);
     if (sources !== '') {
-      sink.emit({ type: 'text-end' });
-      sink.emit({ type: 'text-delta', text: sources });
-      sink.emit({ type: 'text-end' });
+      // A part of its own, so the list never runs into the answer's last sentence.
+      if (textOpen) endText(sink);
+      emitText(sources, sink);
+      endText(sink);
     }
     if (event.delta?.usage !== undefined) sink.emit({ type: 'usage', usage: mapCohereUsage(event.delta.usage) });
     sink.emit({ type: 'stop', reason: mapCohereStopReason(reason, sawToolCalls) });
@@ -86,17 +99,17 @@ export function parseCohereStream(context: CohereErrorContext, names: CohereTool
         const content = event.delta?.message?.content;
         if (content?.type !== 'thinking') textBlocks.add(event.index ?? 0);
         if (content?.type === 'thinking' && nonEmpty(content.thinking)) sink.emit({ type: 'thinking-delta', text: content.thinking });
-        else if (content?.type !== 'thinking' && nonEmpty(content?.text)) sink.emit({ type: 'text-delta', text: content.text });
+        else if (content?.type !== 'thinking' && nonEmpty(content?.text)) emitText(content.text, sink);
         return;
       }
       case 'content-delta': {
         const content = event.delta?.message?.content;
         if (nonEmpty(content?.thinking)) sink.emit({ type: 'thinking-delta', text: content.thinking });
-        if (nonEmpty(content?.text)) sink.emit({ type: 'text-delta', text: content.text });
+        if (nonEmpty(content?.text)) emitText(content.text, sink);
         return;
       }
       case 'content-end':
-        if (textBlocks.delete(event.index ?? 0)) sink.emit({ type: 'text-end' });
+        if (textBlocks.delete(event.index ?? 0)) endText(sink);
         return;
       case 'tool-plan-delta': {
         const plan = event.delta?.message?.tool_plan;

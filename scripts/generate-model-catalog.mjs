@@ -67,6 +67,10 @@ export const PROVIDERS = {
   qwen: { from: 'alibaba', models: ['qwen3-max', 'qwen3-coder-plus'] },
   minimax: { from: 'minimax', models: ['MiniMax-M3'] },
   siliconflow: { from: 'siliconflow', models: ['zai-org/GLM-5.2'] },
+  cohere: {
+    from: 'cohere',
+    models: ['command-a-plus-05-2026', 'command-a-03-2025', 'command-a-reasoning-08-2025', 'command-a-vision-07-2025', 'command-r-plus-08-2024', 'command-r-08-2024', 'command-r7b-12-2024'],
+  },
 };
 
 const isCount = (value) => Number.isInteger(value) && value > 0;

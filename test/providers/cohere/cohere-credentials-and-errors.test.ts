@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProviderRegistry } from '../../../src/providers/registry/create-provider-registry.js';
 import { collectEvents } from '../../support/collect-events.js';
@@ -74,6 +75,14 @@ describe('cohere credentials and errors through the registry', () => {
     expect(server.requests.length - before).toBe(1);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'error', error: { kind: 'bad_request', message: 'cohere (cohere) HTTP 400: invalid request: temperature must be between 0 and 1.0 inclusive.' } });
+  });
+
+  it('checks the key without spending tokens: lists the chat models', async () => {
+    const registry = createProviderRegistry({ config: {}, env: { COHERE_API_KEY: 'co-key-6666', CO_API_URL: server.url } });
+    server.enqueue({ body: readFileSync(new URL('../../fixtures/cohere/list-models.json', import.meta.url)), headers: { 'content-type': 'application/json' } });
+    expect(await registry.listModels('cohere', 5_000)).toEqual({ kind: 'ok', protocol: 'cohere', url: `${server.url}/v1/models?endpoint=chat`, models: ['command-a-03-2025', 'command-r7b-12-2024'] });
+    expect(server.requests.at(-1)?.method).toBe('GET');
+    expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer co-key-6666');
   });
 
   it('a cohere provider of its own needs only type and key', async () => {

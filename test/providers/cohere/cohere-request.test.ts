@@ -79,7 +79,7 @@ describe('cohere request shape', () => {
           { type: 'tool_result', toolCallId: 'call_2', toolName: 'read', content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }] },
         ],
       },
-      { role: 'assistant', content: [{ type: 'text', text: 'Issue 7 does not exist.' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Ticket 7 does not exist.' }] },
       { role: 'user', content: [{ type: 'text', text: 'Thanks' }] },
     ];
     const tools = [
@@ -110,7 +110,7 @@ describe('cohere request shape', () => {
       },
       { role: 'tool', tool_call_id: 'call_1', content: [{ type: 'text', text: 'Error: not found' }] },
       { role: 'tool', tool_call_id: 'call_2', content: [{ type: 'text', text: '(1 image(s) left out: Cohere tool results take text only)' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'Issue 7 does not exist.' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Ticket 7 does not exist.' }] },
       { role: 'user', content: 'Thanks' },
     ]);
   });

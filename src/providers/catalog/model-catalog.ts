@@ -82,7 +82,9 @@ export function createModelCatalog(overrides: ModelCatalogOverrides = {}): Model
   const configured = new Map<string, ModelOverride>();
   for (const [provider, settings] of Object.entries(overrides)) {
     for (const [model, override] of Object.entries(settings.models ?? {})) {
-      configured.set(`${provider}/${model}`, validateOverride(`providers.${provider}.models.${model}`, override));
+      const facts = validateOverride(`providers.${provider}.models.${model}`, override);
+      // A model named only for a wire setting (its reasoningTag) is not described by it.
+      if (Object.keys(facts).length > 0 || Object.keys(override).length === 0) configured.set(`${provider}/${model}`, facts);
     }
   }
 

@@ -44,9 +44,13 @@ export function createOpenAIChatStreamParser(context: OpenAIChatErrorContext, op
   const emitContent = (sink: StreamSink, pieces: readonly ChatContentPiece[]): void => {
     for (const piece of pieces) sink.emit(piece.kind === 'text' ? { type: 'text-delta', text: piece.text } : { type: 'thinking-delta', text: piece.text });
   };
+  // What the splitter holds back arrived all the same: it is kept before a stop or an error.
+  const flushContent = (sink: StreamSink): void => {
+    if (splitter !== undefined) emitContent(sink, splitter.end());
+  };
 
   const finish = (sink: StreamSink): void => {
-    if (splitter !== undefined) emitContent(sink, splitter.end());
+    flushContent(sink);
     for (const event of toolCalls.endAll()) sink.emit(event);
     if (usage !== undefined) sink.emit({ type: 'usage', usage: mapOpenAIChatUsage(usage) });
     sink.emit({ type: 'stop', reason: mapOpenAIChatStopReason(finishReason, toolCalls.hasCalls, refused) });
@@ -55,6 +59,7 @@ export function createOpenAIChatStreamParser(context: OpenAIChatErrorContext, op
   const onChunk = (chunk: ChatChunk, sink: StreamSink, event: string | undefined): void => {
     if (event === 'error') {
       // An `event: error` frame: the error object, wrapped in `error` or bare.
+      flushContent(sink);
       sink.emit({ type: 'error', error: classifyOpenAIChatStreamError(context, chunk.error ?? bareError(chunk), sink.emittedContent) });
       return;
     }
@@ -62,6 +67,7 @@ export function createOpenAIChatStreamParser(context: OpenAIChatErrorContext, op
     const reported = chunk.usage ?? chunk.x_groq?.usage;
     if (reported !== undefined && reported !== null) usage = reported;
     if (chunk.error !== undefined && chunk.error !== null) {
+      flushContent(sink);
       sink.emit({ type: 'error', error: classifyOpenAIChatStreamError(context, chunk.error, sink.emittedContent) });
       return;
     }
@@ -82,6 +88,7 @@ export function createOpenAIChatStreamParser(context: OpenAIChatErrorContext, op
     for (const piece of delta.tool_calls ?? []) for (const call of toolCalls.push(piece, sink.position)) sink.emit(call);
     if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') {
       if (choice.finish_reason === 'error') {
+        flushContent(sink);
         sink.emit({
           type: 'error',
           error: classifyOpenAIChatStreamError(context, { message: 'the server ended the response with finish_reason "error"' }, sink.emittedContent),
@@ -89,7 +96,7 @@ export function createOpenAIChatStreamParser(context: OpenAIChatErrorContext, op
         return;
       }
       finishReason = choice.finish_reason;
-      if (splitter !== undefined) emitContent(sink, splitter.end());
+      flushContent(sink);
       for (const call of toolCalls.endAll()) sink.emit(call);
     }
   };
@@ -111,6 +118,7 @@ export function createOpenAIChatStreamParser(context: OpenAIChatErrorContext, op
         finish(sink);
         return;
       }
+      flushContent(sink);
       sink.fail(new ProviderError({
         ...context,
         kind: 'network',

@@ -76,7 +76,10 @@ export function createOpenAIChatStreamParser(context: OpenAIChatErrorContext, op
     if (choice === undefined || finishReason !== undefined) return;
     const delta = choice.delta ?? {};
     const reasoning = nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning);
-    if (reasoning !== undefined) sink.emit({ type: 'thinking-delta', text: reasoning });
+    if (reasoning !== undefined) {
+      splitter?.reasoningSeparated();
+      sink.emit({ type: 'thinking-delta', text: reasoning });
+    }
     for (const piece of readOpenAIChatContent(delta.content)) {
       emitContent(sink, piece.kind === 'text' && splitter !== undefined ? splitter.push(piece.text) : [piece]);
     }

@@ -56,6 +56,17 @@ export class ThinkTagSplitter {
     return pieces;
   }
 
+  /**
+   * The server sends reasoning in a field of its own (`reasoning_content`, `reasoning`):
+   * it has taken the reasoning out of the text, so an answer not yet begun is not inside a
+   * block after all, whatever the model family's template (vLLM's `--reasoning-parser`,
+   * llama.cpp's default `--reasoning-format`, OpenRouter, DeepSeek's API). Once the answer
+   * has begun this changes nothing.
+   */
+  reasoningSeparated(): void {
+    if (this.atStart) this.inside = false;
+  }
+
   /** The stream ended: everything held, as the block it belongs to. */
   end(): ChatContentPiece[] {
     const rest = this.held;

@@ -97,3 +97,18 @@ describe('ThinkTagSplitter', () => {
     expectAtEverySplit(think, '\n  code', [answer('\n  code')]);
   });
 });
+
+describe('ThinkTagSplitter when the server separates the reasoning', () => {
+  it('does not start inside a block once reasoning came in a field of its own, before the answer', () => {
+    const splitter = new ThinkTagSplitter(opened);
+    splitter.reasoningSeparated();
+    expect([...splitter.push('The answer.'), ...splitter.end()]).toEqual([answer('The answer.')]);
+  });
+
+  it('changes nothing once the answer has begun', () => {
+    const splitter = new ThinkTagSplitter(opened);
+    expect(splitter.push('still reasoning ')).toEqual([thinking('still reasoning')]);
+    splitter.reasoningSeparated();
+    expect([...splitter.push('</think>text'), ...splitter.end()]).toEqual([answer('text')]);
+  });
+});

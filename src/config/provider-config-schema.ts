@@ -18,6 +18,37 @@ export const ProviderIdSchema = z.string().regex(PROVIDER_ID_PATTERN, {
   error: 'provider ids use letters, digits, ".", "_" and "-" and start with a letter or digit (e.g. "openai", "local-llm")',
 });
 
+/** A tag name for reasoning inside answer text: `think` stands for `<think>…</think>`. */
+const REASONING_TAG_NAME = /^[A-Za-z][A-Za-z0-9_.:-]*$/;
+
+const reasoningTagError =
+  'expected a tag name like "think" (for <think>…</think>), an object like {"open": "<think>", "close": "</think>"}, or false to turn tag reading off';
+
+/**
+ * How an OpenAI-compatible model marks reasoning inside its answer text (openai-chat only;
+ * see ReasoningTagSetting in src/providers/openai-chat for the defaults).
+ */
+export const ReasoningTagSchema = z
+  .union(
+    [
+      z.literal(false),
+      z.string().regex(REASONING_TAG_NAME, { error: reasoningTagError }),
+      z.strictObject({
+        open: z.string().min(1),
+        close: z.string().min(1),
+        startsInside: z.boolean().optional(),
+      }),
+    ],
+    { error: reasoningTagError },
+  )
+  .refine((tag) => typeof tag !== 'object' || (tag.open !== tag.close && tag.open.trim() === tag.open && tag.close.trim() === tag.close), {
+    error: 'the open and close tags must differ and have no surrounding whitespace, e.g. {"open": "<think>", "close": "</think>"}',
+  })
+  .meta({
+    description:
+      'Tags wrapping reasoning inside the answer text of an OpenAI-compatible server: "think" for <think>…</think>, {"open", "close", "startsInside"?} spelled out, or false for none. On by default for DeepSeek-R1, QwQ and Qwen3.',
+  });
+
 const pricePerMillion = z.number().min(0).meta({ description: 'USD per million tokens' });
 
 /**
@@ -35,6 +66,7 @@ export const ModelOverrideSchema = z
     tools: z.boolean().optional().meta({ description: 'Whether the model accepts tool definitions.' }),
     images: z.boolean().optional().meta({ description: 'Whether the model accepts image input.' }),
     thinking: z.boolean().optional().meta({ description: 'Whether the model supports extended thinking / reasoning effort.' }),
+    reasoningTag: ReasoningTagSchema.optional(),
   })
   .meta({ description: 'What agentd assumes about one model of this provider: corrects the built-in catalog, or describes a model it lacks.' });
 export type ModelOverride = z.infer<typeof ModelOverrideSchema>;
@@ -115,6 +147,8 @@ export const ProviderConfigSchema = z.strictObject({
       reasoningEffort: z.partialRecord(z.enum(['off', 'minimal', 'low', 'medium', 'high']), z.string().nullable()).optional(),
       /** Send earlier reasoning back as `reasoning_content` (DeepSeek). */
       replayReasoningContent: z.boolean().optional(),
+      /** Tags wrapping reasoning inside `content`, for every model of the provider. */
+      reasoningTag: ReasoningTagSchema.optional(),
     })
     .optional(),
   /** Azure OpenAI specifics (https://learn.microsoft.com/azure/ai-services/openai/reference). */

@@ -8,6 +8,7 @@ import type { LanguageModel } from '../../src/providers/language-model.js';
 import type { AssistantMessage } from '../../src/providers/message.js';
 import { OpenAIChatModel } from '../../src/providers/openai-chat/openai-chat-model.js';
 import { createOpenAIChatStreamParser } from '../../src/providers/openai-chat/parse-openai-chat-stream.js';
+import { resolveReasoningTags } from '../../src/providers/openai-chat/resolve-reasoning-tags.js';
 import { OpenAIResponsesModel } from '../../src/providers/openai-responses/openai-responses-model.js';
 import { createOpenAIResponsesStreamParser } from '../../src/providers/openai-responses/parse-openai-responses-stream.js';
 import type { ModelRequest } from '../../src/providers/request.js';
@@ -122,9 +123,9 @@ const models: Record<Protocol, () => LanguageModel> = {
   gemini: () => new GeminiModel({ provider: 'gemini', modelId: 'gemini-2.5-flash', baseUrl: server.url, apiKey: 'AIzaSyReplayTestKey000000000000000000' }),
 };
 
-/** Each protocol's parser alone, for reducing a whole transcript without a server. */
-const parsers: Record<Protocol, () => { push(text: string): StreamEvent[]; end(): StreamEvent[] }> = {
-  'openai-chat': () => createOpenAIChatStreamParser({ provider: 'replay', model: 'test-model' }),
+/** Each protocol's parser alone, for reducing a whole transcript without a server (for the model a transcript names, if any). */
+const parsers: Record<Protocol, (model?: string) => { push(text: string): StreamEvent[]; end(): StreamEvent[] }> = {
+  'openai-chat': (model = 'test-model') => createOpenAIChatStreamParser({ provider: 'replay', model }, { reasoningTags: resolveReasoningTags(undefined, model) }),
   'anthropic-messages': () => parseAnthropicMessagesStream({ provider: 'anthropic', model: 'claude-sonnet-4-5-20250929' }),
   'openai-responses': () => createOpenAIResponsesStreamParser({ provider: 'openai', model: 'gpt-5.1' }),
   gemini: () => parseGeminiStream({ provider: 'gemini', model: 'gemini-2.5-flash' }, { fallbackIdPrefix: 'replay' }),
@@ -152,7 +153,7 @@ describe.each(protocols)('%s fixtures without a final message in their .expected
 describe.each(protocols)('%s: the loop reduces every fixture to the same message', (protocol) => {
   it.each(listFixtures(protocol).filter((scenario) => (loadFixture(protocol, scenario).expected.status ?? 200) === 200))('%s', (scenario) => {
     const fixture = loadFixture(protocol, scenario);
-    const parser = parsers[protocol]();
+    const parser = parsers[protocol](fixture.expected.model);
     const events = [...parser.push(new TextDecoder().decode(fixture.bytes)), ...parser.end()];
     const accumulator = new ResponseAccumulator();
     for (const event of events) accumulator.push(event);

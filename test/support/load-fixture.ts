@@ -12,6 +12,11 @@ import type { StreamEvent } from '../../src/providers/stream-event.js';
 export interface FixtureExpectation {
   /** Where the transcript's shape comes from (the vendor's API reference), for readers. */
   source?: string;
+  /**
+   * The model id the request names, where the model decides how the stream is read (the
+   * reasoning tags of an open model on openai-chat); the protocol test's own model when absent.
+   */
+  model?: string;
   /** HTTP status the replay server answers with; 200 when absent. */
   status?: number;
   /** Response headers; `content-type: text/event-stream` when absent. */

@@ -28,6 +28,8 @@ const ANTHROPIC_CACHE_WRITE_MULTIPLIER = 1.25;
 const COUNT_FIELDS = ['contextWindow', 'maxOutputTokens'] as const;
 const PRICE_FIELDS = ['inputPrice', 'outputPrice', 'cacheReadPrice', 'cacheWritePrice'] as const;
 const FLAG_FIELDS = ['tools', 'images', 'thinking'] as const;
+/** Model settings of the wire, not catalog facts (checked by the config schema, read by the provider). */
+const WIRE_FIELDS = new Set<string>(['reasoningTag']);
 const KNOWN_FIELDS = new Set<string>([...COUNT_FIELDS, ...PRICE_FIELDS, ...FLAG_FIELDS]);
 
 /** Splits `provider/model` at the first slash (model ids may contain more, e.g. on OpenRouter). */
@@ -44,7 +46,7 @@ function validateOverride(where: string, override: unknown): ModelOverride {
   if (override === null || typeof override !== 'object' || Array.isArray(override)) {
     throw new Error(`${where} must be an object like { "contextWindow": 200000, "inputPrice": 3 }`);
   }
-  const record = override as Record<string, unknown>;
+  const record = Object.fromEntries(Object.entries(override).filter(([field]) => !WIRE_FIELDS.has(field)));
   for (const [field, value] of Object.entries(record)) {
     if (!KNOWN_FIELDS.has(field)) {
       throw new Error(`${where}.${field} is not a model setting; use one of ${[...KNOWN_FIELDS].join(', ')}`);
@@ -80,7 +82,9 @@ export function createModelCatalog(overrides: ModelCatalogOverrides = {}): Model
   const configured = new Map<string, ModelOverride>();
   for (const [provider, settings] of Object.entries(overrides)) {
     for (const [model, override] of Object.entries(settings.models ?? {})) {
-      configured.set(`${provider}/${model}`, validateOverride(`providers.${provider}.models.${model}`, override));
+      const facts = validateOverride(`providers.${provider}.models.${model}`, override);
+      // A model named only for a wire setting (its reasoningTag) is not described by it.
+      if (Object.keys(facts).length > 0 || Object.keys(override).length === 0) configured.set(`${provider}/${model}`, facts);
     }
   }
 

@@ -8,6 +8,7 @@ import { buildOpenAIChatBody } from './build-openai-chat-body.js';
 import { classifyOpenAIChatError } from './openai-chat-error.js';
 import type { OpenAIChatQuirks } from './openai-chat-quirks.js';
 import { createOpenAIChatStreamParser } from './parse-openai-chat-stream.js';
+import { resolveReasoningTags } from './resolve-reasoning-tags.js';
 
 export const OPENAI_CHAT_PROTOCOL = 'openai-chat';
 
@@ -73,7 +74,7 @@ export class OpenAIChatModel implements LanguageModel {
       url: this.url(),
       headers: this.headers(),
       body: () => this.body(request),
-      parser: createOpenAIChatStreamParser(context),
+      parser: createOpenAIChatStreamParser(context, { reasoningTags: resolveReasoningTags(this.options.quirks?.reasoningTag, model) }),
       classifyError: (status, text, headers) => classifyOpenAIChatError(context, status, text, headers),
       secrets: [this.options.apiKey],
       ...(this.options.timeouts !== undefined ? { timeouts: this.options.timeouts } : {}),

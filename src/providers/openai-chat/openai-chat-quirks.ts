@@ -1,4 +1,5 @@
 import type { ThinkingLevel } from '../request.js';
+import type { ReasoningTagSetting } from './resolve-reasoning-tags.js';
 
 /**
  * What a Chat Completions server accepts, where servers differ. Presets set these per
@@ -44,6 +45,15 @@ export interface OpenAIChatQuirks {
    * Default false: reasoning is not replayed.
    */
   replayReasoningContent?: boolean;
+  /**
+   * The tags that wrap reasoning inside `content` (`"think"` for `<think>…</think>`, the
+   * two tags spelled out, or false to show the text as it comes); a model's own
+   * `models.<id>.reasoningTag` wins. Default: `<think>` for the known open reasoning
+   * families (see resolveReasoningTags), none for other models. The reasoning read from
+   * tags is thinking like `reasoning_content`, and like it is not sent back (the R1, QwQ
+   * and Qwen3 chat templates strip it from earlier turns anyway).
+   */
+  reasoningTag?: ReasoningTagSetting;
 }
 
 const defaultEffort: Record<ThinkingLevel, string | null> = {

@@ -97,7 +97,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
       headers: config?.headers,
       timeouts: config?.timeouts,
       maxResponseBytes: config?.maxResponseBytes,
-      quirks: preset?.quirks || config?.quirks ? { ...preset?.quirks, ...config?.quirks } : undefined,
+      quirks: quirksFor(preset, config, modelId),
       azure: azure
         ? {
             apiVersion:
@@ -184,6 +184,13 @@ function unknownProviderMessage(id: string, known: string[]): string {
     `To add an OpenAI-compatible server as "${id}", add to config.json:`,
     `  { "providers": { "${id}": { "type": "openai-chat", "baseUrl": "http://127.0.0.1:8080/v1" } } }`,
   ].join('\n');
+}
+
+/** The preset's quirks, config's over them, and the model's own `reasoningTag` over both. */
+function quirksFor(preset: ProviderPreset | undefined, config: ProviderConfig | undefined, modelId: string): LanguageModelSpec['quirks'] {
+  const reasoningTag = config?.models?.[modelId]?.reasoningTag;
+  if (preset?.quirks === undefined && config?.quirks === undefined && reasoningTag === undefined) return undefined;
+  return { ...preset?.quirks, ...config?.quirks, ...(reasoningTag !== undefined ? { reasoningTag } : {}) };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -104,6 +104,14 @@ describe('createModelCatalog().lookup', () => {
       /providers\.openai\.models\.gpt-5\.context is not a model setting; use one of contextWindow/,
     );
   });
+
+  it('leaves out reasoningTag, a setting of the wire the provider reads, and is not told about a model by it alone', () => {
+    const catalog = createModelCatalog({
+      local: { models: { 'my-r1': { reasoningTag: 'think', contextWindow: 65_536 } as never, 'my-qwen': { reasoningTag: false } as never } },
+    });
+    expect(catalog.lookup('local/my-r1')).toEqual({ ...UNKNOWN_MODEL_DEFAULTS, contextWindow: 65_536, known: true });
+    expect(catalog.lookup('local/my-qwen')).toEqual({ ...UNKNOWN_MODEL_DEFAULTS, known: false });
+  });
 });
 
 describe('createModelCatalog().list', () => {

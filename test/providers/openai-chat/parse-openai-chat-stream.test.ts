@@ -59,3 +59,50 @@ describe('openai-chat stream parser', () => {
     ]);
   });
 });
+
+describe('openai-chat stream parser with reasoning tags', () => {
+  const tags = { reasoningTags: { open: '<think>', close: '</think>', startsInside: false } };
+  const content = (id: string, text: string): string => `data: ${JSON.stringify({ id, choices: [{ index: 0, delta: { content: text } }] })}\n\n`;
+
+  it('passes the tags through as text without reasoning tags', () => {
+    const parser = createOpenAIChatStreamParser(context);
+    const events = [...parser.push(content('t0', '<think>a</think>b') + 'data: [DONE]\n\n'), ...parser.end()];
+    expect(toComparableEvents(events)).toEqual([
+      { type: 'text-delta', text: '<think>a</think>b' },
+      { type: 'stop', reason: { unified: 'end_turn', raw: undefined } },
+    ]);
+  });
+
+  it('keeps what it held back when the body is cut off inside a block, before the truncation error', () => {
+    const parser = createOpenAIChatStreamParser(context, tags);
+    const events = [...parser.push(content('t1', 'Sure. <think>hmm ') + content('t1', '</th')), ...parser.end()];
+    expect(toComparableEvents(events)).toEqual([
+      { type: 'text-delta', text: 'Sure. ' },
+      { type: 'thinking-delta', text: 'hmm </th' },
+      {
+        type: 'error',
+        error: {
+          kind: 'network',
+          message: 'replay (openai-chat): the stream ended before [DONE] and without a finish_reason; the response was truncated',
+          midStream: true,
+        },
+      },
+    ]);
+  });
+
+  it('keeps a held-back partial tag before an error frame', () => {
+    const parser = createOpenAIChatStreamParser(context, tags);
+    const events = parser.push(content('t2', 'x <thi') + 'event: error\ndata: {"message":"overloaded"}\n\n');
+    expect(toComparableEvents(events).map((event) => (event as { type: string; text?: string }).text ?? (event as { type: string }).type)).toEqual(['x <thi', 'error']);
+  });
+
+  it('ends an unclosed block at finish_reason, before the tool calls end', () => {
+    const parser = createOpenAIChatStreamParser(context, tags);
+    const events = parser.push(
+      content('t3', '<think>plan') +
+        'data: {"id":"t3","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"ls","arguments":"{}"}}]}}]}\n\n' +
+        'data: {"id":"t3","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}\n\ndata: [DONE]\n\n',
+    );
+    expect(events.map((event) => event.type)).toEqual(['thinking-delta', 'tool-call-start', 'tool-call-delta', 'tool-call-end', 'stop']);
+  });
+});

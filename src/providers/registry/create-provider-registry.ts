@@ -1,4 +1,4 @@
-import type { ProviderConfig } from '../../config/provider-config-schema.js';
+import { ProviderTypeSchema, type ProviderConfig } from '../../config/provider-config-schema.js';
 import { apiKeyVariables, resolveApiKeyWithSource, type ApiKeySource } from '../../config/resolve-api-key.js';
 import { CircuitBreaker } from '../http/circuit-breaker.js';
 import { withResilience } from '../http/with-resilience.js';
@@ -65,7 +65,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
     const protocol = config?.type ?? preset?.protocol;
     if (protocol === undefined) {
       throw new Error(
-        `provider "${id}" has no "type": set providers.${id}.type in config.json to the protocol its server speaks, usually "openai-chat" (one of openai-chat, openai-responses, anthropic-messages, gemini)`,
+        `provider "${id}" has no "type": set providers.${id}.type in config.json to the protocol its server speaks, usually "openai-chat" (one of ${ProviderTypeSchema.options.join(', ')})`,
       );
     }
     if (baseUrl === undefined) {

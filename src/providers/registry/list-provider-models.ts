@@ -40,6 +40,7 @@ const listSchema = z.looseObject({
 /** Ask the provider which models it offers; never throws. */
 export async function listProviderModels(spec: LanguageModelSpec, setup: ProviderSetup, timeoutMs: number): Promise<ProviderModelList> {
   const protocol = spec.protocol;
+  if (spec.protocol === 'vertex') return { kind: 'not-listed', protocol, reason: 'Vertex AI offers models per project in Model Garden; not probed' };
   if (spec.azure !== undefined) return { kind: 'not-listed', protocol, reason: 'Azure OpenAI lists deployments per resource; not probed' };
   const { url, headers } = listRequest(spec);
   const failed = (error: ProviderError): ProviderModelList => {

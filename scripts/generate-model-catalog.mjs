@@ -67,6 +67,12 @@ export const PROVIDERS = {
   qwen: { from: 'alibaba', models: ['qwen3-max', 'qwen3-coder-plus'] },
   minimax: { from: 'minimax', models: ['MiniMax-M3'] },
   siliconflow: { from: 'siliconflow', models: ['zai-org/GLM-5.2'] },
+  // Google's and Anthropic's models on Vertex AI, at the global endpoint's prices (regional
+  // endpoints cost 10% more for Claude 4.5 models: https://docs.anthropic.com/en/api/claude-on-vertex-ai).
+  vertex: {
+    from: 'google-vertex',
+    models: ['gemini-2.5-pro', 'gemini-2.5-flash', 'claude-sonnet-4-5@20250929', 'claude-opus-4-5@20251101', 'claude-opus-4-1@20250805', 'claude-haiku-4-5@20251001'],
+  },
 };
 
 const isCount = (value) => Number.isInteger(value) && value > 0;

@@ -72,11 +72,15 @@ describe('type "vertex" in the provider registry', () => {
     expect(events.at(-1)).toEqual({ type: 'stop', reason: { unified: 'end_turn', raw: 'end_turn' } });
   });
 
-  it('is not configured without a project, and is not probed for a model list', async () => {
+  it('is not configured without a project; its model list is a token check (no model called)', async () => {
     const registry = createProviderRegistry({ config: { providers: { gcp: { type: 'vertex' } } }, env: env() });
     expect(registry.isConfigured('gcp')).toBe(false);
     expect(() => registry.resolve('gcp/gemini-2.5-pro')).toThrow('provider "gcp" (vertex) needs a Google Cloud project');
     const configured = createProviderRegistry({ config: config(), env: env() });
-    expect(await configured.listModels('gcp', 1000)).toEqual({ kind: 'not-listed', protocol: 'vertex', reason: 'Vertex AI offers models per project in Model Garden; not probed' });
+    expect(await configured.listModels('gcp', 1000)).toEqual({
+      kind: 'not-listed',
+      protocol: 'vertex',
+      reason: `an access token from the metadata server at ${metadata.url} for project agentd-test, location us-east5; Vertex AI offers models per project in Model Garden, not listed`,
+    });
   });
 });

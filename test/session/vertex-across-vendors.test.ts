@@ -26,7 +26,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe('a session that switches between Claude and Gemini on Vertex AI', () => {
+describe('Vertex AI in a session with other models', () => {
   let h: LoopHarness;
   afterEach(async () => h.close());
 
@@ -72,5 +72,26 @@ describe('a session that switches between Claude and Gemini on Vertex AI', () =>
       'google/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
       'anthropic/models/claude-sonnet-4-5@20250929:streamRawPredict',
     ]);
+  });
+  it('takes over as the fallback when the Anthropic API is overloaded, and the fallback event names it', async () => {
+    h = await startLoopHarness({
+      model: 'anthropic/claude-sonnet-4-5',
+      fallbackModel: 'vtx/claude-sonnet-4-5@20250929',
+      providers: {
+        anthropic: { type: 'anthropic-messages', baseUrl: '{REPLAY}', apiKey: 'sk-ant-test-key-0000', maxRetries: 0 },
+        vtx: { type: 'vertex', baseUrl: '{REPLAY}', project: 'agentd-test', location: 'global', credentialsFile },
+      },
+    });
+    const overloaded = loadFixture('anthropic-messages', 'http-529-overloaded-error');
+    h.replay.enqueue({ status: 529, headers: { 'content-type': 'application/json' }, body: overloaded.bytes });
+    h.replay.enqueue({ body: loadFixture('vertex/claude', 'text').bytes });
+    expect(await h.peer.call('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'hi' }] })).toEqual({ stopReason: 'end_turn' });
+    expect(h.peer.agentText(h.sessionId)).toBe('Hello from Claude on Vertex AI.');
+    expect(h.replay.requests.map((request) => [request.path, request.headers['authorization'] ?? request.headers['x-api-key']])).toEqual([
+      ['/v1/messages', 'sk-ant-test-key-0000'],
+      ['/v1/projects/agentd-test/locations/global/publishers/anthropic/models/claude-sonnet-4-5@20250929:streamRawPredict', 'Bearer ya29.switch'],
+    ]);
+    const events = h.peer.received.filter((m) => m.method === 'agentd/event').map((m) => m.params.event);
+    expect(events.find((e) => e.type === 'fallback')).toMatchObject({ from: 'anthropic/claude-sonnet-4-5', to: 'vtx/claude-sonnet-4-5@20250929' });
   });
 });

@@ -71,6 +71,12 @@ export const PROVIDERS = {
     from: 'cohere',
     models: ['command-a-plus-05-2026', 'command-a-03-2025', 'command-a-reasoning-08-2025', 'command-a-vision-07-2025', 'command-r-plus-08-2024', 'command-r-08-2024', 'command-r7b-12-2024'],
   },
+  // Google's and Anthropic's models on Vertex AI, at the global endpoint's prices (regional
+  // endpoints cost 10% more for Claude 4.5 models: https://docs.anthropic.com/en/api/claude-on-vertex-ai).
+  vertex: {
+    from: 'google-vertex',
+    models: ['gemini-2.5-pro', 'gemini-2.5-flash', 'claude-sonnet-4-5@20250929', 'claude-opus-4-5@20251101', 'claude-opus-4-1@20250805', 'claude-haiku-4-5@20251001'],
+  },
 };
 
 const isCount = (value) => Number.isInteger(value) && value > 0;

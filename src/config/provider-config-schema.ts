@@ -72,7 +72,7 @@ export const ModelOverrideSchema = z
 export type ModelOverride = z.infer<typeof ModelOverrideSchema>;
 
 /** Wire protocols agentd speaks; one folder each under src/providers/. */
-export const ProviderTypeSchema = z.enum(['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini', 'cohere']);
+export const ProviderTypeSchema = z.enum(['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini', 'cohere', 'vertex']);
 export type ProviderType = z.infer<typeof ProviderTypeSchema>;
 
 const milliseconds = z.int().positive();
@@ -160,5 +160,11 @@ export const ProviderConfigSchema = z.strictObject({
       deployment: z.string().min(1).optional(),
     })
     .optional(),
+  /** Vertex AI: the Google Cloud project; else GOOGLE_CLOUD_PROJECT, else the credentials file's project. */
+  project: z.string().min(1).optional(),
+  /** Vertex AI: the location (`us-east5`, `europe-west1`, `global`); else GOOGLE_CLOUD_LOCATION, else `global`. */
+  location: z.string().min(1).optional(),
+  /** Vertex AI: a service-account key or gcloud user credentials file, instead of Application Default Credentials' search. */
+  credentialsFile: z.string().min(1).optional(),
 });
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;

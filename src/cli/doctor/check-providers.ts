@@ -4,6 +4,7 @@ import { describeProviderSetup } from '../../config/describe-provider-setup.js';
 import { apiKeyVariables } from '../../config/resolve-api-key.js';
 import { createProviderRegistry } from '../../providers/registry/create-provider-registry.js';
 import { findPreset, providerPresets, type ProviderPreset } from '../../providers/registry/presets.js';
+import { describeVertexSetup } from '../../providers/vertex/describe-vertex-setup.js';
 import { failCheck, okCheck, warnCheck, type DoctorCheck } from './doctor-check.js';
 
 export interface CheckProvidersOptions {
@@ -39,7 +40,10 @@ export function checkProviders(options: CheckProvidersOptions): DoctorCheck[] {
     const title = `provider ${id}`;
     const preset = findPreset(id);
     const provider = config.providers?.[id];
-    const facts = `${provider?.type ?? preset?.protocol ?? 'unknown protocol'} at ${baseUrlOf(preset, provider, env) ?? '(no base URL)'}; ${keySource(id, preset, provider, env)}`;
+    const facts =
+      provider?.type === 'vertex'
+        ? describeVertexSetup(id, provider, env)
+        : `${provider?.type ?? preset?.protocol ?? 'unknown protocol'} at ${baseUrlOf(preset, provider, env) ?? '(no base URL)'}; ${keySource(id, preset, provider, env)}`;
     if (registry.isConfigured(id)) return okCheck(`provider:${id}`, title, facts);
     return failCheck(`provider:${id}`, title, `cannot be used: ${facts}`, whyNot(() => registry.resolve(`${id}/doctor`)));
   });
@@ -61,6 +65,7 @@ export async function checkProvidersReach(options: CheckProvidersOptions & { tim
       if (list.kind === 'ok') return okCheck(check.id, check.title, `${check.detail}; reached over ${list.protocol}: ${list.url} lists ${list.models.length} model${list.models.length === 1 ? '' : 's'}`);
       if (list.kind === 'not-listed') return okCheck(check.id, check.title, `${check.detail}; ${list.reason}`);
       const detail = `${check.detail}; not reached over ${list.protocol}: ${list.message}`;
+      if (list.protocol === 'vertex') return failCheck(check.id, check.title, detail, 'fix the Google credentials the message names');
       return /\b40[13]\b/.test(list.message)
         ? failCheck(check.id, check.title, detail, 'set a valid API key where the message says it came from')
         : warnCheck(check.id, check.title, detail, `start the server, or correct the base URL (agentd models --provider ${id} --configured lists what it offers once it answers)`);

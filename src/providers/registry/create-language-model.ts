@@ -7,6 +7,8 @@ import type { LanguageModel } from '../language-model.js';
 import { OpenAIChatModel } from '../openai-chat/openai-chat-model.js';
 import type { OpenAIChatQuirks } from '../openai-chat/openai-chat-quirks.js';
 import { OpenAIResponsesModel } from '../openai-responses/openai-responses-model.js';
+import type { GoogleAccessTokenSource } from '../vertex/google-auth/google-access-token-source.js';
+import { VertexModel } from '../vertex/vertex-model.js';
 
 /** Everything needed to build one model, already resolved from presets, config and environment. */
 export interface LanguageModelSpec {
@@ -26,6 +28,8 @@ export interface LanguageModelSpec {
   quirks?: OpenAIChatQuirks;
   /** Azure OpenAI (openai-chat and openai-responses). */
   azure?: { apiVersion: string; deployment: string };
+  /** Vertex AI: the project, the location and the provider's token source. */
+  vertex?: { project: string; location: string; tokens: GoogleAccessTokenSource };
 }
 
 type Factory = (spec: LanguageModelSpec) => LanguageModel;
@@ -86,6 +90,18 @@ const factories: Record<ProviderType, Factory> = {
       timeouts: spec.timeouts,
       maxResponseBytes: spec.maxResponseBytes,
     }),
+  vertex: (spec) => {
+    if (spec.vertex === undefined) throw new Error(`provider "${spec.provider}" (vertex) was resolved without its project, location and credentials`);
+    return new VertexModel({
+      provider: spec.provider,
+      modelId: spec.modelId,
+      baseUrl: spec.baseUrl,
+      ...spec.vertex,
+      ...(spec.headers !== undefined ? { headers: spec.headers } : {}),
+      ...(spec.timeouts !== undefined ? { timeouts: spec.timeouts } : {}),
+      ...(spec.maxResponseBytes !== undefined ? { maxResponseBytes: spec.maxResponseBytes } : {}),
+    });
+  },
 };
 
 /** Build the model for a resolved spec. */

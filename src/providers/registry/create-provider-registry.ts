@@ -3,6 +3,8 @@ import { apiKeyVariables, resolveApiKeyWithSource, type ApiKeySource } from '../
 import { CircuitBreaker } from '../http/circuit-breaker.js';
 import { withResilience } from '../http/with-resilience.js';
 import type { LanguageModel } from '../language-model.js';
+import { GoogleAccessTokenSource } from '../vertex/google-auth/google-access-token-source.js';
+import { resolveVertexSettings } from '../vertex/resolve-vertex-settings.js';
 import { createLanguageModel, type LanguageModelSpec } from './create-language-model.js';
 import { findPreset, providerPresets, type ProviderPreset } from './presets.js';
 import { listProviderModels, type ProviderModelList } from './list-provider-models.js';
@@ -56,11 +58,14 @@ const openAIHost = 'api.openai.com';
 export function createProviderRegistry(options: ProviderRegistryOptions): ProviderRegistry {
   const configs = options.config.providers ?? {};
   const breaker = options.breaker ?? new CircuitBreaker();
+  // One token source per Vertex provider, so its models share the cached token.
+  const googleTokens = new Map<string, GoogleAccessTokenSource>();
 
   function spec(id: string, modelId: string): LanguageModelSpec & { setup: ProviderSetup } {
     const preset = findPreset(id);
     const config = configs[id];
     if (preset === undefined && config === undefined) throw new Error(unknownProviderMessage(id, knownIds()));
+    if (config?.type === 'vertex') return vertexSpec(id, modelId, config);
     const { url: baseUrl, from: baseUrlFrom } = resolveBaseUrl(id, preset, config, options.env);
     const protocol = config?.type ?? preset?.protocol;
     if (protocol === undefined) {
@@ -107,6 +112,23 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
             deployment: config?.azure?.deployment ?? modelId,
           }
         : undefined,
+    };
+  }
+
+  function vertexSpec(id: string, modelId: string, config: ProviderConfig): LanguageModelSpec & { setup: ProviderSetup } {
+    const { project, location, baseUrl, baseUrlFrom, credentials } = resolveVertexSettings(id, config, options.env);
+    let tokens = googleTokens.get(id);
+    if (tokens?.credentials.origin !== credentials.origin) googleTokens.set(id, (tokens = new GoogleAccessTokenSource({ credentials, env: options.env })));
+    return {
+      setup: { provider: id, modelId, baseUrl, baseUrlFrom, keySource: undefined, keyVariables: [], ownCredentials: true },
+      protocol: 'vertex',
+      provider: id,
+      modelId,
+      baseUrl,
+      headers: config.headers,
+      timeouts: config.timeouts,
+      maxResponseBytes: config.maxResponseBytes,
+      vertex: { project, location, tokens },
     };
   }
 

@@ -4,6 +4,7 @@ import { kindFromHttpStatus } from '../http/kind-from-http-status.js';
 import { loadUndici } from '../http/load-undici.js';
 import { networkError } from '../http/network-error.js';
 import { ProviderError } from '../provider-error.js';
+import { checkVertexCredentials } from '../vertex/check-vertex-credentials.js';
 import type { LanguageModelSpec } from './create-language-model.js';
 import { setupHint, type ProviderSetup } from './with-setup-hints.js';
 
@@ -43,6 +44,12 @@ const listSchema = z.looseObject({
 /** Ask the provider which models it offers; never throws. */
 export async function listProviderModels(spec: LanguageModelSpec, setup: ProviderSetup, timeoutMs: number): Promise<ProviderModelList> {
   const protocol = spec.protocol;
+  if (spec.vertex !== undefined) {
+    const { tokens, project, location } = spec.vertex;
+    const failure = await checkVertexCredentials(tokens, timeoutMs);
+    if (failure !== undefined) return { kind: 'failed', protocol, url: spec.baseUrl, message: failure };
+    return { kind: 'not-listed', protocol, reason: `an access token from ${tokens.credentials.origin} for project ${project}, location ${location}; Vertex AI offers models per project in Model Garden, not listed` };
+  }
   if (spec.azure !== undefined) return { kind: 'not-listed', protocol, reason: 'Azure OpenAI lists deployments per resource; not probed' };
   const { url, headers } = listRequest(spec);
   const failed = (error: ProviderError): ProviderModelList => {

@@ -14,6 +14,8 @@ export interface ProviderSetup {
   keySource: ApiKeySource | undefined;
   /** The variables that would have been read for a key, to name when none was set. */
   keyVariables: readonly string[];
+  /** The model names its own credential in auth failures (Vertex's Application Default Credentials): no API-key hint. */
+  ownCredentials?: boolean;
 }
 
 /** Transport codes that mean nothing answers at that address: the base URL (or the server) is the thing to check. */
@@ -28,6 +30,7 @@ export function setupHint(error: ProviderError, setup: ProviderSetup): string | 
   const { provider } = setup;
   const baseUrl = `${setup.baseUrl} (from ${setup.baseUrlFrom})`;
   if (error.kind === 'auth') {
+    if (setup.ownCredentials === true) return undefined;
     const source = setup.keySource;
     if (source === undefined) {
       return `no API key was sent: set ${setup.keyVariables.join(' or ')}, or providers.${provider}.apiKeyEnv or apiKey in config.json`;

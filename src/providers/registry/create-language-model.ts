@@ -1,5 +1,7 @@
 import type { ProviderType } from '../../config/provider-config-schema.js';
 import { AnthropicMessagesModel } from '../anthropic-messages/anthropic-messages-model.js';
+import { BedrockModel } from '../bedrock/bedrock-model.js';
+import type { AwsIdentity } from '../bedrock/resolve-aws-credentials.js';
 import { GeminiModel } from '../gemini/gemini-model.js';
 import type { HttpTimeouts } from '../http/post-stream.js';
 import type { LanguageModel } from '../language-model.js';
@@ -25,6 +27,8 @@ export interface LanguageModelSpec {
   quirks?: OpenAIChatQuirks;
   /** Azure OpenAI (openai-chat and openai-responses). */
   azure?: { apiVersion: string; deployment: string };
+  /** Amazon Bedrock: credentials and region, resolved for each request. */
+  bedrock?: { identity: () => AwsIdentity };
 }
 
 type Factory = (spec: LanguageModelSpec) => LanguageModel;
@@ -75,6 +79,18 @@ const factories: Record<ProviderType, Factory> = {
       timeouts: spec.timeouts,
       maxResponseBytes: spec.maxResponseBytes,
     }),
+  bedrock: (spec) => {
+    if (spec.bedrock === undefined) throw new Error(`provider "${spec.provider}" (bedrock) was built without its AWS identity`);
+    return new BedrockModel({
+      provider: spec.provider,
+      modelId: spec.modelId,
+      baseUrl: spec.baseUrl,
+      identity: spec.bedrock.identity,
+      headers: spec.headers,
+      timeouts: spec.timeouts,
+      maxResponseBytes: spec.maxResponseBytes,
+    });
+  },
 };
 
 /** Build the model for a resolved spec. */

@@ -41,6 +41,7 @@ const listSchema = z.looseObject({
 export async function listProviderModels(spec: LanguageModelSpec, setup: ProviderSetup, timeoutMs: number): Promise<ProviderModelList> {
   const protocol = spec.protocol;
   if (spec.azure !== undefined) return { kind: 'not-listed', protocol, reason: 'Azure OpenAI lists deployments per resource; not probed' };
+  if (spec.protocol === 'bedrock') return { kind: 'not-listed', protocol, reason: 'Bedrock lists models through its control plane (bedrock:ListFoundationModels); not probed' };
   const { url, headers } = listRequest(spec);
   const failed = (error: ProviderError): ProviderModelList => {
     const hint = setupHint(error, setup);

@@ -23,7 +23,7 @@ export class EventStreamFrameError extends Error {
 const PRELUDE_BYTES = 12;
 const CHECKSUM_BYTES = 4;
 const MIN_MESSAGE_BYTES = PRELUDE_BYTES + CHECKSUM_BYTES;
-/** The SDKs' bounds: a message of at most 16 MiB, headers of at most 128 KiB (eventstream-codec's splitMessage and the Java SDK's MessageDecoder). */
+/** The encoding's bounds: a message of at most 16 MiB, headers of at most 128 KiB (awslabs/aws-c-event-stream, AWS_EVENT_STREAM_MAX_MESSAGE_SIZE and AWS_EVENT_STREAM_MAX_HEADERS_SIZE). */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 export const MAX_HEADERS_BYTES = 128 * 1024;
 
@@ -41,17 +41,37 @@ const enum HeaderType {
   Uuid = 9,
 }
 
+/** What one chunk of bytes decoded to: the whole messages in it, then the frame error that stopped it, if any. */
+export interface DecodedChunk {
+  messages: EventStreamMessage[];
+  error?: EventStreamFrameError;
+}
+
 /**
  * An incremental decoder: bytes in, whole messages out, however the bytes were cut. A
- * length outside the bounds or a CRC that does not match throws EventStreamFrameError;
- * `pendingBytes` says whether a message was left unfinished when the body ended.
+ * length outside the bounds or a CRC that does not match is an EventStreamFrameError,
+ * returned after the good messages before it (they are kept); `pendingBytes` says
+ * whether a message was left unfinished when the body ended.
  */
 export class EventStreamDecoder {
   private buffer: Uint8Array = new Uint8Array(0);
+  private broken: EventStreamFrameError | undefined;
 
-  push(chunk: Uint8Array): EventStreamMessage[] {
-    this.buffer = this.buffer.length === 0 ? chunk : concat(this.buffer, chunk);
+  push(chunk: Uint8Array): DecodedChunk {
+    if (this.broken !== undefined) return { messages: [], error: this.broken };
     const messages: EventStreamMessage[] = [];
+    try {
+      this.decode(chunk, messages);
+    } catch (error) {
+      if (!(error instanceof EventStreamFrameError)) throw error;
+      this.broken = error;
+      return { messages, error };
+    }
+    return { messages };
+  }
+
+  private decode(chunk: Uint8Array, messages: EventStreamMessage[]): void {
+    this.buffer = this.buffer.length === 0 ? chunk : concat(this.buffer, chunk);
     while (this.buffer.length >= PRELUDE_BYTES) {
       const view = new DataView(this.buffer.buffer, this.buffer.byteOffset, this.buffer.byteLength);
       const total = view.getUint32(0);
@@ -70,7 +90,6 @@ export class EventStreamDecoder {
         payload: message.subarray(PRELUDE_BYTES + headersLength, total - CHECKSUM_BYTES),
       });
     }
-    return messages;
   }
 
   /** Bytes of an unfinished message: non-zero when the body ended, the stream was cut off. */

@@ -8,7 +8,7 @@ import type { StreamEvent } from '../stream-event.js';
 import { bedrockError, readBedrockErrorMessage, type BedrockErrorContext } from './bedrock-error.js';
 import { bedrockEventSchemas, isBedrockEventType, type BedrockEvent } from './bedrock-stream-schema.js';
 import { toUnifiedBedrockUsage } from './bedrock-usage.js';
-import { EventStreamDecoder, EventStreamFrameError, type EventStreamMessage } from './decode-event-stream.js';
+import { EventStreamDecoder, type EventStreamMessage } from './decode-event-stream.js';
 import { mapBedrockStopReason } from './map-bedrock-stop-reason.js';
 
 /** What is known about one open content block, by its `contentBlockIndex`. */
@@ -142,15 +142,12 @@ export function parseBedrockStream(context: BedrockErrorContext): StreamParser {
     },
     pushBytes(chunk) {
       if (finished) return drain();
-      try {
-        for (const message of decoder.push(chunk)) {
-          onMessage(message);
-          if (finished) break;
-        }
-      } catch (error) {
-        if (!(error instanceof EventStreamFrameError)) throw error;
-        fail(malformed(`${error.message}`));
+      const { messages, error } = decoder.push(chunk);
+      for (const message of messages) {
+        onMessage(message);
+        if (finished) return drain();
       }
+      if (error !== undefined) fail(malformed(error.message));
       return drain();
     },
     end() {

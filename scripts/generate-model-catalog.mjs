@@ -67,6 +67,15 @@ export const PROVIDERS = {
   qwen: { from: 'alibaba', models: ['qwen3-max', 'qwen3-coder-plus'] },
   minimax: { from: 'minimax', models: ['MiniMax-M3'] },
   siliconflow: { from: 'siliconflow', models: ['zai-org/GLM-5.2'] },
+  // A `bedrock` provider (type "bedrock" in config): base model ids and the regional
+  // inference profiles (`us.`, `eu.`) whose prices differ from the base ones.
+  bedrock: {
+    from: 'amazon-bedrock',
+    models: [
+      'anthropic.claude-sonnet-4-5-20250929-v1:0', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0', 'eu.anthropic.claude-sonnet-4-5-20250929-v1:0',
+      'anthropic.claude-haiku-4-5-20251001-v1:0', 'amazon.nova-2-lite-v1:0', 'eu.amazon.nova-2-lite-v1:0', 'meta.llama4-maverick-17b-instruct-v1:0',
+    ],
+  },
 };
 
 const isCount = (value) => Number.isInteger(value) && value > 0;

@@ -109,6 +109,24 @@ describe('Bedrock errors', () => {
   });
 });
 
+describe('Bedrock streams that stop', () => {
+  it('a frame that stalls mid-header ends with a timeout, never a hang', async () => {
+    const { headers, body } = textOnly();
+    // 20 bytes: the first message's prelude and the start of its first header.
+    server.enqueue({ headers, body, stallAfterBytes: 20 });
+    const events = await collectEvents(resolve({ maxRetries: 0, timeouts: { idleMs: 200 } }).stream(request, new AbortController().signal));
+    expect(errorOf(events)).toMatchObject({ kind: 'timeout', message: 'bedrock: the response stream stalled (no bytes for 200 ms); raise timeouts.idleMs if the model pauses longer' });
+  });
+
+  it('a connection reset inside a frame is a network error after the content before it', async () => {
+    const { headers, body } = textOnly();
+    server.enqueue({ headers, body, resetAfterBytes: body.length - 10 });
+    const events = await collectEvents(resolve({ maxRetries: 0 }).stream(request, new AbortController().signal));
+    expect(events.filter((e) => e.type === 'text-delta').map((e) => (e as { text: string }).text).join('')).toBe('The note says: buy oat milk.');
+    expect(errorOf(events)).toMatchObject({ kind: 'network', midStream: true });
+  });
+});
+
 describe('Bedrock requests', () => {
   it('send a Bedrock API key as a bearer token, to the model path of the inference profile', async () => {
     server.enqueue(textOnly());

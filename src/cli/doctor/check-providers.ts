@@ -4,6 +4,7 @@ import { describeProviderSetup } from '../../config/describe-provider-setup.js';
 import { apiKeyVariables } from '../../config/resolve-api-key.js';
 import { createProviderRegistry } from '../../providers/registry/create-provider-registry.js';
 import { findPreset, providerPresets, type ProviderPreset } from '../../providers/registry/presets.js';
+import { describeBedrockProvider } from './describe-bedrock-provider.js';
 import { failCheck, okCheck, warnCheck, type DoctorCheck } from './doctor-check.js';
 
 export interface CheckProvidersOptions {
@@ -39,7 +40,10 @@ export function checkProviders(options: CheckProvidersOptions): DoctorCheck[] {
     const title = `provider ${id}`;
     const preset = findPreset(id);
     const provider = config.providers?.[id];
-    const facts = `${provider?.type ?? preset?.protocol ?? 'unknown protocol'} at ${baseUrlOf(preset, provider, env) ?? '(no base URL)'}; ${keySource(id, preset, provider, env)}`;
+    const facts =
+      provider?.type === 'bedrock'
+        ? describeBedrockProvider(id, provider, env)
+        : `${provider?.type ?? preset?.protocol ?? 'unknown protocol'} at ${baseUrlOf(preset, provider, env) ?? '(no base URL)'}; ${keySource(id, preset, provider, env)}`;
     if (registry.isConfigured(id)) return okCheck(`provider:${id}`, title, facts);
     return failCheck(`provider:${id}`, title, `cannot be used: ${facts}`, whyNot(() => registry.resolve(`${id}/doctor`)));
   });

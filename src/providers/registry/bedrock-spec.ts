@@ -31,6 +31,6 @@ export function bedrockSpec(id: string, modelId: string, config: ProviderConfig 
     headers: config?.headers,
     timeouts: config?.timeouts,
     maxResponseBytes: config?.maxResponseBytes,
-    bedrock: { identity },
+    bedrock: { identity, env },
   };
 }

@@ -27,8 +27,8 @@ export interface LanguageModelSpec {
   quirks?: OpenAIChatQuirks;
   /** Azure OpenAI (openai-chat and openai-responses). */
   azure?: { apiVersion: string; deployment: string };
-  /** Amazon Bedrock: credentials and region, resolved for each request. */
-  bedrock?: { identity: () => AwsIdentity };
+  /** Amazon Bedrock: credentials and region, resolved for each request, and the environment they came from. */
+  bedrock?: { identity: () => AwsIdentity; env: NodeJS.ProcessEnv };
 }
 
 type Factory = (spec: LanguageModelSpec) => LanguageModel;

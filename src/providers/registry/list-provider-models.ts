@@ -4,6 +4,7 @@ import { kindFromHttpStatus } from '../http/kind-from-http-status.js';
 import { loadUndici } from '../http/load-undici.js';
 import { networkError } from '../http/network-error.js';
 import { ProviderError } from '../provider-error.js';
+import { checkBedrockCredentials } from './check-bedrock-credentials.js';
 import type { LanguageModelSpec } from './create-language-model.js';
 import { setupHint, type ProviderSetup } from './with-setup-hints.js';
 
@@ -41,7 +42,7 @@ const listSchema = z.looseObject({
 export async function listProviderModels(spec: LanguageModelSpec, setup: ProviderSetup, timeoutMs: number): Promise<ProviderModelList> {
   const protocol = spec.protocol;
   if (spec.azure !== undefined) return { kind: 'not-listed', protocol, reason: 'Azure OpenAI lists deployments per resource; not probed' };
-  if (spec.protocol === 'bedrock') return { kind: 'not-listed', protocol, reason: 'Bedrock lists models through its control plane (bedrock:ListFoundationModels); not probed' };
+  if (spec.bedrock !== undefined) return checkBedrockCredentials(spec.provider, spec.bedrock.identity, spec.bedrock.env, timeoutMs);
   const { url, headers } = listRequest(spec);
   const failed = (error: ProviderError): ProviderModelList => {
     const hint = setupHint(error, setup);

@@ -1,5 +1,6 @@
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { ResponseAccumulator } from '../../../src/loop/accumulate-response.js';
 import { parseBedrockStream } from '../../../src/providers/bedrock/parse-bedrock-stream.js';
 import type { StreamEvent } from '../../../src/providers/stream-event.js';
 import { listFixtures, loadFixture } from '../../support/load-fixture.js';
@@ -45,6 +46,15 @@ describe('parseBedrockStream', () => {
       const events = run([fixture.bytes.subarray(0, at), fixture.bytes.subarray(at)]);
       expect({ at, events: toComparableEvents(events) }).toEqual({ at, events: fixture.expected.events });
     }
+  });
+
+  it.each(listFixtures('bedrock'))('%s: the loop\'s own reducer keeps the expected message, reasoning tagged as Bedrock\'s', (scenario) => {
+    const fixture = loadFixture('bedrock', scenario);
+    const accumulator = new ResponseAccumulator();
+    for (const event of run([fixture.bytes])) accumulator.push(event);
+    const { message } = accumulator.result('bedrock');
+    const expected = fixture.expected.message!;
+    expect(message).toEqual({ ...expected, content: expected.content.map((part) => (part.type === 'thinking' ? { ...part, providerProtocol: 'bedrock' } : part)) });
   });
 
   it('skips event types it does not know, as the SDKs skip unknown union members', () => {

@@ -77,6 +77,15 @@ export const PROVIDERS = {
     from: 'google-vertex',
     models: ['gemini-2.5-pro', 'gemini-2.5-flash', 'claude-sonnet-4-5@20250929', 'claude-opus-4-5@20251101', 'claude-opus-4-1@20250805', 'claude-haiku-4-5@20251001'],
   },
+  // A `bedrock` provider (type "bedrock" in config): base model ids and the regional
+  // inference profiles (`us.`, `eu.`) whose prices differ from the base ones.
+  bedrock: {
+    from: 'amazon-bedrock',
+    models: [
+      'anthropic.claude-sonnet-4-5-20250929-v1:0', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0', 'eu.anthropic.claude-sonnet-4-5-20250929-v1:0',
+      'anthropic.claude-haiku-4-5-20251001-v1:0', 'amazon.nova-2-lite-v1:0', 'eu.amazon.nova-2-lite-v1:0', 'meta.llama4-maverick-17b-instruct-v1:0',
+    ],
+  },
 };
 
 const isCount = (value) => Number.isInteger(value) && value > 0;

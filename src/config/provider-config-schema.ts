@@ -72,7 +72,7 @@ export const ModelOverrideSchema = z
 export type ModelOverride = z.infer<typeof ModelOverrideSchema>;
 
 /** Wire protocols agentd speaks; one folder each under src/providers/. */
-export const ProviderTypeSchema = z.enum(['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini', 'cohere', 'vertex']);
+export const ProviderTypeSchema = z.enum(['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini', 'cohere', 'vertex', 'bedrock']);
 export type ProviderType = z.infer<typeof ProviderTypeSchema>;
 
 const milliseconds = z.int().positive();
@@ -151,6 +151,13 @@ export const ProviderConfigSchema = z.strictObject({
       reasoningTag: ReasoningTagSchema.optional(),
     })
     .optional(),
+  /** AWS region of a `bedrock` provider (e.g. `us-east-1`); AWS_REGION, AWS_DEFAULT_REGION or the profile's region otherwise. */
+  region: z
+    .string()
+    .regex(/^[a-z]{2}(-gov)?-[a-z]+-\d+$/, { error: 'expected an AWS region like "us-east-1" or "eu-central-1"' })
+    .optional(),
+  /** Named profile in ~/.aws/credentials and ~/.aws/config for a `bedrock` provider; AWS_PROFILE or `default` otherwise. */
+  profile: z.string().min(1).optional(),
   /** Azure OpenAI specifics (https://learn.microsoft.com/azure/ai-services/openai/reference). */
   azure: z
     .strictObject({

@@ -2,7 +2,7 @@ import type { AssistantContentPart, AssistantMessage, ModelMessage, ThinkingPart
 
 /** The model a request goes to. */
 export interface HistoryTarget {
-  /** Wire protocol: `anthropic-messages`, `openai-chat`, `openai-responses`, `gemini` or `cohere`. */
+  /** Wire protocol: `anthropic-messages`, `openai-chat`, `openai-responses`, `gemini`, `cohere` or `bedrock` (Vertex reports the protocol of the model it serves). */
   protocol: string;
   provider: string;
   modelId: string;
@@ -19,7 +19,8 @@ export interface HistoryTarget {
  * - vendor data on tool calls (Gemini thought signatures, Responses item ids) is dropped;
  * - tool-call ids the target would reject are rewritten, the same way in the call and in
  *   its result (Anthropic: `^[a-zA-Z0-9_-]+$`, at most 64 characters, per its Messages API
- *   reference for `tool_use.id`; OpenAI: `call_id` of at most 64 characters).
+ *   reference for `tool_use.id`; Bedrock the same for `toolUseId`, per its ToolUseBlock
+ *   reference; OpenAI: `call_id` of at most 64 characters).
  * pi's cross-provider hand-off (packages/ai transform-messages) is the model for this.
  */
 export function convertHistoryForModel(messages: readonly ModelMessage[], target: HistoryTarget): ModelMessage[] {
@@ -89,7 +90,7 @@ class ToolCallIds {
   }
 
   private spell(id: string): string {
-    if (this.protocol === 'anthropic-messages') {
+    if (this.protocol === 'anthropic-messages' || this.protocol === 'bedrock') {
       const clean = id.replace(/[^a-zA-Z0-9_-]/g, '_') || 'call';
       return clean.slice(0, MAX_ID_LENGTH);
     }

@@ -35,10 +35,14 @@ export interface Fixture {
 
 const fixturesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 
-/** Read `test/fixtures/<protocol>/<scenario>.sse` and `<scenario>.expected.json`. */
+/** Transcript extensions: SSE text, or AWS event-stream binary frames (Bedrock). */
+const transcriptExtensions = ['.sse', '.eventstream'];
+
+/** Read `test/fixtures/<protocol>/<scenario>.sse` (or `.eventstream`) and `<scenario>.expected.json`. */
 export function loadFixture(protocol: string, scenario: string): Fixture {
   const base = path.join(fixturesDir, protocol, scenario);
-  const bytes = new Uint8Array(fs.readFileSync(`${base}.sse`));
+  const extension = transcriptExtensions.find((ext) => fs.existsSync(`${base}${ext}`)) ?? '.sse';
+  const bytes = new Uint8Array(fs.readFileSync(`${base}${extension}`));
   const expected = JSON.parse(fs.readFileSync(`${base}.expected.json`, 'utf8')) as FixtureExpectation;
   if (!Array.isArray(expected.events)) {
     throw new Error(`${base}.expected.json: "events" must be an array of StreamEvent objects`);
@@ -46,12 +50,11 @@ export function loadFixture(protocol: string, scenario: string): Fixture {
   return { bytes, expected };
 }
 
-/** Every scenario name in `test/fixtures/<protocol>/` (files ending in `.sse`). */
+/** Every scenario name in `test/fixtures/<protocol>/` (files ending in `.sse` or `.eventstream`). */
 export function listFixtures(protocol: string): string[] {
   return fs
     .readdirSync(path.join(fixturesDir, protocol))
-    .filter((name) => name.endsWith('.sse'))
-    .map((name) => name.slice(0, -'.sse'.length))
+    .flatMap((name) => transcriptExtensions.filter((ext) => name.endsWith(ext)).map((ext) => name.slice(0, -ext.length)))
     .sort();
 }
 

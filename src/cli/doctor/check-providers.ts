@@ -5,6 +5,7 @@ import { apiKeyVariables } from '../../config/resolve-api-key.js';
 import { createProviderRegistry } from '../../providers/registry/create-provider-registry.js';
 import { findPreset, providerPresets, type ProviderPreset } from '../../providers/registry/presets.js';
 import { describeVertexSetup } from '../../providers/vertex/describe-vertex-setup.js';
+import { describeBedrockProvider } from './describe-bedrock-provider.js';
 import { failCheck, okCheck, warnCheck, type DoctorCheck } from './doctor-check.js';
 
 export interface CheckProvidersOptions {
@@ -43,6 +44,8 @@ export function checkProviders(options: CheckProvidersOptions): DoctorCheck[] {
     const facts =
       provider?.type === 'vertex'
         ? describeVertexSetup(id, provider, env)
+        : provider?.type === 'bedrock'
+        ? describeBedrockProvider(id, provider, env)
         : `${provider?.type ?? preset?.protocol ?? 'unknown protocol'} at ${baseUrlOf(preset, provider, env) ?? '(no base URL)'}; ${keySource(id, preset, provider, env)}`;
     if (registry.isConfigured(id)) return okCheck(`provider:${id}`, title, facts);
     return failCheck(`provider:${id}`, title, `cannot be used: ${facts}`, whyNot(() => registry.resolve(`${id}/doctor`)));

@@ -6,6 +6,11 @@ import type { ResponseSizeLimit } from './response-size-limit.js';
 /** A protocol's stream parser: text in, unified events out. */
 export interface StreamParser {
   push(text: string): StreamEvent[];
+  /**
+   * Present for a binary protocol (AWS event-stream): the body's bytes go here undecoded,
+   * instead of to `push`; the parser bounds its own frames, so the text limit is not applied.
+   */
+  pushBytes?(chunk: Uint8Array): StreamEvent[];
   /** The body ended: the closing events, or an error for a truncated stream. */
   end(): StreamEvent[];
   /** The request or the body failed: the closing error event. */
@@ -45,16 +50,18 @@ export async function* streamThroughParser(
   }
   const decoder = new TextDecoder();
   let cut = false;
+  const pushBytes = parser.pushBytes?.bind(parser);
   try {
     for await (const chunk of body) {
-      const text = decoder.decode(chunk, { stream: true });
+      const text = pushBytes ? '' : decoder.decode(chunk, { stream: true });
       const tooLong = limits?.size.read(text);
       if (tooLong) {
         yield* parser.fail(tooLong);
         cut = true;
         break;
       }
-      const counted = limits ? limits.size.count(coalesceDeltas(parser.push(text))) : { events: coalesceDeltas(parser.push(text)) };
+      const parsed = coalesceDeltas(pushBytes ? pushBytes(chunk) : parser.push(text));
+      const counted = limits ? limits.size.count(parsed) : { events: parsed };
       yield* counted.events;
       if (counted.error) {
         yield* parser.fail(counted.error);
@@ -64,7 +71,7 @@ export async function* streamThroughParser(
       if (parser.finished) return;
     }
     if (cut) return;
-    yield* coalesceDeltas([...parser.push(decoder.decode()), ...parser.end()]);
+    yield* coalesceDeltas([...(pushBytes ? [] : parser.push(decoder.decode())), ...parser.end()]);
   } catch (error) {
     yield* parser.fail(toError(error));
   } finally {

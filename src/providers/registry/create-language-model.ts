@@ -1,6 +1,8 @@
 import type { ProviderType } from '../../config/provider-config-schema.js';
 import { AnthropicMessagesModel } from '../anthropic-messages/anthropic-messages-model.js';
 import { CohereModel } from '../cohere/cohere-model.js';
+import { BedrockModel } from '../bedrock/bedrock-model.js';
+import type { AwsIdentity } from '../bedrock/resolve-aws-credentials.js';
 import { GeminiModel } from '../gemini/gemini-model.js';
 import type { HttpTimeouts } from '../http/post-stream.js';
 import type { LanguageModel } from '../language-model.js';
@@ -30,6 +32,8 @@ export interface LanguageModelSpec {
   azure?: { apiVersion: string; deployment: string };
   /** Vertex AI: the project, the location and the provider's token source. */
   vertex?: { project: string; location: string; tokens: GoogleAccessTokenSource };
+  /** Amazon Bedrock: credentials and region, resolved for each request, and the environment they came from. */
+  bedrock?: { identity: () => AwsIdentity; env: NodeJS.ProcessEnv };
 }
 
 type Factory = (spec: LanguageModelSpec) => LanguageModel;
@@ -100,6 +104,18 @@ const factories: Record<ProviderType, Factory> = {
       ...(spec.headers !== undefined ? { headers: spec.headers } : {}),
       ...(spec.timeouts !== undefined ? { timeouts: spec.timeouts } : {}),
       ...(spec.maxResponseBytes !== undefined ? { maxResponseBytes: spec.maxResponseBytes } : {}),
+    });
+  },
+  bedrock: (spec) => {
+    if (spec.bedrock === undefined) throw new Error(`provider "${spec.provider}" (bedrock) was built without its AWS identity`);
+    return new BedrockModel({
+      provider: spec.provider,
+      modelId: spec.modelId,
+      baseUrl: spec.baseUrl,
+      identity: spec.bedrock.identity,
+      headers: spec.headers,
+      timeouts: spec.timeouts,
+      maxResponseBytes: spec.maxResponseBytes,
     });
   },
 };

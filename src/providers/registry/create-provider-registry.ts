@@ -5,6 +5,7 @@ import { withResilience } from '../http/with-resilience.js';
 import type { LanguageModel } from '../language-model.js';
 import { GoogleAccessTokenSource } from '../vertex/google-auth/google-access-token-source.js';
 import { resolveVertexSettings } from '../vertex/resolve-vertex-settings.js';
+import { bedrockSpec } from './bedrock-spec.js';
 import { createLanguageModel, type LanguageModelSpec } from './create-language-model.js';
 import { findPreset, providerPresets, type ProviderPreset } from './presets.js';
 import { listProviderModels, type ProviderModelList } from './list-provider-models.js';
@@ -73,6 +74,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
         `provider "${id}" has no "type": set providers.${id}.type in config.json to the protocol its server speaks, usually "openai-chat" (one of ${ProviderTypeSchema.options.join(', ')})`,
       );
     }
+    if (protocol === 'bedrock') return bedrockSpec(id, modelId, config, options.env);
     if (baseUrl === undefined) {
       throw new Error(
         `provider "${id}" has no base URL: set providers.${id}.baseUrl in config.json${preset?.baseUrlEnv !== undefined ? ` or the ${preset.baseUrlEnv} environment variable` : ''} (e.g. "http://127.0.0.1:8080/v1")`,
@@ -146,8 +148,9 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
         maxRetries: config?.maxRetries,
         maxRetryDelayMs: config?.maxRetryDelayMs,
       });
-      // Outside the retries: the hint goes on the failure the user sees, once.
-      return withSetupHints(resilient, resolved.setup);
+      // Outside the retries: the hint goes on the failure the user sees, once. Bedrock's
+      // errors name the model, region and credential source themselves.
+      return resolved.protocol === 'bedrock' ? resilient : withSetupHints(resilient, resolved.setup);
     },
     providerIds: knownIds,
     isConfigured(id) {

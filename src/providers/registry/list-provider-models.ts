@@ -5,6 +5,7 @@ import { loadUndici } from '../http/load-undici.js';
 import { networkError } from '../http/network-error.js';
 import { ProviderError } from '../provider-error.js';
 import { checkVertexCredentials } from '../vertex/check-vertex-credentials.js';
+import { checkBedrockCredentials } from './check-bedrock-credentials.js';
 import type { LanguageModelSpec } from './create-language-model.js';
 import { setupHint, type ProviderSetup } from './with-setup-hints.js';
 
@@ -51,6 +52,7 @@ export async function listProviderModels(spec: LanguageModelSpec, setup: Provide
     return { kind: 'not-listed', protocol, reason: `an access token from ${tokens.credentials.origin} for project ${project}, location ${location}; Vertex AI offers models per project in Model Garden, not listed` };
   }
   if (spec.azure !== undefined) return { kind: 'not-listed', protocol, reason: 'Azure OpenAI lists deployments per resource; not probed' };
+  if (spec.bedrock !== undefined) return checkBedrockCredentials(spec.provider, spec.bedrock.identity, spec.bedrock.env, timeoutMs);
   const { url, headers } = listRequest(spec);
   const failed = (error: ProviderError): ProviderModelList => {
     const hint = setupHint(error, setup);

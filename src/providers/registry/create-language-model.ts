@@ -1,5 +1,7 @@
 import type { ProviderType } from '../../config/provider-config-schema.js';
 import { AnthropicMessagesModel } from '../anthropic-messages/anthropic-messages-model.js';
+import { createCopilotModel } from '../copilot/copilot-model.js';
+import { copilotTokenSource } from '../copilot/copilot-token-source.js';
 import { GeminiModel } from '../gemini/gemini-model.js';
 import type { HttpTimeouts } from '../http/post-stream.js';
 import type { LanguageModel } from '../language-model.js';
@@ -25,6 +27,8 @@ export interface LanguageModelSpec {
   quirks?: OpenAIChatQuirks;
   /** Azure OpenAI (openai-chat and openai-responses). */
   azure?: { apiVersion: string; deployment: string };
+  /** copilot only: the login `agentd login copilot` stored (`<stateDir>/copilot.json`). */
+  copilotLoginFile?: string;
 }
 
 type Factory = (spec: LanguageModelSpec) => LanguageModel;
@@ -74,6 +78,17 @@ const factories: Record<ProviderType, Factory> = {
       headers: spec.headers,
       timeouts: spec.timeouts,
       maxResponseBytes: spec.maxResponseBytes,
+    }),
+  copilot: (spec) =>
+    createCopilotModel({
+      provider: spec.provider,
+      modelId: spec.modelId,
+      baseUrl: spec.baseUrl,
+      tokens: copilotTokenSource(spec.copilotLoginFile ?? '', spec.provider),
+      headers: spec.headers,
+      timeouts: spec.timeouts,
+      maxResponseBytes: spec.maxResponseBytes,
+      quirks: spec.quirks,
     }),
 };
 

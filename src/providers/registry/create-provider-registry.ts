@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { resolveAgentdPaths } from '../../config/agentd-paths.js';
+import { COPILOT_NOT_LOGGED_IN, copilotLoginPath } from '../../config/copilot-login.js';
 import type { ProviderConfig } from '../../config/provider-config-schema.js';
 import { apiKeyVariables, resolveApiKeyWithSource, type ApiKeySource } from '../../config/resolve-api-key.js';
 import { CircuitBreaker } from '../http/circuit-breaker.js';
@@ -73,6 +76,9 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
         `provider "${id}" has no base URL: set providers.${id}.baseUrl in config.json${preset?.baseUrlEnv !== undefined ? ` or the ${preset.baseUrlEnv} environment variable` : ''} (e.g. "http://127.0.0.1:8080/v1")`,
       );
     }
+    // Copilot needs no key but a login; without one, the provider is not configured.
+    const copilotLoginFile = protocol === 'copilot' ? copilotLoginPath(resolveAgentdPaths(options.env)) : undefined;
+    if (copilotLoginFile !== undefined && !existsSync(copilotLoginFile)) throw new Error(COPILOT_NOT_LOGGED_IN);
     const found = resolveApiKeyWithSource(id, config, options.env) ?? presetKey(preset, config, options.env);
     const apiKey = found?.key;
     // A preset's key is required only at the preset's own endpoint: the same id pointed at a
@@ -107,6 +113,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
             deployment: config?.azure?.deployment ?? modelId,
           }
         : undefined,
+      ...(copilotLoginFile !== undefined ? { copilotLoginFile } : {}),
     };
   }
 
@@ -124,8 +131,9 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
         maxRetries: config?.maxRetries,
         maxRetryDelayMs: config?.maxRetryDelayMs,
       });
-      // Outside the retries: the hint goes on the failure the user sees, once.
-      return withSetupHints(resilient, resolved.setup);
+      // Outside the retries: the hint goes on the failure the user sees, once. Copilot's
+      // failures say what to do themselves (log in again); it has no key or base URL to check.
+      return resolved.protocol === 'copilot' ? resilient : withSetupHints(resilient, resolved.setup);
     },
     providerIds: knownIds,
     isConfigured(id) {

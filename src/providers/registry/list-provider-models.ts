@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ANTHROPIC_VERSION } from '../anthropic-messages/anthropic-messages-model.js';
+import { COPILOT_CLIENT_HEADERS } from '../copilot/copilot-endpoints.js';
+import { copilotTokenSource } from '../copilot/copilot-token-source.js';
 import { kindFromHttpStatus } from '../http/kind-from-http-status.js';
 import { loadUndici } from '../http/load-undici.js';
 import { networkError } from '../http/network-error.js';
@@ -21,7 +23,8 @@ export type ProviderModelList =
  * `GET /v1beta/models` (https://ai.google.dev/api/models#method:-models.list). Auth goes
  * in the same header the model class sends.
  */
-function listRequest(spec: LanguageModelSpec): { url: string; headers: Record<string, string> } {
+async function listRequest(spec: LanguageModelSpec, timeoutMs: number): Promise<{ url: string; headers: Record<string, string> }> {
+  if (spec.protocol === 'copilot') return copilotListRequest(spec, timeoutMs);
   const base = spec.baseUrl.replace(/\/+$/, '');
   const key = spec.apiKey;
   if (spec.protocol === 'anthropic-messages') {
@@ -29,6 +32,16 @@ function listRequest(spec: LanguageModelSpec): { url: string; headers: Record<st
   }
   if (spec.protocol === 'gemini') return { url: `${base}/v1beta/models`, headers: { ...(key ? { 'x-goog-api-key': key } : {}), ...spec.headers } };
   return { url: `${base}/models`, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...spec.headers } };
+}
+
+/**
+ * Copilot lists the models of the seat at `<endpoints.api>/models` with the Copilot token
+ * (see src/providers/copilot/copilot-endpoints.ts); the exchange comes first.
+ */
+async function copilotListRequest(spec: LanguageModelSpec, timeoutMs: number): Promise<{ url: string; headers: Record<string, string> }> {
+  const token = await copilotTokenSource(spec.copilotLoginFile ?? '', spec.provider).token(spec.modelId, AbortSignal.timeout(timeoutMs));
+  const base = (token.apiUrl ?? spec.baseUrl).replace(/\/+$/, '');
+  return { url: `${base}/models`, headers: { ...COPILOT_CLIENT_HEADERS, ...spec.headers, authorization: `Bearer ${token.token}` } };
 }
 
 /** `{data:[{id}]}` (OpenAI, Anthropic, compatible servers) or `{models:[{name:"models/…"}]}` (Gemini). */
@@ -41,9 +54,16 @@ const listSchema = z.looseObject({
 export async function listProviderModels(spec: LanguageModelSpec, setup: ProviderSetup, timeoutMs: number): Promise<ProviderModelList> {
   const protocol = spec.protocol;
   if (spec.azure !== undefined) return { kind: 'not-listed', protocol, reason: 'Azure OpenAI lists deployments per resource; not probed' };
-  const { url, headers } = listRequest(spec);
+  let url: string;
+  let headers: Record<string, string>;
+  try {
+    ({ url, headers } = await listRequest(spec, timeoutMs));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { kind: 'failed', protocol, url: spec.baseUrl, message };
+  }
   const failed = (error: ProviderError): ProviderModelList => {
-    const hint = setupHint(error, setup);
+    const hint = spec.protocol === 'copilot' ? undefined : setupHint(error, setup);
     const message = hint === undefined ? error.message : `${error.message} — ${hint}`;
     return { kind: 'failed', protocol, url, message: spec.apiKey ? message.split(spec.apiKey).join('[redacted]') : message };
   };

@@ -46,7 +46,8 @@ async function copilotListRequest(spec: LanguageModelSpec, timeoutMs: number): P
 
 /** `{data:[{id}]}` (OpenAI, Anthropic, compatible servers) or `{models:[{name:"models/…"}]}` (Gemini). */
 const listSchema = z.looseObject({
-  data: z.array(z.looseObject({ id: z.string() })).optional().catch(undefined),
+  /** Copilot's entries carry `capabilities.type` ("chat", "embeddings"); only chat models can answer a turn. */
+  data: z.array(z.looseObject({ id: z.string(), capabilities: z.looseObject({ type: z.string().optional() }).optional().catch(undefined) })).optional().catch(undefined),
   models: z.array(z.looseObject({ name: z.string() })).optional().catch(undefined),
 });
 
@@ -77,7 +78,7 @@ export async function listProviderModels(spec: LanguageModelSpec, setup: Provide
       return failed(new ProviderError({ provider: spec.provider, model: spec.modelId, kind, status, message: `${spec.provider}: GET ${url} answered ${status}: ${text.trim().slice(0, 300) || '(empty body)'}` }));
     }
     const parsed = listSchema.safeParse(safeJson(text));
-    const ids = parsed.success ? [...(parsed.data.data ?? []).map((m) => m.id), ...(parsed.data.models ?? []).map((m) => m.name.replace(/^models\//, ''))] : undefined;
+    const ids = parsed.success ? [...(parsed.data.data ?? []).filter((m) => (m.capabilities?.type ?? 'chat') === 'chat').map((m) => m.id), ...(parsed.data.models ?? []).map((m) => m.name.replace(/^models\//, ''))] : undefined;
     if (ids === undefined) return { kind: 'failed', protocol, url, message: `${spec.provider}: GET ${url} answered something that is not a model list; check the base URL` };
     return { kind: 'ok', protocol, url, models: ids.sort() };
   } catch (error) {

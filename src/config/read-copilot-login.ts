@@ -5,9 +5,10 @@ import { COPILOT_NOT_LOGGED_IN, CopilotLoginSchema, type CopilotLogin } from './
  * Reads the stored Copilot login (see copilot-login.ts). Throws one line: not logged in when
  * the file is missing; a refusal when the file is readable by group or others, or owned by
  * another user (the same rule as ssh's private keys: a secret others can read, or replace,
- * is not used); what to do when it is not the JSON agentd wrote.
+ * is not used); what to do when it is not the JSON agentd wrote. `owner` is the uid the file
+ * must belong to: this process's.
  */
-export function readCopilotLogin(file: string): CopilotLogin {
+export function readCopilotLogin(file: string, owner: number | undefined = process.getuid?.()): CopilotLogin {
   let fd: number;
   try {
     // O_NOFOLLOW: a symlink planted at the path is refused rather than followed.
@@ -20,8 +21,7 @@ export function readCopilotLogin(file: string): CopilotLogin {
   }
   try {
     const stats = fstatSync(fd);
-    const uid = process.getuid?.();
-    if (uid !== undefined && stats.uid !== uid) {
+    if (owner !== undefined && stats.uid !== owner) {
       throw new Error(`copilot: ${file} belongs to another user (uid ${stats.uid}); remove it and run \`agentd login copilot\``);
     }
     if (process.platform !== 'win32' && (stats.mode & 0o077) !== 0) {

@@ -44,6 +44,13 @@ describe('the stored Copilot login', () => {
     }
   });
 
+  it('is refused when another user owns it', async () => {
+    await writePrivateFile(file, JSON.stringify(login));
+    const mine = statSync(file).uid;
+    expect(() => readCopilotLogin(file, mine + 1)).toThrow(`copilot: ${file} belongs to another user (uid ${mine}); remove it and run \`agentd login copilot\``);
+    expect(readCopilotLogin(file, mine)).toEqual(login);
+  });
+
   it('is refused when it is a symbolic link', async () => {
     const real = join(dir, 'elsewhere.json');
     await writePrivateFile(real, JSON.stringify(login));

@@ -46,6 +46,11 @@ export class CopilotTokenSource {
     return untilAborted(this.pending.promise, signal, this.options.provider, model);
   }
 
+  /** Forget `token` when it is the one kept: Copilot refused it, so the next request exchanges again. */
+  invalidate(token: string): void {
+    if (this.current?.token.token === token) this.current = undefined;
+  }
+
   private clear(pending: CopilotTokenSource['pending']): void {
     if (this.pending === pending) this.pending = undefined;
   }

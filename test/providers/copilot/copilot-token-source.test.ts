@@ -1,11 +1,15 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCopilotModel } from '../../../src/providers/copilot/copilot-model.js';
 import { CopilotTokenSource } from '../../../src/providers/copilot/copilot-token-source.js';
+import type { ModelRequest } from '../../../src/providers/request.js';
 import { ProviderError } from '../../../src/providers/provider-error.js';
+import { collectEvents } from '../../support/collect-events.js';
 import { writeCopilotLogin } from '../../support/copilot-login-file.js';
 import { copilotTokenAnswer, startGitHubStandIn, type GitHubStandIn, type StandInAnswer } from '../../support/github-stand-in.js';
+import { startReplayServer } from '../../support/replay-server.js';
 
 describe('the Copilot token: exchanged, cached, refreshed before it expires', () => {
   let home: string;
@@ -110,5 +114,35 @@ describe('the Copilot token: exchanged, cached, refreshed before it expires', ()
     const error = await failure(tokens.token('m', signal()));
     expect(error.message).toBe(`copilot: ${join(home, 'state', 'copilot.json')} is readable by others (mode 644); run \`chmod 600 ${join(home, 'state', 'copilot.json')}\` or \`agentd login copilot\` again`);
     expect(github!.exchanges()).toHaveLength(0);
+  });
+});
+
+describe('a token the chat endpoint refuses', () => {
+  it('is forgotten, so the next request exchanges a new one, and the error says so in one line', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'agentd-copilot-'));
+    const chat = await startReplayServer();
+    const github = await startGitHubStandIn({ exchange: (n) => copilotTokenAnswer(chat.url, { token: `tid=copilot-${n}` }) });
+    try {
+      const loginFile = await writeCopilotLogin({ AGENTD_HOME: home }, github.url);
+      const model = createCopilotModel({ provider: 'copilot', modelId: 'gpt-4o', baseUrl: 'https://api.githubcopilot.com', tokens: new CopilotTokenSource({ loginFile, provider: 'copilot' }) });
+      const request: ModelRequest = { model: '', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], tools: [] };
+      chat.enqueue({ status: 401, headers: { 'content-type': 'application/json' }, body: '{"error":{"message":"unauthorized: token expired","code":"unauthorized"}}' });
+      chat.enqueue({ body: new Uint8Array(readFileSync(new URL('../../fixtures/copilot/text-answer.sse', import.meta.url))) });
+      const failed = await collectEvents(model.stream(request, new AbortController().signal));
+      const error = (failed.at(-1) as { type: 'error'; error: ProviderError }).error;
+      expect({ kind: error.kind, status: error.status, message: error.message }).toEqual({
+        kind: 'auth',
+        status: 401,
+        message: 'copilot 401: unauthorized: token expired (Copilot refused its token; the next request gets a new one; if this repeats, run `agentd login copilot` again or check that the seat may use this model)',
+      });
+      const answered = await collectEvents(model.stream(request, new AbortController().signal));
+      expect(answered.at(-1)).toEqual({ type: 'stop', reason: { unified: 'end_turn', raw: 'stop' } });
+      expect(github.exchanges()).toHaveLength(2);
+      expect(chat.requests.map((r) => r.headers.authorization)).toEqual(['Bearer tid=copilot-0', 'Bearer tid=copilot-1']);
+    } finally {
+      await github.close();
+      await chat.close();
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

@@ -5,17 +5,24 @@
  * - The device flow is GitHub's own, documented at
  *   https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps#device-flow
  *   (`POST /login/device/code`, `POST /login/oauth/access_token`).
- * - The client id `Iv1.b507a08c87ecfe98` with scope `read:user` is the Copilot app's, used for the
- *   device flow by ericc-ch/copilot-api (src/lib/api-config.ts) and RooVetGit/Roo-Code
- *   (packages/types/src/providers/copilot.ts); a token of another app is refused by the exchange.
+ * - The client id `Iv1.b507a08c87ecfe98` with scope `read:user` is the Copilot app's, used for
+ *   the device flow by ericc-ch/copilot-api
+ *   (https://github.com/ericc-ch/copilot-api/blob/HEAD/src/lib/api-config.ts) and Roo Code
+ *   (https://github.com/RooVetGit/Roo-Code/blob/HEAD/packages/types/src/providers/copilot.ts).
  * - The exchange `GET https://api.github.com/copilot_internal/v2/token` with
- *   `Authorization: token <oauth token>` answering `{token, expires_at, refresh_in, endpoints.api}`:
- *   zed-industries/zed (crates/copilot/src/copilot_chat.rs) and ericc-ch/copilot-api
- *   (src/services/github/get-copilot-token.ts).
- * - Chat at `<endpoints.api>/chat/completions` (OpenAI Chat Completions, SSE) and models at
- *   `<endpoints.api>/models` (`{data:[{id,…}]}`), with the headers below: ericc-ch/copilot-api
- *   (src/lib/api-config.ts, src/services/copilot/get-models.ts) and zed's copilot_chat.rs, which
- *   both send `Copilot-Integration-Id: vscode-chat` and an `Editor-Version`.
+ *   `Authorization: token <oauth token>`, answering `token` and `expires_at` (Unix seconds),
+ *   https://github.com/zed-industries/zed/blob/HEAD/crates/copilot/src/copilot_chat.rs, and
+ *   `refresh_in` (seconds),
+ *   https://github.com/ericc-ch/copilot-api/blob/HEAD/src/services/github/get-copilot-token.ts.
+ *   `endpoints.api` names the seat's API root (`api.individual.`, `api.business.` or
+ *   `api.enterprise.githubcopilot.com`, the hosts copilot-api's api-config.ts builds per account
+ *   type); it is used when present.
+ * - Chat at `<api root>/chat/completions` (OpenAI Chat Completions, SSE) and models at
+ *   `<api root>/models` (`{data:[{id, capabilities:{type}, …}]}`), with the headers below:
+ *   copilot-api's api-config.ts and get-models.ts
+ *   (https://github.com/ericc-ch/copilot-api/blob/HEAD/src/services/copilot/get-models.ts) and
+ *   zed's copilot_chat.rs, which both send `Copilot-Integration-Id: vscode-chat` and an
+ *   `Editor-Version`.
  */
 
 /** The Copilot app's OAuth client id (see above). */

@@ -7,8 +7,8 @@ import { copilotTokenAnswer, startGitHubStandIn, type GitHubStandIn } from '../.
 import { startReplayServer, type ReplayServer } from '../../support/replay-server.js';
 
 /**
- * `GET <endpoints.api>/models` as the Copilot clients read it (ericc-ch/copilot-api
- * src/services/copilot/get-models.ts: `{data:[{id, name, vendor, capabilities:{family, type,
+ * `GET <endpoints.api>/models` as the Copilot clients read it
+ * (https://github.com/ericc-ch/copilot-api/blob/HEAD/src/services/copilot/get-models.ts: `{data:[{id, name, vendor, capabilities:{family, type,
  * limits, supports}, model_picker_enabled, …}], object:"list"}`), an embeddings model included.
  */
 const seatModels = {

@@ -64,8 +64,10 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
     const preset = findPreset(id);
     const config = configs[id];
     if (preset === undefined && config === undefined) throw new Error(unknownProviderMessage(id, knownIds()));
-    const { url: baseUrl, from: baseUrlFrom } = resolveBaseUrl(id, preset, config, options.env);
+    const resolved = resolveBaseUrl(id, preset, config, options.env);
     const protocol = config?.type ?? preset?.protocol;
+    // Any id of type copilot reaches Copilot where its token says, like the copilot preset.
+    const { url: baseUrl, from: baseUrlFrom } = resolved.url === undefined && protocol === 'copilot' ? { url: findPreset('copilot')!.baseUrl, from: 'the copilot preset' } : resolved;
     if (protocol === undefined) {
       throw new Error(
         `provider "${id}" has no "type": set providers.${id}.type in config.json to the protocol its server speaks, usually "openai-chat" (one of openai-chat, openai-responses, anthropic-messages, gemini)`,

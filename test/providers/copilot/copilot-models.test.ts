@@ -47,6 +47,13 @@ describe("the Copilot seat's models", () => {
     expect(api.requests[0]!.headers).toMatchObject({ authorization: 'Bearer tid=copilot-models', 'copilot-integration-id': 'vscode-chat' });
   });
 
+  it('are asked the same way for a provider of another id with type copilot', async () => {
+    const env = await setUp(true);
+    const registry = createProviderRegistry({ config: { providers: { work: { type: 'copilot' } } }, env });
+    expect(await registry.listModels('work', 5_000)).toMatchObject({ kind: 'ok', models: ['claude-sonnet-4', 'gpt-4o'] });
+    expect(registry.resolve('work/gpt-4o').protocol).toBe('openai-chat');
+  });
+
   it('are listed by agentd models --configured', async () => {
     const env = await setUp(true);
     let out = '';

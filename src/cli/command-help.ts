@@ -162,6 +162,16 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     details: ['A daemon started by agentd serve logs to its stderr instead; logs says so.'],
     options: [{ flag: '--follow', help: 'then print what is appended, like tail -f, until Ctrl-C (-f)' }],
   },
+  login: {
+    usage: ['login copilot [--github-url URL]'],
+    summary: "log in to GitHub Copilot with GitHub's device flow; the login is stored in the state directory (0600)",
+    details: [
+      'Shows a URL and a code to enter there, waits until you approve, checks the Copilot seat, then stores',
+      'the GitHub token as copilot.json in the state directory (agentd doctor shows where); never in config.',
+    ],
+    options: [{ flag: '--github-url', value: 'URL', help: 'a GitHub Enterprise to log in to (default https://github.com)' }],
+    subcommands: ['copilot'],
+  },
   permissions: {
     usage: ['permissions list [--cwd DIR] [--json]', 'permissions revoke RULE|--all [--cwd DIR]'],
     summary: 'the "always" answers remembered for a project: list them, or forget one or all',

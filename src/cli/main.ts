@@ -23,6 +23,7 @@ const commands: Record<string, () => Promise<Command>> = {
   status: async () => (await import('./commands/status.js')).statusCommand,
   stop: async () => (await import('./commands/stop.js')).stopCommand,
   logs: async () => (await import('./commands/logs.js')).logsCommand,
+  login: async () => (await import('./commands/login.js')).loginCommand,
   completion: async () => async (args) => {
     process.stdout.write((await import('./shell-completion.js')).shellCompletion(args[0] ?? ''));
     return 0;

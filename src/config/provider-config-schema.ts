@@ -72,7 +72,7 @@ export const ModelOverrideSchema = z
 export type ModelOverride = z.infer<typeof ModelOverrideSchema>;
 
 /** Wire protocols agentd speaks; one folder each under src/providers/. */
-export const ProviderTypeSchema = z.enum(['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini', 'cohere', 'vertex', 'bedrock']);
+export const ProviderTypeSchema = z.enum(['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini', 'cohere', 'vertex', 'bedrock', 'copilot']);
 export type ProviderType = z.infer<typeof ProviderTypeSchema>;
 
 const milliseconds = z.int().positive();

@@ -70,7 +70,7 @@ export async function checkProvidersReach(options: CheckProvidersOptions & { tim
       const detail = `${check.detail}; not reached over ${list.protocol}: ${list.message}`;
       if (list.protocol === 'vertex') return failCheck(check.id, check.title, detail, 'fix the Google credentials the message names');
       return /\b40[13]\b/.test(list.message)
-        ? failCheck(check.id, check.title, detail, 'set a valid API key where the message says it came from')
+        ? failCheck(check.id, check.title, detail, list.protocol === 'copilot' ? 'log in again: agentd login copilot' : 'set a valid API key where the message says it came from')
         : warnCheck(check.id, check.title, detail, `start the server, or correct the base URL (agentd models --provider ${id} --configured lists what it offers once it answers)`);
     }),
   );

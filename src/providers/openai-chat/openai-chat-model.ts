@@ -1,4 +1,5 @@
 import type { HttpTimeouts } from '../http/post-stream.js';
+import { ProviderError } from '../provider-error.js';
 import { streamHttpModel } from '../http/stream-http-model.js';
 import type { LanguageModel } from '../language-model.js';
 import type { ModelRequest } from '../request.js';
@@ -34,6 +35,19 @@ export interface OpenAIChatModelOptions {
    * with an `api-key` header (https://learn.microsoft.com/azure/ai-services/openai/reference#chat-completions).
    */
   azure?: { apiVersion: string; deployment: string };
+  /**
+   * Where each request goes and how it authenticates, decided just before it is sent (GitHub
+   * Copilot: a short-lived token and the endpoint that came with it). Its base URL and headers
+   * win over `baseUrl` and the defaults; a ProviderError it throws is the request's failure.
+   */
+  connect?: (signal: AbortSignal) => Promise<OpenAIChatConnection>;
+}
+
+/** What `connect` resolves: the API root, headers for this request, and secrets to keep out of messages. */
+export interface OpenAIChatConnection {
+  baseUrl: string;
+  headers: Record<string, string>;
+  secrets: string[];
 }
 
 /** A LanguageModel speaking OpenAI Chat Completions (POST /chat/completions, SSE). */
@@ -53,8 +67,8 @@ export class OpenAIChatModel implements LanguageModel {
   }
 
   /** The endpoint this model posts to. */
-  url(): string {
-    const base = this.options.baseUrl.replace(/\/+$/, '');
+  url(baseUrl: string = this.options.baseUrl): string {
+    const base = baseUrl.replace(/\/+$/, '');
     const azure = this.options.azure;
     if (azure === undefined) return `${base}/chat/completions`;
     return `${base}/openai/deployments/${encodeURIComponent(azure.deployment)}/chat/completions?api-version=${encodeURIComponent(azure.apiVersion)}`;
@@ -66,17 +80,40 @@ export class OpenAIChatModel implements LanguageModel {
   }
 
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
+    const connect = this.options.connect;
+    if (connect === undefined) return this.streamTo(request, signal, { baseUrl: this.options.baseUrl, headers: {}, secrets: [] });
+    return this.connectThenStream(connect, request, signal);
+  }
+
+  private async *connectThenStream(connect: NonNullable<OpenAIChatModelOptions['connect']>, request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
+    let connection: OpenAIChatConnection;
+    try {
+      connection = await connect(signal);
+    } catch (error) {
+      const model = request.model === '' ? this.modelId : request.model;
+      const failure = signal.aborted
+        ? new ProviderError({ kind: 'aborted', provider: this.provider, model, message: `${this.provider}: the request was aborted` })
+        : error instanceof ProviderError
+          ? error
+          : new ProviderError({ kind: 'network', provider: this.provider, model, message: `${this.provider}: ${error instanceof Error ? error.message : String(error)}` });
+      yield* createOpenAIChatStreamParser({ provider: this.provider, model }).fail(failure);
+      return;
+    }
+    yield* this.streamTo(request, signal, connection);
+  }
+
+  private streamTo(request: ModelRequest, signal: AbortSignal, connection: OpenAIChatConnection): AsyncIterable<StreamEvent> {
     const model = request.model === '' ? this.modelId : request.model;
     const context = { provider: this.provider, model };
     return streamHttpModel({
       protocol: OPENAI_CHAT_PROTOCOL,
       ...context,
-      url: this.url(),
-      headers: this.headers(),
+      url: this.url(connection.baseUrl),
+      headers: { ...this.headers(), ...connection.headers },
       body: () => this.body(request),
       parser: createOpenAIChatStreamParser(context, { reasoningTags: resolveReasoningTags(this.options.quirks?.reasoningTag, model) }),
       classifyError: (status, text, headers) => classifyOpenAIChatError(context, status, text, headers),
-      secrets: [this.options.apiKey],
+      secrets: [this.options.apiKey, ...connection.secrets],
       ...(this.options.timeouts !== undefined ? { timeouts: this.options.timeouts } : {}),
       ...(this.options.maxResponseBytes !== undefined ? { maxResponseBytes: this.options.maxResponseBytes } : {}),
       signal,

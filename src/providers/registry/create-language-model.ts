@@ -3,6 +3,8 @@ import { AnthropicMessagesModel } from '../anthropic-messages/anthropic-messages
 import { CohereModel } from '../cohere/cohere-model.js';
 import { BedrockModel } from '../bedrock/bedrock-model.js';
 import type { AwsIdentity } from '../bedrock/resolve-aws-credentials.js';
+import { createCopilotModel } from '../copilot/copilot-model.js';
+import { copilotTokenSource } from '../copilot/copilot-token-source.js';
 import { GeminiModel } from '../gemini/gemini-model.js';
 import type { HttpTimeouts } from '../http/post-stream.js';
 import type { LanguageModel } from '../language-model.js';
@@ -34,6 +36,8 @@ export interface LanguageModelSpec {
   vertex?: { project: string; location: string; tokens: GoogleAccessTokenSource };
   /** Amazon Bedrock: credentials and region, resolved for each request, and the environment they came from. */
   bedrock?: { identity: () => AwsIdentity; env: NodeJS.ProcessEnv };
+  /** copilot only: the login `agentd login copilot` stored (`<stateDir>/copilot.json`). */
+  copilotLoginFile?: string;
 }
 
 type Factory = (spec: LanguageModelSpec) => LanguageModel;
@@ -118,6 +122,17 @@ const factories: Record<ProviderType, Factory> = {
       maxResponseBytes: spec.maxResponseBytes,
     });
   },
+  copilot: (spec) =>
+    createCopilotModel({
+      provider: spec.provider,
+      modelId: spec.modelId,
+      baseUrl: spec.baseUrl,
+      tokens: copilotTokenSource(spec.copilotLoginFile ?? '', spec.provider),
+      headers: spec.headers,
+      timeouts: spec.timeouts,
+      maxResponseBytes: spec.maxResponseBytes,
+      quirks: spec.quirks,
+    }),
 };
 
 /** Build the model for a resolved spec. */

@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { resolveAgentdPaths } from '../../config/agentd-paths.js';
+import { COPILOT_NOT_LOGGED_IN, copilotLoginPath } from '../../config/copilot-login.js';
 import { ProviderTypeSchema, type ProviderConfig } from '../../config/provider-config-schema.js';
 import { apiKeyVariables, resolveApiKeyWithSource, type ApiKeySource } from '../../config/resolve-api-key.js';
 import { CircuitBreaker } from '../http/circuit-breaker.js';
@@ -67,8 +70,10 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
     const config = configs[id];
     if (preset === undefined && config === undefined) throw new Error(unknownProviderMessage(id, knownIds()));
     if (config?.type === 'vertex') return vertexSpec(id, modelId, config);
-    const { url: baseUrl, from: baseUrlFrom } = resolveBaseUrl(id, preset, config, options.env);
+    const resolved = resolveBaseUrl(id, preset, config, options.env);
     const protocol = config?.type ?? preset?.protocol;
+    // Any id of type copilot reaches Copilot where its token says, like the copilot preset.
+    const { url: baseUrl, from: baseUrlFrom } = resolved.url === undefined && protocol === 'copilot' ? { url: findPreset('copilot')!.baseUrl, from: 'the copilot preset' } : resolved;
     if (protocol === undefined) {
       throw new Error(
         `provider "${id}" has no "type": set providers.${id}.type in config.json to the protocol its server speaks, usually "openai-chat" (one of ${ProviderTypeSchema.options.join(', ')})`,
@@ -80,6 +85,9 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
         `provider "${id}" has no base URL: set providers.${id}.baseUrl in config.json${preset?.baseUrlEnv !== undefined ? ` or the ${preset.baseUrlEnv} environment variable` : ''} (e.g. "http://127.0.0.1:8080/v1")`,
       );
     }
+    // Copilot needs no key but a login; without one, the provider is not configured.
+    const copilotLoginFile = protocol === 'copilot' ? copilotLoginPath(resolveAgentdPaths(options.env)) : undefined;
+    if (copilotLoginFile !== undefined && !existsSync(copilotLoginFile)) throw new Error(COPILOT_NOT_LOGGED_IN);
     const found = resolveApiKeyWithSource(id, config, options.env) ?? presetKey(preset, config, options.env);
     const apiKey = found?.key;
     // A preset's key is required only at the preset's own endpoint: the same id pointed at a
@@ -114,6 +122,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
             deployment: config?.azure?.deployment ?? modelId,
           }
         : undefined,
+      ...(copilotLoginFile !== undefined ? { copilotLoginFile } : {}),
     };
   }
 
@@ -148,9 +157,10 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
         maxRetries: config?.maxRetries,
         maxRetryDelayMs: config?.maxRetryDelayMs,
       });
-      // Outside the retries: the hint goes on the failure the user sees, once. Bedrock's
-      // errors name the model, region and credential source themselves.
-      return resolved.protocol === 'bedrock' ? resilient : withSetupHints(resilient, resolved.setup);
+      // Outside the retries: the hint goes on the failure the user sees, once. Bedrock's and
+      // Copilot's errors say what to do themselves (the model, region and credential source;
+      // log in again): they have no key or base URL to check.
+      return resolved.protocol === 'bedrock' || resolved.protocol === 'copilot' ? resilient : withSetupHints(resilient, resolved.setup);
     },
     providerIds: knownIds,
     isConfigured(id) {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ANTHROPIC_VERSION } from '../anthropic-messages/anthropic-messages-model.js';
+import { COPILOT_CLIENT_HEADERS } from '../copilot/copilot-endpoints.js';
+import { copilotTokenSource } from '../copilot/copilot-token-source.js';
 import { kindFromHttpStatus } from '../http/kind-from-http-status.js';
 import { loadUndici } from '../http/load-undici.js';
 import { networkError } from '../http/network-error.js';
@@ -24,7 +26,8 @@ export type ProviderModelList =
  * `GET /v1/models?endpoint=chat`. Auth goes
  * in the same header the model class sends.
  */
-function listRequest(spec: LanguageModelSpec): { url: string; headers: Record<string, string> } {
+async function listRequest(spec: LanguageModelSpec, timeoutMs: number): Promise<{ url: string; headers: Record<string, string> }> {
+  if (spec.protocol === 'copilot') return copilotListRequest(spec, timeoutMs);
   const base = spec.baseUrl.replace(/\/+$/, '');
   const key = spec.apiKey;
   if (spec.protocol === 'anthropic-messages') {
@@ -36,9 +39,20 @@ function listRequest(spec: LanguageModelSpec): { url: string; headers: Record<st
   return { url: `${base}/models`, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...spec.headers } };
 }
 
+/**
+ * Copilot lists the models of the seat at `<endpoints.api>/models` with the Copilot token
+ * (see src/providers/copilot/copilot-endpoints.ts); the exchange comes first.
+ */
+async function copilotListRequest(spec: LanguageModelSpec, timeoutMs: number): Promise<{ url: string; headers: Record<string, string> }> {
+  const token = await copilotTokenSource(spec.copilotLoginFile ?? '', spec.provider).token(spec.modelId, AbortSignal.timeout(timeoutMs));
+  const base = (token.apiUrl ?? spec.baseUrl).replace(/\/+$/, '');
+  return { url: `${base}/models`, headers: { ...COPILOT_CLIENT_HEADERS, ...spec.headers, authorization: `Bearer ${token.token}` } };
+}
+
 /** `{data:[{id}]}` (OpenAI, Anthropic, compatible servers) or `{models:[{name:"models/…"}]}` (Gemini). */
 const listSchema = z.looseObject({
-  data: z.array(z.looseObject({ id: z.string() })).optional().catch(undefined),
+  /** Copilot's entries carry `capabilities.type` ("chat", "embeddings"); only chat models can answer a turn. */
+  data: z.array(z.looseObject({ id: z.string(), capabilities: z.looseObject({ type: z.string().optional() }).optional().catch(undefined) })).optional().catch(undefined),
   models: z.array(z.looseObject({ name: z.string() })).optional().catch(undefined),
 });
 
@@ -53,9 +67,16 @@ export async function listProviderModels(spec: LanguageModelSpec, setup: Provide
   }
   if (spec.azure !== undefined) return { kind: 'not-listed', protocol, reason: 'Azure OpenAI lists deployments per resource; not probed' };
   if (spec.bedrock !== undefined) return checkBedrockCredentials(spec.provider, spec.bedrock.identity, spec.bedrock.env, timeoutMs);
-  const { url, headers } = listRequest(spec);
+  let url: string;
+  let headers: Record<string, string>;
+  try {
+    ({ url, headers } = await listRequest(spec, timeoutMs));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { kind: 'failed', protocol, url: spec.baseUrl, message };
+  }
   const failed = (error: ProviderError): ProviderModelList => {
-    const hint = setupHint(error, setup);
+    const hint = spec.protocol === 'copilot' ? undefined : setupHint(error, setup);
     const message = hint === undefined ? error.message : `${error.message} — ${hint}`;
     return { kind: 'failed', protocol, url, message: spec.apiKey ? message.split(spec.apiKey).join('[redacted]') : message };
   };
@@ -69,7 +90,7 @@ export async function listProviderModels(spec: LanguageModelSpec, setup: Provide
       return failed(new ProviderError({ provider: spec.provider, model: spec.modelId, kind, status, message: `${spec.provider}: GET ${url} answered ${status}: ${text.trim().slice(0, 300) || '(empty body)'}` }));
     }
     const parsed = listSchema.safeParse(safeJson(text));
-    const ids = parsed.success ? [...(parsed.data.data ?? []).map((m) => m.id), ...(parsed.data.models ?? []).map((m) => m.name.replace(/^models\//, ''))] : undefined;
+    const ids = parsed.success ? [...(parsed.data.data ?? []).filter((m) => (m.capabilities?.type ?? 'chat') === 'chat').map((m) => m.id), ...(parsed.data.models ?? []).map((m) => m.name.replace(/^models\//, ''))] : undefined;
     if (ids === undefined) return { kind: 'failed', protocol, url, message: `${spec.provider}: GET ${url} answered something that is not a model list; check the base URL` };
     return { kind: 'ok', protocol, url, models: ids.sort() };
   } catch (error) {

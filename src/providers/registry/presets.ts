@@ -46,6 +46,9 @@ export const providerPresets: readonly ProviderPreset[] = [
   // https://learn.microsoft.com/azure/ai-services/openai/reference — the endpoint is per resource
   // (https://NAME.openai.azure.com), from config or AZURE_OPENAI_ENDPOINT as the OpenAI SDK reads it.
   { id: 'azure', protocol: 'openai-chat', baseUrl: '', apiKeyEnv: 'AZURE_OPENAI_API_KEY', baseUrlEnv: 'AZURE_OPENAI_ENDPOINT', quirks: openAIQuirks, azure: true },
+  // GitHub Copilot: chat at the endpoint its token names, this one when it names none; no API
+  // key, a login (`agentd login copilot`; src/providers/copilot/copilot-endpoints.ts cites the sources).
+  { id: 'copilot', protocol: 'copilot', baseUrl: 'https://api.githubcopilot.com' },
   // https://api-docs.deepseek.com/ — thinking-mode tool calls need reasoning_content sent back
   // (https://api-docs.deepseek.com/guides/thinking_mode).
   { id: 'deepseek', protocol: 'openai-chat', baseUrl: 'https://api.deepseek.com', apiKeyEnv: 'DEEPSEEK_API_KEY', quirks: { replayReasoningContent: true } },

@@ -41,7 +41,9 @@ describe('presets', () => {
     );
     expect(new Set(ids).size).toBe(ids.length);
     for (const preset of providerPresets) {
-      if (preset.apiKeyEnv === undefined) expect(preset.baseUrl, preset.id).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+      // Copilot needs a login, not a key (agentd login copilot), and is hosted.
+      if (preset.protocol === 'copilot') expect(preset.baseUrl, preset.id).toMatch(/^https:\/\//);
+      else if (preset.apiKeyEnv === undefined) expect(preset.baseUrl, preset.id).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
       else if (preset.id !== 'azure') expect(preset.baseUrl, preset.id).toMatch(/^https:\/\//);
     }
   });

@@ -10,7 +10,7 @@ export interface LanguageModel {
   readonly provider: string;
   /** The vendor's model id. */
   readonly modelId: string;
-  /** Wire protocol: `anthropic-messages`, `openai-chat`, `openai-responses` or `gemini`. */
+  /** Wire protocol, one of ProviderTypeSchema's (a Vertex model reports the protocol of the model it serves: `gemini` or `anthropic-messages`). */
   readonly protocol: string;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
 }

@@ -79,9 +79,10 @@ export const PROVIDERS = {
     from: 'google-vertex',
     models: ['gemini-2.5-pro', 'gemini-2.5-flash', 'claude-sonnet-4-5@20250929', 'claude-opus-4-5@20251101', 'claude-opus-4-1@20250805', 'claude-haiku-4-5@20251001'],
     regional: {
-      // Anthropic, "Claude on Vertex AI", section "Global vs regional endpoints": from Claude
-      // Sonnet 4.5 on, regional endpoints carry a 10% premium over the global endpoint; older
-      // models (Opus 4.1 and before) keep one price. Gemini gets none: Google's global-endpoint
+      // Anthropic, "Claude on Vertex AI", section "Global vs regional endpoints": "Regional
+      // endpoints include a 10% pricing premium over global endpoints. This applies to Claude
+      // Sonnet 4.5 and future models only" (later versions of the page say the same of the
+      // multi-region `us`/`eu` locations); older models (Opus 4.1 and before) keep one price. Gemini gets none: Google's global-endpoint
       // page (https://cloud.google.com/vertex-ai/generative-ai/docs/learn/locations#use_the_global_endpoint)
       // gives availability, not price, as the difference, and no Google source we found prices
       // Gemini per region.

@@ -21,6 +21,8 @@ describe('Vertex AI models in the catalog', () => {
     const sonnet = 'vertex/claude-sonnet-4-5@20250929';
     expect(catalog.lookup(sonnet, 'us-east5')).toMatchObject({ inputPrice: 3.3, outputPrice: 16.5, cacheReadPrice: 0.33, cacheWritePrice: 4.125 });
     expect(catalog.lookup(sonnet, 'europe-west1')).toMatchObject({ inputPrice: 3.3, outputPrice: 16.5 });
+    // A multi-region location (`us`, `eu`) carries the same premium on the same page.
+    expect(catalog.lookup(sonnet, 'us')).toMatchObject({ inputPrice: 3.3, outputPrice: 16.5 });
     expect(catalog.lookup(sonnet, 'global')).toMatchObject({ inputPrice: 3, outputPrice: 15, cacheReadPrice: 0.3, cacheWritePrice: 3.75 });
     expect(catalog.lookup(sonnet)).toMatchObject({ inputPrice: 3, outputPrice: 15 });
     expect(catalog.lookup('vertex/claude-opus-4-5@20251101', 'us-east5')).toMatchObject({ inputPrice: 5.5, outputPrice: 27.5 });

@@ -18,6 +18,8 @@
 //   tool_call      → tools
 //   modalities.input contains "image" → images   (`attachment` also covers PDFs/files, so it is not used)
 //   reasoning      → thinking
+// A provider's `regional` list adds `regionalPrices` (its prices times `multiplier`, from
+// the source it names) to the listed models: what a regional endpoint bills above the global one.
 // Only the base price tier is kept: `cost.tiers` (higher prices past a context size) and
 // `experimental.modes` (priority/fast service) are not represented in the catalog.
 // A model is left out, with a warning on stderr, when it is missing from the input, marked
@@ -71,11 +73,23 @@ export const PROVIDERS = {
     from: 'cohere',
     models: ['command-a-plus-05-2026', 'command-a-03-2025', 'command-a-reasoning-08-2025', 'command-a-vision-07-2025', 'command-r-plus-08-2024', 'command-r-08-2024', 'command-r7b-12-2024'],
   },
-  // Google's and Anthropic's models on Vertex AI, at the global endpoint's prices (regional
-  // endpoints cost 10% more for Claude 4.5 models: https://docs.anthropic.com/en/api/claude-on-vertex-ai).
+  // Google's and Anthropic's models on Vertex AI, at the global endpoint's prices (what
+  // models.dev lists), with the regional endpoints' prices where they are higher.
   vertex: {
     from: 'google-vertex',
     models: ['gemini-2.5-pro', 'gemini-2.5-flash', 'claude-sonnet-4-5@20250929', 'claude-opus-4-5@20251101', 'claude-opus-4-1@20250805', 'claude-haiku-4-5@20251001'],
+    regional: {
+      // Anthropic, "Claude on Vertex AI", section "Global vs regional endpoints": "Regional
+      // endpoints include a 10% pricing premium over global endpoints. This applies to Claude
+      // Sonnet 4.5 and future models only" (later versions of the page say the same of the
+      // multi-region `us`/`eu` locations); older models (Opus 4.1 and before) keep one price. Gemini gets none: Google's global-endpoint
+      // page (https://cloud.google.com/vertex-ai/generative-ai/docs/learn/locations#use_the_global_endpoint)
+      // gives availability, not price, as the difference, and no Google source we found prices
+      // Gemini per region.
+      multiplier: 1.1,
+      models: ['claude-sonnet-4-5@20250929', 'claude-opus-4-5@20251101', 'claude-haiku-4-5@20251001'],
+      source: 'regional prices of vertex/claude-*-4-5 models: the global prices +10% (https://docs.anthropic.com/en/api/claude-on-vertex-ai, "Global vs regional endpoints")',
+    },
   },
   // A `bedrock` provider (type "bedrock" in config): base model ids and the regional
   // inference profiles (`us.`, `eu.`) whose prices differ from the base ones.
@@ -112,10 +126,22 @@ export function mapModel(model) {
   return { entry };
 }
 
+/** A price times a premium, rounded to a millionth of a dollar so 3 × 1.1 reads 3.3, not 3.3000000000000003. */
+const premium = (price, multiplier) => Math.round(price * multiplier * 1e6) / 1e6;
+
+/** An entry's prices on a regional endpoint: each of its prices times `multiplier`. */
+export function regionalPrices(entry, multiplier) {
+  const prices = { inputPrice: premium(entry.inputPrice, multiplier), outputPrice: premium(entry.outputPrice, multiplier) };
+  if (entry.cacheReadPrice !== undefined) prices.cacheReadPrice = premium(entry.cacheReadPrice, multiplier);
+  if (entry.cacheWritePrice !== undefined) prices.cacheWritePrice = premium(entry.cacheWritePrice, multiplier);
+  return prices;
+}
+
 /** The whole catalog from a parsed api.json; `warn` receives one line per skipped model. */
 export function generateCatalog(api, retrieved, warn = () => {}, note = undefined) {
   const models = {};
-  for (const [agentdId, { from, models: ids }] of Object.entries(PROVIDERS)) {
+  const regionalSources = [];
+  for (const [agentdId, { from, models: ids, regional }] of Object.entries(PROVIDERS)) {
     const provider = api[from];
     if (provider === undefined || typeof provider.models !== 'object') {
       warn(`${agentdId}: provider "${from}" is not in the input; its models are left out`);
@@ -128,8 +154,15 @@ export function generateCatalog(api, retrieved, warn = () => {}, note = undefine
         continue;
       }
       const mapped = mapModel(model);
-      if (mapped.skip) warn(`${agentdId}/${id}: ${mapped.skip}; left out`);
-      else models[`${agentdId}/${id}`] = mapped.entry;
+      if (mapped.skip) {
+        warn(`${agentdId}/${id}: ${mapped.skip}; left out`);
+        continue;
+      }
+      models[`${agentdId}/${id}`] = mapped.entry;
+      if (regional?.models.includes(id)) {
+        mapped.entry.regionalPrices = regionalPrices(mapped.entry, regional.multiplier);
+        if (!regionalSources.includes(regional.source)) regionalSources.push(regional.source);
+      }
     }
   }
   return {
@@ -137,6 +170,7 @@ export function generateCatalog(api, retrieved, warn = () => {}, note = undefine
       `models.dev (https://models.dev/api.json, data from github.com/anomalyco/models.dev), retrieved ${retrieved}; ` +
       'prices in USD per 1M tokens at the base tier (long-context tiers and priority modes not represented); ' +
       'generated by scripts/generate-model-catalog.mjs' +
+      regionalSources.map((source) => `; ${source}`).join('') +
       (note ? `; ${note}` : ''),
     models,
   };

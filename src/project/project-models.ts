@@ -1,6 +1,6 @@
 import type { ProjectSettings } from '../config/project-settings.js';
 import type { TurnModel } from '../loop/loop-context.js';
-import { createModelCatalog, type ModelCatalog } from '../providers/catalog/model-catalog.js';
+import { createModelCatalog, parseModelRef, type ModelCatalog } from '../providers/catalog/model-catalog.js';
 import { notInCatalogWarning } from '../providers/catalog/not-in-catalog-warning.js';
 import { priceUsage } from '../providers/catalog/price-usage.js';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry/create-provider-registry.js';
@@ -57,7 +57,8 @@ export class ProjectModels {
     } catch (error) {
       throw new ModelNotConfiguredError(`${setting} ${ref} cannot be used: ${(error as Error).message}`);
     }
-    const info = this.catalog.lookup(ref);
+    // Priced where the provider actually calls: a Vertex region may bill more than its global endpoint.
+    const info = this.catalog.lookup(ref, this.registry.location(parseModelRef(ref).provider));
     // Once per model per machine: it stays true run after run, and `agentd doctor` shows it again.
     if (!info.known && this.parts.rememberedWarnings.firstTime(`not-in-catalog ${ref}`)) this.parts.log(notInCatalogWarning(ref, info.contextWindow));
     return { ref, model, contextWindow: info.contextWindow, maxOutputTokens: info.maxOutputTokens, price: (usage) => priceUsage(info, usage).usd };

@@ -51,6 +51,7 @@ describe('agentd models (child process)', () => {
       model: 'tiny-coder',
       configured: true,
       source: 'config',
+      location: null,
       contextWindow: 65_536,
       maxOutputTokens: 8_192,
       inputPrice: 0.1,
@@ -60,6 +61,7 @@ describe('agentd models (child process)', () => {
       tools: true,
       images: false,
       thinking: true,
+      regionalPrices: null,
     });
     expect(rows.find((row) => row.ref === 'anthropic/claude-sonnet-4-5')).toMatchObject({ source: 'catalog+config', inputPrice: 2.5, configured: false });
     const deepseek = rows.filter((row) => row.provider === 'deepseek');
@@ -110,6 +112,18 @@ describe('modelsCommand (in process)', () => {
     expect(code).toBe(0);
     const providers = new Set(out.trimEnd().split('\n').map((line) => (JSON.parse(line) as ModelRow).provider));
     expect([...providers].sort()).toEqual(['anthropic', 'local']);
+  });
+
+  it("shows a Vertex provider's models at the prices of its location, and says so", async () => {
+    const file = join(dir, 'vertex.json');
+    writeFileSync(file, JSON.stringify({ providers: { vertex: { type: 'vertex', project: 'agentd-test', location: 'us-east5' } } }));
+    const json = await run(['--config', file, '--provider', 'vertex', '--json']);
+    const rows = json.out.trimEnd().split('\n').map((line) => JSON.parse(line) as ModelRow);
+    expect(rows.find((row) => row.model === 'claude-sonnet-4-5@20250929')).toMatchObject({ location: 'us-east5', inputPrice: 3.3, outputPrice: 16.5, regionalPrices: { inputPrice: 3.3, outputPrice: 16.5 } });
+    expect(rows.find((row) => row.model === 'gemini-2.5-pro')).toMatchObject({ location: 'us-east5', inputPrice: 1.25, regionalPrices: null });
+    const table = await run(['--config', file, '--provider', 'vertex']);
+    expect(table.out).toMatch(/^vertex\/claude-sonnet-4-5@20250929 +200,000 +64,000 +3\.30 +16\.50 /m);
+    expect(table.out).toContain('Regional prices: 3 models bill more on a regional endpoint than on "global"; shown at each provider\'s location (vertex: us-east5)');
   });
 
   it('names the keyless local providers that take any model id', async () => {

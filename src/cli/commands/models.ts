@@ -5,7 +5,7 @@ import { jsonForTerminal, showControlCharacters } from '../../config/show-contro
 import { formatModelTable } from '../../providers/catalog/format-model-table.js';
 import { listModelRows } from '../../providers/catalog/list-model-rows.js';
 import { serverModelRows } from '../../providers/catalog/server-model-rows.js';
-import { createProviderRegistry } from '../../providers/registry/create-provider-registry.js';
+import { createProviderRegistry, type ProviderRegistry } from '../../providers/registry/create-provider-registry.js';
 import { reachModelServers } from '../models/reach-model-servers.js';
 
 /** Where the command reads its environment and writes its output; the process's by default. */
@@ -51,7 +51,7 @@ export async function modelsCommand(argv: string[], io: ModelsCommandIo = proces
     ...(values.config !== undefined ? { configFile: values.config } : {}),
   });
   const registry = createProviderRegistry({ config, env: io.env });
-  const rows = listModelRows({ overrides: config.providers, isConfigured: (id) => registry.isConfigured(id) });
+  const rows = listModelRows({ overrides: config.providers, isConfigured: (id) => registry.isConfigured(id), location: (id) => pricedLocation(registry, id) });
 
   const provider = values.provider;
   if (provider !== undefined && !registry.providerIds().includes(provider) && !rows.some((row) => row.provider === provider)) {
@@ -83,3 +83,12 @@ export async function modelsCommand(argv: string[], io: ModelsCommandIo = proces
   return 0;
 }
 
+
+/** A provider's location for pricing. A malformed one makes the provider unconfigured (its row says so); its models are then listed at the global prices. */
+function pricedLocation(registry: ProviderRegistry, id: string): string | undefined {
+  try {
+    return registry.location(id);
+  } catch {
+    return undefined;
+  }
+}

@@ -39,7 +39,18 @@ export function formatModelTable(rows: readonly ModelRow[]): string {
       .trimEnd();
   const lines = [render(columns.map((column) => column.title)), ...cells.map(render)];
   const legend = 'Prices in USD per 1M tokens; "-": no separate cache price (billed as input). CONFIGURED: key present or keyless local server.';
-  return `${lines.join('\n')}\n\n${legend}\n`;
+  return `${lines.join('\n')}\n\n${legend}\n${regionalLegend(rows)}`;
+}
+
+/**
+ * A line when some model bills more on a regional endpoint than on the global one: its
+ * prices above are those of its provider's location, named here.
+ */
+function regionalLegend(rows: readonly ModelRow[]): string {
+  const regional = rows.filter((row) => row.regionalPrices !== null);
+  if (regional.length === 0) return '';
+  const locations = [...new Set(regional.map((row) => `${row.provider}: ${row.location ?? 'global'}`))].join(', ');
+  return `Regional prices: ${regional.length === 1 ? 'one model bills' : `${regional.length} models bill`} more on a regional endpoint than on "global"; shown at each provider's location (${locations}); --json lists both.\n`;
 }
 
 /** 200000 → "200,000": exact, and readable at a glance. */

@@ -1,4 +1,5 @@
 import { createModelCatalog, parseModelRef, type ModelCatalogOverrides } from './model-catalog.js';
+import type { RegionalPrices } from './model-info.js';
 
 /** One line of `agentd models`: a model, what is known about it and whether it can be used now. */
 export interface ModelRow {
@@ -23,7 +24,12 @@ export interface ModelRow {
   contextWindow: number;
   /** Maximum output tokens of one response. */
   maxOutputTokens: number;
-  /** USD per 1M input tokens. */
+  /**
+   * The location the prices are for, when the provider's vendor prices by location (a
+   * Vertex provider's `global` or region); null for every other provider.
+   */
+  location: string | null;
+  /** USD per 1M input tokens (at `location`). */
   inputPrice: number;
   /** USD per 1M output tokens. */
   outputPrice: number;
@@ -37,6 +43,8 @@ export interface ModelRow {
   images: boolean;
   /** Can reason before answering. */
   thinking: boolean;
+  /** The prices on a regional endpoint, where they are above the global ones (ModelInfo.regionalPrices); null when none. */
+  regionalPrices: RegionalPrices | null;
 }
 
 export interface ListModelRowsOptions {
@@ -44,6 +52,8 @@ export interface ListModelRowsOptions {
   overrides?: ModelCatalogOverrides;
   /** Whether a provider id is usable now, e.g. `registry.isConfigured`; asked once per provider. */
   isConfigured: (providerId: string) => boolean;
+  /** Where a provider's requests go when its vendor prices by location, e.g. `registry.location`; rows are priced there. */
+  location?: (providerId: string) => string | undefined;
 }
 
 /**
@@ -64,10 +74,13 @@ export function listModelRows(options: ListModelRowsOptions): ModelRow[] {
     return answer;
   };
 
-  return createModelCatalog(overrides)
+  const catalog = createModelCatalog(overrides);
+  return catalog
     .list()
-    .map((entry) => {
-      const { provider, model } = parseModelRef(entry.ref);
+    .map(({ ref }) => {
+      const { provider, model } = parseModelRef(ref);
+      const location = options.location?.(provider);
+      const entry = { ref, ...catalog.lookup(ref, location) };
       const inCatalog = builtIn.lookup(entry.ref).known;
       const inConfig = overrides[provider]?.models?.[model] !== undefined;
       return {
@@ -76,6 +89,7 @@ export function listModelRows(options: ListModelRowsOptions): ModelRow[] {
         model,
         configured: ready(provider),
         source: inCatalog && inConfig ? 'catalog+config' : inConfig ? 'config' : 'catalog',
+        location: location ?? null,
         contextWindow: entry.contextWindow,
         maxOutputTokens: entry.maxOutputTokens,
         inputPrice: entry.inputPrice,
@@ -85,6 +99,7 @@ export function listModelRows(options: ListModelRowsOptions): ModelRow[] {
         tools: entry.tools,
         images: entry.images,
         thinking: entry.thinking,
+        regionalPrices: entry.regionalPrices ?? null,
       };
     });
 }

@@ -11,8 +11,12 @@ export type ModelCatalogOverrides = Record<string, { models?: Record<string, Mod
 export type ModelLookup = ModelInfo & { known: boolean };
 
 export interface ModelCatalog {
-  /** Everything known about `provider/model`, with defaults for an unknown model. */
-  lookup(ref: string): ModelLookup;
+  /**
+   * Everything known about `provider/model`, with defaults for an unknown model.
+   * `location`: where the provider's requests go (ProviderRegistry.location); any location
+   * but `global` bills the model's regional prices when it has them.
+   */
+  lookup(ref: string, location?: string): ModelLookup;
   /** Every catalog and configured model, overrides applied, sorted by ref. */
   list(): Array<{ ref: string } & ModelInfo>;
 }
@@ -24,6 +28,9 @@ export interface ModelCatalog {
  * rule, so their writes fall back to the input price in priceUsage.
  */
 const ANTHROPIC_CACHE_WRITE_MULTIPLIER = 1.25;
+
+/** The location name of a cloud's global endpoint (Vertex AI's `locations/global`), billed at the base prices. */
+const GLOBAL_LOCATION = 'global';
 
 const COUNT_FIELDS = ['contextWindow', 'maxOutputTokens'] as const;
 const PRICE_FIELDS = ['inputPrice', 'outputPrice', 'cacheReadPrice', 'cacheWritePrice'] as const;
@@ -72,6 +79,19 @@ function withConventions(provider: string, info: ModelInfo): ModelInfo {
   return info;
 }
 
+/** A price set in config is the user's price everywhere: the catalog's regional prices give way to it. */
+function withoutRegionalIfPriced(info: ModelInfo, override: ModelOverride | undefined): ModelInfo {
+  if (info.regionalPrices === undefined || !PRICE_FIELDS.some((field) => override?.[field] !== undefined)) return info;
+  const { regionalPrices: _regional, ...rest } = info;
+  return rest;
+}
+
+/** The prices billed at `location`: the regional ones anywhere but the global endpoint. */
+function atLocation(info: ModelInfo, location: string | undefined): ModelInfo {
+  if (location === undefined || location === GLOBAL_LOCATION || info.regionalPrices === undefined) return info;
+  return { ...info, ...info.regionalPrices };
+}
+
 /**
  * The model catalog: checked-in data (models.json, generated from models.dev) with config
  * overrides merged over it field by field. An override for a model the data lacks makes it
@@ -88,11 +108,12 @@ export function createModelCatalog(overrides: ModelCatalogOverrides = {}): Model
     }
   }
 
-  const lookup = (ref: string): ModelLookup => {
+  const lookup = (ref: string, location?: string): ModelLookup => {
     const { provider } = parseModelRef(ref);
     const base = data[ref];
     const override = configured.get(ref);
-    const info = withConventions(provider, { ...(base ?? UNKNOWN_MODEL_DEFAULTS), ...override });
+    const merged = withConventions(provider, { ...(base ?? UNKNOWN_MODEL_DEFAULTS), ...override });
+    const info = atLocation(withoutRegionalIfPriced(merged, override), location);
     return { ...info, known: base !== undefined || override !== undefined };
   };
 

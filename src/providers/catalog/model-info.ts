@@ -18,10 +18,24 @@ export interface ModelInfo {
   images: boolean;
   /** Can reason before answering (extended thinking, reasoning effort). */
   thinking: boolean;
+  /**
+   * The prices on a regional endpoint, where the vendor bills them above its global
+   * endpoint's (the prices above): Claude 4.5-generation models on Vertex AI. Applied when
+   * the provider calls a location other than `global` (see ModelCatalog.lookup).
+   */
+  regionalPrices?: RegionalPrices;
 }
 
-/** A config override (`providers.<id>.models.<model>`): any field, merged over the catalog. */
-export type ModelOverride = Partial<ModelInfo>;
+/** A model's prices on a regional endpoint, USD per 1M tokens, like ModelInfo's. */
+export interface RegionalPrices {
+  inputPrice: number;
+  outputPrice: number;
+  cacheReadPrice?: number;
+  cacheWritePrice?: number;
+}
+
+/** A config override (`providers.<id>.models.<model>`): any field but the regional prices, merged over the catalog. */
+export type ModelOverride = Partial<Omit<ModelInfo, 'regionalPrices'>>;
 
 /**
  * What an unknown model is assumed to be. Small on purpose: a 32 768-token window and

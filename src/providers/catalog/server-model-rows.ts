@@ -13,7 +13,7 @@ export function serverModelRows(provider: string, ids: readonly string[], rows: 
     .map((model) => `${provider}/${model}`)
     .filter((ref) => !listed.has(ref))
     .map((ref) => {
-      const { known: _known, ...info } = catalog.lookup(ref);
+      const { known: _known, regionalPrices, ...info } = catalog.lookup(ref);
       return {
         ref,
         provider,
@@ -23,6 +23,9 @@ export function serverModelRows(provider: string, ids: readonly string[], rows: 
         ...info,
         cacheReadPrice: info.cacheReadPrice ?? null,
         cacheWritePrice: info.cacheWritePrice ?? null,
+        // A server's own list (OpenAI-compatible servers, Copilot) has no location to price by.
+        location: null,
+        regionalPrices: regionalPrices ?? null,
       };
     });
 }

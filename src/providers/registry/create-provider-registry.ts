@@ -7,7 +7,7 @@ import { CircuitBreaker } from '../http/circuit-breaker.js';
 import { withResilience } from '../http/with-resilience.js';
 import type { LanguageModel } from '../language-model.js';
 import { GoogleAccessTokenSource } from '../vertex/google-auth/google-access-token-source.js';
-import { resolveVertexSettings } from '../vertex/resolve-vertex-settings.js';
+import { resolveVertexLocation, resolveVertexSettings } from '../vertex/resolve-vertex-settings.js';
 import { bedrockSpec } from './bedrock-spec.js';
 import { createLanguageModel, type LanguageModelSpec } from './create-language-model.js';
 import { findPreset, providerPresets, type ProviderPreset } from './presets.js';
@@ -41,6 +41,11 @@ export interface ProviderRegistry {
    * fails with the reason `resolve` would give.
    */
   listModels(id: string, timeoutMs: number): Promise<ProviderModelList>;
+  /**
+   * The location a provider's requests go to, when its vendor prices by it: a Vertex
+   * provider's resolved location (`global` or a region). Undefined for other providers.
+   */
+  location(id: string): string | undefined;
 }
 
 /** Azure's generally available data-plane version for chat completions (https://learn.microsoft.com/azure/ai-services/openai/api-version-deprecation). */
@@ -174,6 +179,10 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
     async listModels(id, timeoutMs) {
       const resolved = spec(id, 'models');
       return listProviderModels(resolved, resolved.setup, timeoutMs);
+    },
+    location(id) {
+      const config = configs[id];
+      return config?.type === 'vertex' ? resolveVertexLocation(id, config, options.env) : undefined;
     },
   };
 }

@@ -39,10 +39,7 @@ export function resolveVertexSettings(id: string, config: ProviderConfig | undef
       `provider "${id}" (vertex) needs a Google Cloud project: set providers.${id}.project in config.json or the GOOGLE_CLOUD_PROJECT environment variable (${credentials.origin} names none)`,
     );
   }
-  const location = config?.location ?? nonEmpty(env['GOOGLE_CLOUD_LOCATION']) ?? DEFAULT_VERTEX_LOCATION;
-  if (!/^[a-z0-9-]+$/.test(location)) {
-    throw new Error(`provider "${id}" (vertex): location "${location}" is not a Vertex location; use one like "us-east5", "europe-west1" or "global"`);
-  }
+  const location = resolveVertexLocation(id, config, env);
   return {
     project,
     location,
@@ -50,6 +47,18 @@ export function resolveVertexSettings(id: string, config: ProviderConfig | undef
     baseUrlFrom: config?.baseUrl !== undefined ? `providers.${id}.baseUrl in config.json` : `the ${location} endpoint of Vertex AI`,
     credentials,
   };
+}
+
+/**
+ * The location a Vertex provider calls: config, then GOOGLE_CLOUD_LOCATION, then `global`.
+ * Needs no credentials, so pricing can ask for it alone. Throws one line for a malformed one.
+ */
+export function resolveVertexLocation(id: string, config: ProviderConfig | undefined, env: NodeJS.ProcessEnv): string {
+  const location = config?.location ?? nonEmpty(env['GOOGLE_CLOUD_LOCATION']) ?? DEFAULT_VERTEX_LOCATION;
+  if (!/^[a-z0-9-]+$/.test(location)) {
+    throw new Error(`provider "${id}" (vertex): location "${location}" is not a Vertex location; use one like "us-east5", "europe-west1" or "global"`);
+  }
+  return location;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

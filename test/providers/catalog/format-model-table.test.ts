@@ -17,6 +17,8 @@ const row = (over: Partial<ModelRow>): ModelRow => ({
   tools: true,
   images: true,
   thinking: true,
+  location: null,
+  regionalPrices: null,
   ...over,
 });
 
@@ -34,6 +36,17 @@ describe('formatModelTable', () => {
     ]);
     expect(lines[4]).toMatch(/USD per 1M tokens/);
     expect(text.endsWith('\n')).toBe(true);
+  });
+
+  it("names each provider's location when a model bills more on a regional endpoint", () => {
+    const plain = formatModelTable([row({})]);
+    expect(plain).not.toContain('Regional prices');
+    const text = formatModelTable([
+      row({ ref: 'vertex/claude-sonnet-4-5@20250929', provider: 'vertex', location: 'us-east5', inputPrice: 3.3, regionalPrices: { inputPrice: 3.3, outputPrice: 16.5 } }),
+      row({ ref: 'vertex/gemini-2.5-flash', provider: 'vertex', location: 'us-east5' }),
+    ]);
+    expect(text.split('\n')[1]).toMatch(/^vertex\/claude-sonnet-4-5@20250929 .* 3\.30 /);
+    expect(text.endsWith('Regional prices: one model bills more on a regional endpoint than on "global"; shown at each provider\'s location (vertex: us-east5); --json lists both.\n')).toBe(true);
   });
 
   it('says so when nothing matches instead of printing a bare header', () => {

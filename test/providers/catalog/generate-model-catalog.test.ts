@@ -45,6 +45,17 @@ describe('scripts/generate-model-catalog.mjs', () => {
     expect(fs.readFileSync(out, 'utf8')).toBe(fs.readFileSync(path.join(fixtures, 'sample-expected.json'), 'utf8'));
   });
 
+  it('reproduces the checked-in models.json from the models.dev excerpt, regional prices and their source included', async () => {
+    const out = path.join(dir, 'models.json');
+    const checkedIn = path.join(root, 'src/providers/catalog/models.json');
+    const { source } = JSON.parse(fs.readFileSync(checkedIn, 'utf8')) as { source: string };
+    const note = source.slice(source.indexOf('; this copy: ') + 2);
+    const result = await generate([path.join(fixtures, 'models-dev-excerpt.json'), '--out', out, '--retrieved', '2026-11-22', '--note', note]);
+    expect(result.code).toBe(0);
+    expect(fs.readFileSync(out, 'utf8')).toBe(fs.readFileSync(checkedIn, 'utf8'));
+    expect(source).toContain('regional prices of vertex/claude-*-4-5 models: the global prices +10% (https://docs.anthropic.com/en/api/claude-on-vertex-ai');
+  });
+
   it('names every model it leaves out, and why', async () => {
     const result = await generate([path.join(fixtures, 'sample-api.json'), '--out', path.join(dir, 'models.json'), '--retrieved', '2026-01-02']);
     expect(result.stderr).toContain('warning: anthropic/claude-opus-4-5: no context/output limit; left out');

@@ -23,6 +23,7 @@ describe('listModelRows', () => {
       model: 'claude-sonnet-4-5',
       configured: true,
       source: 'catalog',
+      location: null,
       contextWindow: 200_000,
       maxOutputTokens: 64_000,
       inputPrice: 3,
@@ -32,7 +33,24 @@ describe('listModelRows', () => {
       tools: true,
       images: true,
       thinking: true,
+      regionalPrices: null,
     });
+  });
+
+  it("prices a model at its provider's location, naming it, with the regional prices alongside", () => {
+    const at = (location: string | undefined) =>
+      listModelRows({ isConfigured: () => true, location: (id) => (id === 'vertex' ? location : undefined) }).filter((row) => row.provider === 'vertex');
+    const regional = at('us-east5');
+    expect(regional.find((row) => row.model === 'claude-sonnet-4-5@20250929')).toMatchObject({
+      location: 'us-east5',
+      inputPrice: 3.3,
+      outputPrice: 16.5,
+      cacheReadPrice: 0.33,
+      cacheWritePrice: 4.125,
+      regionalPrices: { inputPrice: 3.3, outputPrice: 16.5, cacheReadPrice: 0.33, cacheWritePrice: 4.125 },
+    });
+    expect(regional.find((row) => row.model === 'gemini-2.5-flash')).toMatchObject({ location: 'us-east5', inputPrice: 0.3, outputPrice: 2.5, regionalPrices: null });
+    expect(at('global').find((row) => row.model === 'claude-sonnet-4-5@20250929')).toMatchObject({ location: 'global', inputPrice: 3, outputPrice: 15 });
   });
 
   it('adds models declared in config and marks overridden catalog models', () => {
@@ -49,6 +67,7 @@ describe('listModelRows', () => {
       model: 'org/tiny-coder:7b',
       configured: true,
       source: 'config',
+      location: null,
       contextWindow: 65_536,
       // Unset fields take the unknown-model defaults.
       maxOutputTokens: 4_096,
@@ -59,6 +78,7 @@ describe('listModelRows', () => {
       tools: true,
       images: false,
       thinking: true,
+      regionalPrices: null,
     });
     const sonnet = rows.find((row) => row.ref === 'anthropic/claude-sonnet-4-5');
     expect(sonnet).toMatchObject({ source: 'catalog+config', inputPrice: 2.5, outputPrice: 15, configured: false });

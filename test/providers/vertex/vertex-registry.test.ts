@@ -72,6 +72,17 @@ describe('type "vertex" in the provider registry', () => {
     expect(events.at(-1)).toEqual({ type: 'stop', reason: { unified: 'end_turn', raw: 'end_turn' } });
   });
 
+  it("names the location it calls, for pricing: config, then GOOGLE_CLOUD_LOCATION, then global; other providers have none", () => {
+    expect(createProviderRegistry({ config: config(), env: env() }).location('gcp')).toBe('us-east5');
+    const unset = { providers: { gcp: { type: 'vertex' as const, project: 'agentd-test' } } };
+    expect(createProviderRegistry({ config: unset, env: { ...env(), GOOGLE_CLOUD_LOCATION: 'europe-west1' } }).location('gcp')).toBe('europe-west1');
+    expect(createProviderRegistry({ config: unset, env: env() }).location('gcp')).toBe('global');
+    expect(createProviderRegistry({ config: config(), env: env() }).location('anthropic')).toBeUndefined();
+    expect(() => createProviderRegistry({ config: { providers: { gcp: { type: 'vertex', location: 'US East' } } }, env: env() }).location('gcp')).toThrow(
+      'provider "gcp" (vertex): location "US East" is not a Vertex location',
+    );
+  });
+
   it('is not configured without a project; its model list is a token check (no model called)', async () => {
     const registry = createProviderRegistry({ config: { providers: { gcp: { type: 'vertex' } } }, env: env() });
     expect(registry.isConfigured('gcp')).toBe(false);

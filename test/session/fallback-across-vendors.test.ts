@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { daemonEnv, makeHome } from '../support/daemon-process.js';
 import { loadFixture } from '../support/load-fixture.js';
 import { startReplayServer, type ReplayServer } from '../support/replay-server.js';
 import { startVendorBed, VENDOR_NAMES, VENDORS } from '../support/vendor-stand-ins.js';
-import type { AssistantMessage } from '../../src/providers/message.js';
+import type { AssistantMessage, ToolMessage } from '../../src/providers/message.js';
 
 const PRIMARY = 'anthropic/claude-sonnet-4-5-20250929';
 const FALLBACK = 'gemini/gemini-2.5-flash';
@@ -140,5 +140,41 @@ describe('every vendor falls back to the next and takes the session back', () =>
       if (part.providerData?.['itemId'] !== undefined) expect(back).not.toContain(String(part.providerData['itemId']));
     }
     expect(daemon.daemon.sessions.messages(session.id).filter((m) => m.role === 'assistant').map((m) => m.model)).toEqual([fallback.ref, primary.ref]);
+  });
+
+  // Mid-turn: the fallback calls tools, and the primary, back for the next request of the same turn, gets those calls and their results on its own wire.
+  it.each(pairs)('%s → %s calls tools → %s answers with them', async (primaryName, fallbackName) => {
+    const primary = VENDORS[primaryName];
+    const fallback = VENDORS[fallbackName];
+    const bed = await startVendorBed();
+    cleanups.push(() => bed.close());
+    const home = makeHome({ model: primary.ref, fallbackModel: fallback.ref, providers: bed.providers });
+    cleanups.push(() => home.cleanup());
+    const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
+    cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
+    for (const [file, text] of [['notes.txt', 'the build is green'], ['config.toml', 'port = 8080'], ['README.md', 'matrix readme']]) writeFileSync(join(workspace, file!), `${text}\n`);
+    const daemon = await startDaemon({ cwd: workspace, env: await bed.env(home.home), version: 'test', write: () => {} });
+    cleanups.push(() => daemon.shutdown());
+
+    const session = daemon.daemon.sessions.create({ cwd: workspace });
+    primary.unavailable(bed.replay);
+    fallback.toolCall(bed.replay);
+    primary.answer(bed.replay);
+    expect(await session.submit([{ type: 'text', text: 'Look it up' }]).outcome).toEqual({ stopReason: 'end_turn' });
+    expect(bed.replay.requests).toHaveLength(3);
+    const stored = daemon.daemon.sessions.messages(session.id);
+    expect(stored.filter((m) => m.role === 'assistant').map((m) => m.model)).toEqual([fallback.ref, primary.ref]);
+    const calls = (stored.find((m) => m.role === 'assistant') as AssistantMessage).content.flatMap((p) => (p.type === 'tool_call' ? [p] : []));
+    const results = (stored.find((m) => m.role === 'tool') as ToolMessage).content;
+    expect(calls.length).toBeGreaterThan(0);
+    expect(results.map((r) => r.toolCallId)).toEqual(calls.map((c) => c.id));
+
+    const back = JSON.stringify(bed.replay.requests[2]!.body);
+    for (const call of calls) {
+      expect(back).toContain(inJson(call.name));
+      const signature = call.providerData?.['thoughtSignature'] ?? call.providerData?.['itemId'];
+      if (signature !== undefined) expect(back).not.toContain(String(signature));
+    }
+    for (const result of results) for (const part of result.content) if (part.type === 'text') expect(back).toContain(inJson(part.text));
   });
 });

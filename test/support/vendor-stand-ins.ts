@@ -19,6 +19,8 @@ export interface VendorStandIn {
   answer(replay: ReplayServer): void;
   /** Whether that answer carries reasoning. */
   reasons: boolean;
+  /** Queue a recorded answer that calls tools (`read` where the vendor has such a transcript; a tool agentd lacks gets an error result, which crosses all the same). */
+  toolCall(replay: ReplayServer): void;
 }
 
 export const VENDOR_NAMES = ['anthropic-messages', 'openai-chat', 'openai-responses', 'gemini', 'cohere', 'bedrock', 'vertex-claude', 'vertex-gemini', 'copilot'] as const;
@@ -53,39 +55,39 @@ const fixture = (protocol: string, scenario: string) => (replay: ReplayServer) =
 export const VENDORS: Record<VendorName, VendorStandIn> = {
   'anthropic-messages': {
     ref: 'anthropic/claude-sonnet-4-5-20250929', protocol: 'anthropic-messages',
-    unavailable: fixture('anthropic-messages', 'http-529-overloaded-error'), answer: fixture('anthropic-messages', 'thinking-with-signature'), reasons: true,
+    unavailable: fixture('anthropic-messages', 'http-529-overloaded-error'), answer: fixture('anthropic-messages', 'thinking-with-signature'), toolCall: fixture('anthropic-messages', 'two-tool-calls'), reasons: true,
   },
   'openai-chat': {
     ref: 'deepseek/deepseek-reasoner', protocol: 'openai-chat',
-    unavailable: serveOpenAIUnavailable, answer: fixture('openai-chat', 'reasoning-content-deepseek'), reasons: true,
+    unavailable: serveOpenAIUnavailable, answer: fixture('openai-chat', 'reasoning-content-deepseek'), toolCall: fixture('openai-chat', 'stop-after-tool-calls'), reasons: true,
   },
   'openai-responses': {
     ref: 'openai/gpt-5.1', protocol: 'openai-responses',
-    unavailable: serveOpenAIUnavailable, answer: fixture('openai-responses', 'reasoning-summary-encrypted-content'), reasons: true,
+    unavailable: serveOpenAIUnavailable, answer: fixture('openai-responses', 'reasoning-summary-encrypted-content'), toolCall: fixture('openai-responses', 'two-tool-calls'), reasons: true,
   },
   gemini: {
     ref: 'gemini/gemini-2.5-flash', protocol: 'gemini',
-    unavailable: fixture('gemini', 'http-503-unavailable'), answer: fixture('gemini', 'thought-parts'), reasons: true,
+    unavailable: fixture('gemini', 'http-503-unavailable'), answer: fixture('gemini', 'thought-parts'), toolCall: fixture('gemini', 'function-call-with-thought-signature'), reasons: true,
   },
   cohere: {
     ref: 'cohere/command-a-reasoning-08-2025', protocol: 'cohere',
-    unavailable: fixture('cohere', 'http-503-service-unavailable'), answer: fixture('cohere', 'reasoning-thinking-then-text'), reasons: true,
+    unavailable: fixture('cohere', 'http-503-service-unavailable'), answer: fixture('cohere', 'reasoning-thinking-then-text'), toolCall: fixture('cohere', 'e2e-read-tool-call'), reasons: true,
   },
   bedrock: {
     ref: 'bedrock/us.anthropic.claude-sonnet-4-20250514-v1:0', protocol: 'bedrock',
-    unavailable: serveBedrockUnavailable, answer: fixture('bedrock', 'text-with-reasoning'), reasons: true,
+    unavailable: serveBedrockUnavailable, answer: fixture('bedrock', 'text-with-reasoning'), toolCall: fixture('bedrock', 'tool-use-read'), reasons: true,
   },
   'vertex-claude': {
     ref: 'vtx/claude-sonnet-4-5@20250929', protocol: 'anthropic-messages',
-    unavailable: fixture('gemini', 'http-503-unavailable'), answer: fixture('vertex/claude', 'text'), reasons: false,
+    unavailable: fixture('gemini', 'http-503-unavailable'), answer: fixture('vertex/claude', 'text'), toolCall: fixture('vertex/claude', 'tool-use'), reasons: false,
   },
   'vertex-gemini': {
     ref: 'vtx/gemini-2.5-flash', protocol: 'gemini',
-    unavailable: fixture('gemini', 'http-503-unavailable'), answer: fixture('vertex/gemini', 'text'), reasons: false,
+    unavailable: fixture('gemini', 'http-503-unavailable'), answer: fixture('vertex/gemini', 'text'), toolCall: fixture('vertex/gemini', 'function-call'), reasons: false,
   },
   copilot: {
     ref: 'copilot/gpt-4o', protocol: 'openai-chat',
-    unavailable: serveOpenAIUnavailable, answer: fixture('copilot', 'text-answer'), reasons: false,
+    unavailable: serveOpenAIUnavailable, answer: fixture('copilot', 'text-answer'), toolCall: fixture('copilot', 'tool-call'), reasons: false,
   },
 };
 

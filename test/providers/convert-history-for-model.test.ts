@@ -228,6 +228,30 @@ describe('history converted for another model', () => {
     expect(converted[1]!.content.map((r) => (r as { toolCallId: string }).toolCallId)).toEqual(ids);
   });
 
+  it.each(['anthropic-messages', 'bedrock'] as const)('%s: an id rewritten earlier never takes the spelling of a later id that needed no rewrite', (to) => {
+    const messages: ModelMessage[] = [
+      { role: 'assistant', model: 'gemini/gemini-2.5-pro', content: [{ type: 'tool_call', id: 'a.b', name: 'read', args: {} }] },
+      { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'a.b', toolName: 'read', content: [{ type: 'text', text: '1' }] }] },
+      { role: 'assistant', model: 'deepseek/deepseek-reasoner', content: [{ type: 'tool_call', id: 'a_b', name: 'read', args: {} }] },
+      { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'a_b', toolName: 'read', content: [{ type: 'text', text: '2' }] }] },
+    ];
+    const converted = convertHistoryForModel(messages, targets[to]);
+    const callIds = [converted[0]!, converted[2]!].map((m) => (m.content[0] as { id: string }).id);
+    const resultIds = [converted[1]!, converted[3]!].map((m) => (m.content[0] as { toolCallId: string }).toolCallId);
+    expect(new Set(callIds).size).toBe(2);
+    expect(resultIds).toEqual(callIds);
+    for (const id of callIds) expect(id).toMatch(VALID_ID[to]!);
+  });
+
+  it('an id a server reuses in every turn (no rewrite needed) stays as it is, each result with its call', () => {
+    const turn = (text: string): ModelMessage[] => [
+      { role: 'assistant', model: 'local/qwen3', content: [{ type: 'tool_call', id: 'call_0', name: 'read', args: {} }] },
+      { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_0', toolName: 'read', content: [{ type: 'text', text }] }] },
+    ];
+    const messages = [...turn('1'), ...turn('2')];
+    expect(convertHistoryForModel(messages, targets.bedrock).map((m) => m.content.map((p) => (p as { id?: string }).id ?? (p as { toolCallId: string }).toolCallId))).toEqual([['call_0'], ['call_0'], ['call_0'], ['call_0']]);
+  });
+
   it('a stored message without its model is judged by its reasoning: same protocol passes, another is converted', () => {
     const { model: _model, ...unknown } = assistantFrom('gemini');
     expect(convertHistoryForModel([unknown], targets.gemini)).toEqual([unknown]);

@@ -70,6 +70,8 @@ const MAX_ID_LENGTH = 64;
 class ToolCallIds {
   private readonly map = new Map<string, string>();
   private readonly used = new Set<string>();
+  /** The new spellings given so far: an id that needs none must still not take one of them. */
+  private readonly rewritten = new Set<string>();
 
   constructor(private readonly protocol: string) {}
 
@@ -77,10 +79,16 @@ class ToolCallIds {
     const known = this.map.get(id);
     if (known !== undefined) return known;
     let next = this.spell(id);
-    // Two ids that spell the same after cleaning must stay two calls.
-    for (let n = 2; next !== id && this.used.has(next); n += 1) next = `${next.slice(0, MAX_ID_LENGTH - String(n).length - 1)}_${n}`;
+    // Two ids that spell the same after cleaning must stay two calls, and so must an id that
+    // needed no rewrite and one rewritten earlier to its spelling. An id kept as it is may
+    // repeat (servers that number calls per turn): each result still follows its own call.
+    const clash = (spelling: string): boolean => (spelling === id ? this.rewritten.has(spelling) : this.used.has(spelling));
+    for (let n = 2; clash(next); n += 1) next = `${next.slice(0, MAX_ID_LENGTH - String(n).length - 1)}_${n}`;
     this.used.add(next);
-    if (next !== id) this.map.set(id, next);
+    if (next !== id) {
+      this.map.set(id, next);
+      this.rewritten.add(next);
+    }
     return next;
   }
 

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseAccumulator } from '../../src/loop/accumulate-response.js';
+import { parseBedrockStream } from '../../src/providers/bedrock/parse-bedrock-stream.js';
+import { CohereToolNames } from '../../src/providers/cohere/cohere-tool-names.js';
+import { parseCohereStream } from '../../src/providers/cohere/parse-cohere-stream.js';
 import { AnthropicMessagesModel } from '../../src/providers/anthropic-messages/anthropic-messages-model.js';
 import { parseAnthropicMessagesStream } from '../../src/providers/anthropic-messages/parse-anthropic-messages-stream.js';
 import { GeminiModel } from '../../src/providers/gemini/gemini-model.js';
@@ -161,6 +164,81 @@ describe.each(protocols)('%s: the loop reduces every fixture to the same message
     // The loop tags reasoning with its protocol (replayed only there); the test reducer does not.
     for (const part of message.content) if (part.type === 'thinking') delete part.providerProtocol;
     expect(message).toEqual(fixture.expected.message ?? finalMessages[protocol][scenario] ?? accumulateMessage(events));
+    expect(message).toEqual(accumulateMessage(events));
+  });
+});
+
+/**
+ * The wires that came later, whose fixtures all name their final message: the loop's
+ * reducer must agree with it too. Vertex runs the Anthropic and Gemini parsers under its
+ * own provider id; Copilot runs the openai-chat parser.
+ */
+const laterWires: Record<string, { protocol: string; parse(bytes: Uint8Array, model?: string): StreamEvent[] }> = {
+  cohere: {
+    protocol: 'cohere',
+    parse: (bytes, model = 'command-a-03-2025') => {
+      const parser = parseCohereStream({ provider: 'cohere', model }, new CohereToolNames());
+      return [...parser.push(new TextDecoder().decode(bytes)), ...parser.end()];
+    },
+  },
+  bedrock: {
+    protocol: 'bedrock',
+    parse: (bytes, model = 'us.anthropic.claude-sonnet-4-20250514-v1:0') => {
+      const parser = parseBedrockStream({ provider: 'bedrock', model, region: 'us-east-1', credentialsFrom: 'the AWS_ACCESS_KEY_ID environment variable' });
+      return [...parser.pushBytes!(bytes), ...parser.end()];
+    },
+  },
+  'vertex/claude': {
+    protocol: 'anthropic-messages',
+    parse: (bytes, model = 'claude-sonnet-4-5@20250929') => {
+      const parser = parseAnthropicMessagesStream({ provider: 'vertex', model });
+      return [...parser.push(new TextDecoder().decode(bytes)), ...parser.end()];
+    },
+  },
+  'vertex/gemini': {
+    protocol: 'gemini',
+    parse: (bytes, model = 'gemini-2.5-flash') => {
+      const parser = parseGeminiStream({ provider: 'vertex', model });
+      return [...parser.push(new TextDecoder().decode(bytes)), ...parser.end()];
+    },
+  },
+  copilot: {
+    protocol: 'openai-chat',
+    parse: (bytes, model = 'gpt-4o') => {
+      const parser = createOpenAIChatStreamParser({ provider: 'copilot', model }, { reasoningTags: resolveReasoningTags(undefined, model) });
+      return [...parser.push(new TextDecoder().decode(bytes)), ...parser.end()];
+    },
+  },
+};
+
+/** Final messages of the later wires' fixtures whose .expected.json names none (an error mid-stream keeps the text before it). */
+const laterFinalMessages: Record<string, Record<string, AssistantMessage>> = {
+  'vertex/claude': { 'overloaded-error-event': text('Partial') },
+};
+
+describe.each(Object.keys(laterWires))('%s: the loop reduces every fixture to its final message', (wire) => {
+  const scenarios = listFixtures(wire).filter((scenario) => (loadFixture(wire, scenario).expected.status ?? 200) === 200);
+  const finalMessage = (scenario: string): AssistantMessage | undefined => loadFixture(wire, scenario).expected.message ?? laterFinalMessages[wire]?.[scenario];
+
+  it('has fixtures, each with its final message named here or in its .expected.json, and names none that does not exist', () => {
+    expect(scenarios.length).toBeGreaterThan(0);
+    expect(scenarios.filter((scenario) => finalMessage(scenario) === undefined)).toEqual([]);
+    expect(Object.keys(laterFinalMessages[wire] ?? {}).filter((scenario) => !scenarios.includes(scenario))).toEqual([]);
+  });
+
+  it.each(scenarios)('%s', (scenario) => {
+    const fixture = loadFixture(wire, scenario);
+    const { protocol, parse } = laterWires[wire]!;
+    const events = parse(fixture.bytes, fixture.expected.model);
+    const accumulator = new ResponseAccumulator();
+    for (const event of events) accumulator.push(event);
+    const { message } = accumulator.result(protocol);
+    for (const part of message.content) {
+      if (part.type !== 'thinking') continue;
+      expect(part.providerProtocol).toBe(protocol);
+      delete part.providerProtocol;
+    }
+    expect(message).toEqual(finalMessage(scenario));
     expect(message).toEqual(accumulateMessage(events));
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnthropicMessagesModel } from '../../src/providers/anthropic-messages/anthropic-messages-model.js';
+import { CohereModel } from '../../src/providers/cohere/cohere-model.js';
 import { GeminiModel } from '../../src/providers/gemini/gemini-model.js';
 import { CircuitBreaker } from '../../src/providers/http/circuit-breaker.js';
 import { withResilience } from '../../src/providers/http/with-resilience.js';
@@ -26,7 +27,7 @@ import { startStreamsForever, type EndlessServer } from '../support/streams-fore
  * must end at the limit with an error naming it and the setting, keep what came before,
  * and let go of the connection.
  */
-type Protocol = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini';
+type Protocol = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini' | 'cohere';
 const LIMIT = 64 * 1024;
 const BIG = 'x'.repeat(8192);
 /** A JSON string literal (escapes included), for swapping a delta's text for a long one. */
@@ -43,6 +44,8 @@ function model(protocol: Protocol, url: string): LanguageModel {
       return new AnthropicMessagesModel({ ...common, baseUrl: url });
     case 'gemini':
       return new GeminiModel({ ...common, baseUrl: url });
+    case 'cohere':
+      return new CohereModel({ ...common, baseUrl: url });
   }
 }
 
@@ -101,6 +104,9 @@ describe('[F18 response-size] endless responses end at the limit', () => {
     ['text', 'gemini', 'text-only', '"text":'],
     // Gemini sends each call whole: an endless run of calls, each with a long argument.
     ['tool calls', 'gemini', 'function-call-without-thought-signature', '"args": {"x":', { fix: (e) => e.replace('"args": {}', '"args": {"x": "y"}').replace('"finishReason": "STOP",', '') }],
+    ['text', 'cohere', 'text', '"content":{"text":'],
+    ['thinking', 'cohere', 'reasoning-thinking-then-text', '"content":{"thinking":'],
+    ['tool arguments', 'cohere', 'tool-plan-and-two-tool-calls', '"function":{"arguments":'],
   ])('[F18 response-size] endless %s over %s stops at the limit, keeps what came before and closes the connection', async (_what, protocol, fixture, field, options) => {
     const { head, frame } = endless(protocol, fixture, field, options);
     const { events, error } = await run(protocol, head, frame);
@@ -113,7 +119,7 @@ describe('[F18 response-size] endless responses end at the limit', () => {
     else expect(events.filter((e) => e.type === 'tool-call-end').length).toBeGreaterThan(3);
   });
 
-  it.each<Protocol>(['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini'])(
+  it.each<Protocol>(['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini', 'cohere'])(
     '[F18 response-size] one SSE line that never ends over %s is cut at twice the limit',
     async (protocol) => {
       const { error } = await run(protocol, 'data: {"x":"', BIG);

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicMessagesModel } from '../../../src/providers/anthropic-messages/anthropic-messages-model.js';
+import { BedrockModel } from '../../../src/providers/bedrock/bedrock-model.js';
+import { CohereModel } from '../../../src/providers/cohere/cohere-model.js';
 import { GeminiModel } from '../../../src/providers/gemini/gemini-model.js';
 import { CircuitBreaker } from '../../../src/providers/http/circuit-breaker.js';
 import { justifiesFallback, withResilience, type ResilienceOptions } from '../../../src/providers/http/with-resilience.js';
@@ -12,12 +14,12 @@ import { loadFixture, type Fixture } from '../../support/load-fixture.js';
 import { toComparableEvents } from '../../support/normalize-events.js';
 import { startReplayServer, type ReplayServer } from '../../support/replay-server.js';
 
-// The fault tests of the issue, end to end for the native protocols: the vendors' own
+// The fault tests of the issue, end to end for the native protocols (Cohere and Bedrock among them): the vendors' own
 // error transcripts (test/fixtures) served over loopback to the real model classes,
 // wrapped in withResilience as the registry wraps them. with-resilience.test.ts covers
 // the same rules on openai-chat; this file shows each vendor's signals reach them.
 
-type NativeProtocol = 'anthropic-messages' | 'openai-responses' | 'gemini';
+type NativeProtocol = 'anthropic-messages' | 'openai-responses' | 'gemini' | 'cohere' | 'bedrock';
 
 let server: ReplayServer;
 let sleeps: number[];
@@ -40,6 +42,14 @@ const models: Record<NativeProtocol, () => LanguageModel> = {
     new AnthropicMessagesModel({ provider: 'anthropic', modelId: 'claude-sonnet-4-5-20250929', baseUrl: server.url, apiKey: 'sk-ant-test-key-0000' }),
   'openai-responses': () => new OpenAIResponsesModel({ provider: 'openai', modelId: 'gpt-5.1', baseUrl: `${server.url}/v1`, apiKey: 'sk-test-key-123456' }),
   gemini: () => new GeminiModel({ provider: 'gemini', modelId: 'gemini-2.5-flash', baseUrl: server.url, apiKey: 'AIzaSyReplayTestKey000000000000000000' }),
+  cohere: () => new CohereModel({ provider: 'cohere', modelId: 'command-a-03-2025', baseUrl: server.url, apiKey: 'co-test-key-0000' }),
+  bedrock: () =>
+    new BedrockModel({
+      provider: 'bedrock',
+      modelId: 'us.anthropic.claude-sonnet-4-20250514-v1:0',
+      baseUrl: server.url,
+      identity: () => ({ region: 'us-east-1', credentials: { kind: 'sigv4', accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', from: 'the test' } }),
+    }),
 };
 
 /** Each protocol's plain successful answer, served after a retried failure. */
@@ -47,6 +57,8 @@ const success: Record<NativeProtocol, string> = {
   'anthropic-messages': 'text-only',
   'openai-responses': 'text-basic',
   gemini: 'text-only',
+  cohere: 'text',
+  bedrock: 'text-with-reasoning',
 };
 
 const request: ModelRequest = { model: '', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], tools: [] };
@@ -89,6 +101,8 @@ describe('retries honour each vendor\'s delay, then the stream succeeds', () => 
     ['openai-responses', 'http-429-rate-limit-retry-after', 1_500], // retry-after-ms wins over retry-after
     ['anthropic-messages', 'http-529-overloaded-error', 500], // no delay given: full jitter, 0.5 × the first 1 s step
     ['gemini', 'http-503-unavailable', 500],
+    ['cohere', 'http-429-rate-limit', 500], // Cohere names no delay: full jitter
+    ['cohere', 'http-503-service-unavailable', 500],
   ] as const)('%s %s waits %i ms', async (protocol, scenario, delayMs) => {
     const failure = serve(protocol, scenario);
     const answer = serve(protocol, success[protocol]);
@@ -118,6 +132,8 @@ describe('never retried, never handed to the fallback', () => {
     ['openai-responses', 'http-400-context-length-exceeded', 'context_overflow'],
     ['anthropic-messages', 'http-413-request-too-large', 'context_overflow'], // 413 request_too_large: the prompt is too big
     ['gemini', 'http-404-not-found', 'not_found'],
+    ['cohere', 'http-401-invalid-api-token', 'auth'],
+    ['cohere', 'http-400-too-many-tokens', 'context_overflow'],
   ] as const)('%s %s (%s)', async (protocol, scenario, kind) => {
     const fixture = serve(protocol, scenario);
     const { events, requests } = await run(resilient(protocol));
@@ -143,6 +159,8 @@ describe('an error event inside a 200 stream', () => {
     ['anthropic-messages', 'error-event-mid-stream'], // overloaded_error after the first text delta
     ['gemini', 'error-chunk-mid-stream'], // UNAVAILABLE error chunk after "Partial"
     ['openai-responses', 'response-failed-mid-stream'], // response.failed after text
+    ['cohere', 'finish-reason-error'], // finish_reason ERROR after text
+    ['bedrock', 'throttled-mid-stream'], // a throttlingException frame after text
   ] as const)('after the first delta: %s %s keeps the partial content and surfaces a mid-stream error', async (protocol, scenario) => {
     const fixture = serve(protocol, scenario);
     const { events, requests } = await run(resilient(protocol));

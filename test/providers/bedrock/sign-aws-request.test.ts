@@ -1,3 +1,4 @@
+import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AwsCredentials } from '../../../src/providers/bedrock/resolve-aws-credentials.js';
 import { signAwsRequest } from '../../../src/providers/bedrock/sign-aws-request.js';
@@ -61,6 +62,32 @@ describe('SigV4 through aws4, against the AWS test suite', () => {
       service: 'bedrock',
     });
     expect(other['authorization']).not.toBe(headers['authorization']);
+  });
+
+  it('signs a model id with a colon by its twice-encoded path, as AWS computes it for every service but S3', () => {
+    // The canonical URI encodes each segment again (https://docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html,
+    // "CanonicalURI"): `v1:0` is sent as `v1%3A0` and signed as `v1%253A0`. The signature is
+    // computed here step by step with node:crypto, independently of aws4.
+    const body = '{}';
+    const url = 'https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse-stream';
+    const headers = sign('POST', url, { headers: { 'X-Amz-Date': '20150830T123600Z', 'content-type': 'application/json' }, body, service: 'bedrock' });
+    const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+    const hmac = (key: string | Buffer, text: string): Buffer => createHmac('sha256', key).update(text).digest();
+    const canonical = [
+      'POST',
+      '/model/anthropic.claude-3-haiku-20240307-v1%253A0/converse-stream',
+      '',
+      'content-length:2\ncontent-type:application/json\nhost:bedrock-runtime.us-east-1.amazonaws.com\nx-amz-date:20150830T123600Z\n',
+      'content-length;content-type;host;x-amz-date',
+      sha256(body),
+    ].join('\n');
+    const toSign = ['AWS4-HMAC-SHA256', '20150830T123600Z', '20150830/us-east-1/bedrock/aws4_request', sha256(canonical)].join('\n');
+    let key = hmac(`AWS4${credentials.kind === 'sigv4' ? credentials.secretAccessKey : ''}`, '20150830');
+    for (const part of ['us-east-1', 'bedrock', 'aws4_request']) key = hmac(key, part);
+    const signature = createHmac('sha256', key).update(toSign).digest('hex');
+    expect(headers['authorization']).toBe(
+      `AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/bedrock/aws4_request, SignedHeaders=content-length;content-type;host;x-amz-date, Signature=${signature}`,
+    );
   });
 
   it('sends a Bedrock API key as a bearer token, unsigned', () => {

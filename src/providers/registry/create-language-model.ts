@@ -42,97 +42,58 @@ export interface LanguageModelSpec {
 
 type Factory = (spec: LanguageModelSpec) => LanguageModel;
 
+/** What every model class takes alike: which model, where it is sent, and the HTTP limits. */
+function common(spec: LanguageModelSpec): Pick<LanguageModelSpec, 'provider' | 'modelId' | 'baseUrl' | 'headers' | 'timeouts' | 'maxResponseBytes'> {
+  return { provider: spec.provider, modelId: spec.modelId, baseUrl: spec.baseUrl, headers: spec.headers, timeouts: spec.timeouts, maxResponseBytes: spec.maxResponseBytes };
+}
+
 /** One constructor per wire protocol: the only place that knows the model classes. */
 const factories: Record<ProviderType, Factory> = {
   'openai-chat': (spec) =>
     new OpenAIChatModel({
-      provider: spec.provider,
-      modelId: spec.modelId,
-      baseUrl: spec.baseUrl,
+      ...common(spec),
       apiKey: spec.apiKey,
-      headers: spec.headers,
-      timeouts: spec.timeouts,
-      maxResponseBytes: spec.maxResponseBytes,
       quirks: spec.quirks,
       azure: spec.azure,
     }),
   'openai-responses': (spec) =>
     new OpenAIResponsesModel({
-      provider: spec.provider,
+      ...common(spec),
       // On Azure the Responses API takes the deployment name as `model`.
       modelId: spec.azure?.deployment ?? spec.modelId,
-      baseUrl: spec.baseUrl,
       apiKey: spec.apiKey,
-      headers: spec.headers,
-      timeouts: spec.timeouts,
-      maxResponseBytes: spec.maxResponseBytes,
       azure: spec.azure === undefined ? undefined : { apiVersion: spec.azure.apiVersion },
     }),
   'anthropic-messages': (spec) =>
     new AnthropicMessagesModel({
-      provider: spec.provider,
-      modelId: spec.modelId,
-      baseUrl: spec.baseUrl,
+      ...common(spec),
       apiKey: spec.apiKey,
-      headers: spec.headers,
-      timeouts: spec.timeouts,
-      maxResponseBytes: spec.maxResponseBytes,
     }),
   gemini: (spec) =>
     new GeminiModel({
-      provider: spec.provider,
-      modelId: spec.modelId,
-      baseUrl: spec.baseUrl,
+      ...common(spec),
       apiKey: spec.apiKey,
-      headers: spec.headers,
-      timeouts: spec.timeouts,
-      maxResponseBytes: spec.maxResponseBytes,
     }),
   cohere: (spec) =>
     new CohereModel({
-      provider: spec.provider,
-      modelId: spec.modelId,
-      baseUrl: spec.baseUrl,
+      ...common(spec),
       apiKey: spec.apiKey,
-      headers: spec.headers,
-      timeouts: spec.timeouts,
-      maxResponseBytes: spec.maxResponseBytes,
     }),
   vertex: (spec) => {
     if (spec.vertex === undefined) throw new Error(`provider "${spec.provider}" (vertex) was resolved without its project, location and credentials`);
-    return new VertexModel({
-      provider: spec.provider,
-      modelId: spec.modelId,
-      baseUrl: spec.baseUrl,
-      ...spec.vertex,
-      ...(spec.headers !== undefined ? { headers: spec.headers } : {}),
-      ...(spec.timeouts !== undefined ? { timeouts: spec.timeouts } : {}),
-      ...(spec.maxResponseBytes !== undefined ? { maxResponseBytes: spec.maxResponseBytes } : {}),
-    });
+    return new VertexModel({ ...common(spec), ...spec.vertex });
   },
   bedrock: (spec) => {
     if (spec.bedrock === undefined) throw new Error(`provider "${spec.provider}" (bedrock) was built without its AWS identity`);
     return new BedrockModel({
-      provider: spec.provider,
-      modelId: spec.modelId,
-      baseUrl: spec.baseUrl,
+      ...common(spec),
       identity: spec.bedrock.identity,
-      headers: spec.headers,
-      timeouts: spec.timeouts,
-      maxResponseBytes: spec.maxResponseBytes,
     });
   },
-  copilot: (spec) =>
-    createCopilotModel({
-      provider: spec.provider,
-      modelId: spec.modelId,
-      baseUrl: spec.baseUrl,
-      tokens: copilotTokenSource(spec.copilotLoginFile ?? '', spec.provider),
-      headers: spec.headers,
-      timeouts: spec.timeouts,
-      maxResponseBytes: spec.maxResponseBytes,
-      quirks: spec.quirks,
-    }),
+  copilot: (spec) => {
+    if (spec.copilotLoginFile === undefined) throw new Error(`provider "${spec.provider}" (copilot) was built without its login file`);
+    return createCopilotModel({ ...common(spec), tokens: copilotTokenSource(spec.copilotLoginFile, spec.provider), quirks: spec.quirks });
+  },
 };
 
 /** Build the model for a resolved spec. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ErrorCodeName } from './error-codes.js';
 
 /*
  * JSON-RPC 2.0 envelopes (https://www.jsonrpc.org/specification) and the error codes
@@ -7,26 +8,7 @@ import { z } from 'zod';
  * agentd's own, inside the spec's -32000..-32099 "server error" range.
  */
 
-/** Named error codes. Every error answer uses one of these. */
-export const ErrorCodes = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-  RequestCancelled: -32800,
-  AuthRequired: -32000,
-  ResourceNotFound: -32002,
-  SessionBusy: -32010,
-  FrameTooLarge: -32011,
-  Unauthorized: -32012,
-  ProviderNotConfigured: -32013,
-  ProviderError: -32014,
-  ToolError: -32015,
-} as const;
-
-export type ErrorCodeName = keyof typeof ErrorCodes;
-export type ErrorCode = (typeof ErrorCodes)[ErrorCodeName];
+export { ErrorCodes, errorCodeName, type ErrorCode, type ErrorCodeName } from './error-codes.js';
 
 /** One line per code: when it is sent and what the caller should do. */
 export const ErrorCodeDocs: Record<ErrorCodeName, string> = {
@@ -45,14 +27,6 @@ export const ErrorCodeDocs: Record<ErrorCodeName, string> = {
   ProviderError: 'The model provider failed after retries and fallback; `data` carries the provider, status and kind.',
   ToolError: 'A tool could not run (unknown tool, bad arguments, registering client gone); the message says which.',
 };
-
-/** Look up a code's name, e.g. for logs; undefined for codes agentd does not define. */
-export function errorCodeName(code: number): ErrorCodeName | undefined {
-  for (const [name, value] of Object.entries(ErrorCodes)) {
-    if (value === code) return name as ErrorCodeName;
-  }
-  return undefined;
-}
 
 /** Request id: a string or an integer; null only in an error answer to an unreadable request. */
 export const RequestIdSchema = z

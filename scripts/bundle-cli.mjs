@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleWeb } from './bundle-web.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const outdir = join(root, 'dist', 'bin');
@@ -32,3 +33,6 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
+
+// The dashboard page the daemon serves over HTTP (dist/web/).
+await bundleWeb();

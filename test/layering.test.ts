@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -15,14 +15,21 @@ const RANK: Record<string, number> = { cli: 9, daemon: 8, server: 7, session: 6,
 /** Packages each part may import besides node: built-ins (src/ may import its declared dependencies). */
 const PACKAGES_ALLOWED: Record<string, readonly string[]> = {
   protocol: ['zod', 'vscode-jsonrpc'],
-  clients: ['vscode-jsonrpc'],
+  'clients/typescript': ['vscode-jsonrpc'],
+  'clients/web': ['preact', '@preact/signals'],
+};
+
+/** The layers each client may import besides its own folder: the TypeScript client stands on protocol/ alone; the page on both. */
+const CLIENT_IMPORTS: Record<string, readonly string[]> = {
+  'clients/typescript': ['protocol'],
+  'clients/web': ['protocol', 'clients/typescript'],
 };
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return sourceFiles(path);
-    return name.endsWith('.ts') ? [path] : [];
+    return name.endsWith('.ts') || name.endsWith('.tsx') ? [path] : [];
   });
 }
 
@@ -41,15 +48,24 @@ function importsOf(file: string, withTypes: boolean): string[] {
   const specs = [...text.matchAll(/(import\s+type\s[^;]*?from\s+|export\s+type\s[^;]*?from\s+|from\s+|import\s*\(\s*|import\s+)'(\.[^']+)'/g)]
     .filter((m) => withTypes || !/^(import|export)\s+type\s/.test(m[1]!))
     .map((m) => m[2]!);
-  return specs.map((spec) => resolve(dirname(file), spec).replace(/\.js$/, '.ts'));
+  return specs.map((spec) => {
+    const path = resolve(dirname(file), spec).replace(/\.js$/, '.ts');
+    return existsSync(path) || !existsSync(`${path}x`) ? path : `${path}x`;
+  });
 }
 
 function layerOf(file: string): string {
   const rel = relative(root, file).split('/');
+  if (rel[0] === 'clients') return `clients/${rel[1]!}`;
   return rel[0] === 'src' ? rel[1]! : rel[0]!;
 }
 
-const files = [...sourceFiles(join(root, 'src')), ...sourceFiles(join(root, 'protocol')), ...sourceFiles(join(root, 'clients/typescript/src'))];
+const files = [
+  ...sourceFiles(join(root, 'src')),
+  ...sourceFiles(join(root, 'protocol')),
+  ...sourceFiles(join(root, 'clients/typescript/src')),
+  ...sourceFiles(join(root, 'clients/web/src')),
+];
 /** Every import, types included: a type from an upper layer is still a dependency on it. */
 const graph = new Map(files.map((file) => [file, importsOf(file, true)]));
 /** Imports that exist at run time: a cycle through `import type` alone is erased by tsc. */
@@ -63,7 +79,8 @@ describe('layering', () => {
       for (const target of targets) {
         const to = layerOf(target);
         if (from === 'protocol' && to !== 'protocol') upward.push(`${relative(root, file)} → ${relative(root, target)} (protocol depends on nothing but zod)`);
-        if (from === 'clients' && to !== 'protocol' && to !== 'clients') upward.push(`${relative(root, file)} → ${relative(root, target)} (clients depend only on protocol)`);
+        const allowed = CLIENT_IMPORTS[from];
+        if (allowed && to !== from && !allowed.includes(to)) upward.push(`${relative(root, file)} → ${relative(root, target)} (${from} may import only ${allowed.join(' and ')})`);
         if (RANK[from] !== undefined && RANK[to] !== undefined && RANK[to]! > RANK[from]!) upward.push(`${relative(root, file)} → ${relative(root, target)}`);
       }
     }
@@ -80,7 +97,7 @@ describe('layering', () => {
     expect(sideways).toEqual([]);
   });
 
-  it('protocol/ and the TypeScript client import only the packages they are allowed', () => {
+  it('protocol/ and the clients import only the packages they are allowed', () => {
     const dependencies = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
     const wrong = files.flatMap((file) => {
       const layer = layerOf(file);
@@ -145,7 +162,28 @@ describe('layering', () => {
   });
 
   it('every relative import resolves to a file', () => {
-    const missing = [...graph].flatMap(([file, targets]) => targets.filter((t) => !graph.has(t) && !t.endsWith('.json')).map((t) => `${relative(root, file)} → ${relative(root, t)}`));
+    const missing = [...graph].flatMap(([file, targets]) =>
+      targets.filter((t) => !graph.has(t) && !t.endsWith('.json') && !(t.endsWith('.css') && existsSync(t))).map((t) => `${relative(root, file)} → ${relative(root, t)}`),
+    );
     expect(missing).toEqual([]);
+  });
+
+  it('the page and the browser entry load no Node built-in and nothing from protocol/ that builds a schema (zod would be bundled into the page)', () => {
+    const protocolFiles = files.filter((file) => layerOf(file) === 'protocol');
+    const browserEntry = join(root, 'clients/typescript/src/browser.ts');
+    // What loading the page runs: the runtime imports from its entry and from the browser entry.
+    const reached = new Set<string>();
+    const walk = (file: string): void => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const next of runtimeGraph.get(file) ?? []) walk(next);
+    };
+    walk(join(root, 'clients/web/src/main.tsx'));
+    walk(browserEntry);
+    const wrong = [...reached].filter((file) => protocolFiles.includes(file) && packagesOf(file).includes('zod')).map((file) => relative(root, file));
+    expect(wrong).toEqual([]);
+    // Nor a Node built-in (a browser has none); imports of types alone are erased.
+    const nodeImports = [...reached].filter((file) => /^import\s+(?!type\s)[^;]*?from\s+'node:/m.test(readFileSync(file, 'utf8'))).map((file) => relative(root, file));
+    expect(nodeImports).toEqual([]);
   });
 });

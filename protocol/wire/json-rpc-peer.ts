@@ -8,7 +8,7 @@ import {
   type MessageReader,
   type MessageWriter,
 } from 'vscode-jsonrpc/node.js';
-import { ErrorCodes } from '../jsonrpc.js';
+import { ErrorCodes } from '../error-codes.js';
 import type { ParamsOf, ResultOf } from '../methods.js';
 import { cancelRequestStrategy } from './cancel-request-strategy.js';
 import type {

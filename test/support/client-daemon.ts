@@ -28,7 +28,14 @@ export interface ClientDaemon {
   close(): Promise<void>;
 }
 
-export async function startClientDaemon(config: Record<string, unknown> = {}, options: { trustWorkspace?: boolean } = {}): Promise<ClientDaemon> {
+export interface ClientDaemonOptions {
+  /** Trust the workspace (`trustedProjects`). */
+  trustWorkspace?: boolean;
+  /** More arguments for `serve` after `--socket PATH` (e.g. `--http 127.0.0.1:0`). */
+  serveArgs?: string[];
+}
+
+export async function startClientDaemon(config: Record<string, unknown> = {}, options: ClientDaemonOptions = {}): Promise<ClientDaemon> {
   const replay = await startReplayServer();
   const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
   // Trust names one folder exactly (a subfolder of a trusted one is not trusted): the workspace itself.
@@ -41,7 +48,7 @@ export async function startClientDaemon(config: Record<string, unknown> = {}, op
   });
   const socketPath = join(home.home, 'agentd.sock');
   const env = daemonEnv(home.home);
-  const daemon = spawnDaemon(['serve', '--socket', socketPath], env, workspace);
+  const daemon = spawnDaemon(['serve', '--socket', socketPath, ...(options.serveArgs ?? [])], env, workspace);
   const probe = await connectWhenListening(socketPath);
   probe.close();
   return {

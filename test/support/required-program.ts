@@ -50,3 +50,6 @@ export const RIPGREP: RequiredProgram = { command: 'rg', debianPackage: 'ripgrep
 
 /** python3, which drives the terminal tests' pseudo-terminal (test/support/run-in-pty.py). */
 export const PYTHON3: RequiredProgram = { command: 'python3', debianPackage: 'python3', neededBy: 'the terminal tests' };
+
+/** Debian's Chromium, which the dashboard's end-to-end tests drive headless through playwright-core. */
+export const CHROMIUM: RequiredProgram = { command: 'chromium', debianPackage: 'chromium', neededBy: 'the dashboard browser tests' };

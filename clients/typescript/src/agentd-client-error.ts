@@ -1,4 +1,4 @@
-import { errorCodeName } from '../../../protocol/index.js';
+import { errorCodeName } from '../../../protocol/error-codes.js';
 
 /** An error answer from the peer: the JSON-RPC error object, as a throwable. */
 export class AgentdClientError extends Error {

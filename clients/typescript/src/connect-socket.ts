@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { checkSocketPath, UnsafeSocketPathError } from '../../../protocol/wire/check-socket-path.js';
-import { AgentdClient, type AgentdClientOptions } from './agentd-client.js';
+import { AgentdClient } from './agentd-client.js';
+import type { AgentdClientOptions } from './agentd-connection.js';
 
 export { checkSocketPath, UnsafeSocketPathError };
 

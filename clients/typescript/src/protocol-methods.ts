@@ -1,11 +1,6 @@
 import type { AnyMethod, ParamsOf, ResultOf } from '../../../protocol/index.js';
 import { methodTable } from '../../../protocol/index.js';
-
-/** Options of one outgoing request. */
-export interface RequestOptions {
-  /** Aborting sends `$/cancel_request`; the promise still settles with the daemon's answer. */
-  signal?: AbortSignal;
-}
+import type { RequestOptions } from './agentd-connection.js';
 
 /** Methods a client may send (`both` covers the cancel-request notifications). */
 type ClientSendable = Extract<AnyMethod, { direction: 'client-to-daemon' | 'both' }>;

@@ -1,0 +1,25 @@
+import type { SessionConfigOption, SessionConfigSelectGroup, SessionConfigSelectOption } from '../../../../protocol/index.js';
+
+type SelectOption = Extract<SessionConfigOption, { type: 'select' }>;
+
+/** A select setting of the session (the model is one), changed with `session/set_config_option`. */
+export function ConfigOptionPicker({ option, onChange }: { option: SelectOption; onChange(value: string): void }) {
+  const entries: ReadonlyArray<SessionConfigSelectOption | SessionConfigSelectGroup> = option.options;
+  const values = entries.flatMap((entry) => (isGroup(entry) ? entry.options.map((value) => ({ ...value, group: entry.name })) : [{ ...entry, group: null }]));
+  return (
+    <label>
+      {option.name}
+      <select value={option.currentValue} onChange={(event) => onChange(event.currentTarget.value)}>
+        {values.map((value) => (
+          <option key={value.value} value={value.value} title={value.description ?? undefined}>
+            {value.group ? `${value.group}: ${value.name}` : value.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function isGroup(entry: SessionConfigSelectOption | SessionConfigSelectGroup): entry is SessionConfigSelectGroup {
+  return Array.isArray((entry as SessionConfigSelectGroup).options);
+}

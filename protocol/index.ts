@@ -26,6 +26,8 @@ export * from './events.js';
 export * from './daemon-events.js';
 export * from './schedules.js';
 export * from './daemon-status.js';
+export * from './session-overview.js';
+export * from './dashboard-queries.js';
 export * from './cancel-request.js';
 export * from './methods.js';
 export * from './to-json-schema.js';

@@ -12,6 +12,7 @@ export const handlers: HandlerTable = {
   'session/close': async () => (await import('./handlers/session-close.js')).sessionClose,
   'session/delete': async () => (await import('./handlers/session-delete.js')).sessionDelete,
   'session/info': async () => (await import('./handlers/session-info.js')).sessionInfo,
+  'daemon/sessions': async () => (await import('./handlers/daemon-sessions.js')).daemonSessions,
   'session/prompt': async () => (await import('./handlers/session-prompt.js')).sessionPrompt,
   'session/cancel': async () => (await import('./handlers/session-cancel.js')).sessionCancel,
   'session/abort': async () => (await import('./handlers/session-abort.js')).sessionAbort,

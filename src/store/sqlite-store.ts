@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { ScheduleStore } from './schedule-store.js';
 import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.js';
+import { lastTurn, searchSessions } from './sqlite-session-search.js';
 import { SqliteScheduleStore } from './sqlite-schedule-store.js';
 import {
   DEFAULT_SESSION_MODE,
@@ -10,6 +11,8 @@ import {
   type NewMessage,
   type NewSession,
   type SessionRecord,
+  type SessionSearch,
+  type SessionSearchPage,
   type Store,
   type TurnRecord,
   type TurnStatus,
@@ -126,6 +129,14 @@ export class SqliteStore implements Store {
     const last = page[page.length - 1];
     const nextCursor = rows.length > limit && last !== undefined ? encodeSessionCursor(last) : null;
     return { sessions: page, nextCursor };
+  }
+
+  searchSessions(search: SessionSearch): SessionSearchPage {
+    return searchSessions(this.#db, search);
+  }
+
+  lastTurn(sessionId: string): TurnRecord | undefined {
+    return lastTurn(this.#db, sessionId);
   }
 
   updateSession(

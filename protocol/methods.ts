@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { cancelRequestMethod, lspCancelRequestMethod } from './cancel-request.js';
 import { daemonEventMethod } from './daemon-events.js';
 import { daemonStatusMethod } from './daemon-status.js';
-import { daemonSessionsMethod } from './dashboard-queries.js';
+import { daemonCostsMethod, daemonSessionsMethod } from './dashboard-queries.js';
 import { createElicitationMethod } from './elicitation.js';
 import { agentdEventMethod } from './events.js';
 import { afterToolCallMethod, beforeToolCallMethod, registerHooksMethod } from './hooks.js';
@@ -71,6 +71,7 @@ export const methodTable = [
   daemonStatusMethod,
   sessionInfoMethod,
   daemonSessionsMethod,
+  daemonCostsMethod,
   agentdEventMethod,
   daemonEventMethod,
   cancelRequestMethod,

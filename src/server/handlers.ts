@@ -13,6 +13,7 @@ export const handlers: HandlerTable = {
   'session/delete': async () => (await import('./handlers/session-delete.js')).sessionDelete,
   'session/info': async () => (await import('./handlers/session-info.js')).sessionInfo,
   'daemon/sessions': async () => (await import('./handlers/daemon-sessions.js')).daemonSessions,
+  'daemon/costs': async () => (await import('./handlers/daemon-costs.js')).daemonCosts,
   'session/prompt': async () => (await import('./handlers/session-prompt.js')).sessionPrompt,
   'session/cancel': async () => (await import('./handlers/session-cancel.js')).sessionCancel,
   'session/abort': async () => (await import('./handlers/session-abort.js')).sessionAbort,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { ScheduleStore } from './schedule-store.js';
 import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.js';
+import { costTotals } from './sqlite-cost-totals.js';
 import { lastTurn, searchSessions } from './sqlite-session-search.js';
 import { SqliteScheduleStore } from './sqlite-schedule-store.js';
 import {
@@ -10,6 +11,8 @@ import {
   type MessageRecord,
   type NewMessage,
   type NewSession,
+  type CostQuery,
+  type DayModelCost,
   type SessionRecord,
   type SessionSearch,
   type SessionSearchPage,
@@ -247,6 +250,10 @@ export class SqliteStore implements Store {
       }
       throw error;
     }
+  }
+
+  costTotals(query: CostQuery): DayModelCost[] {
+    return costTotals(this.#db, query);
   }
 
   listMessages(sessionId: string): MessageRecord[] {

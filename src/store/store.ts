@@ -174,6 +174,26 @@ export interface SessionSearchPage {
   total: number;
 }
 
+/** Which stored spending `costTotals` sums: whole UTC days, both ends included. */
+export interface CostQuery {
+  /** First day, `YYYY-MM-DD`. */
+  sinceDay: string;
+  /** Last day, `YYYY-MM-DD`. */
+  untilDay: string;
+  /** Only sessions whose `cwd` is exactly this path. */
+  cwd?: string;
+}
+
+/** What one model cost on one UTC day. */
+export interface DayModelCost {
+  day: string;
+  model: string;
+  costUsd: number;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
 /** The mode a session starts in when `createSession` gets none (a built-in agent). */
 export const DEFAULT_SESSION_MODE = 'build';
 
@@ -207,6 +227,11 @@ export interface Store {
    * The record returned holds the caller's own content, usage and meta objects (not a copy read back).
    */
   appendMessage(message: NewMessage): MessageRecord;
+  /**
+   * Spending per UTC day and model: every stored message a model produced (assistant
+   * answers and compaction summaries), by the day it was stored; sorted by day then model.
+   */
+  costTotals(query: CostQuery): DayModelCost[];
   /** The session's messages in `seq` order. */
   listMessages(sessionId: string): MessageRecord[];
   /** At start-up: every turn still 'running' (the daemon died mid-turn) becomes 'interrupted'; returns them. */

@@ -39,6 +39,7 @@ const REQUIRED: Record<string, 'client-to-daemon' | 'daemon-to-client' | 'both'>
   'daemon/status': 'client-to-daemon',
   'session/info': 'client-to-daemon',
   'daemon/sessions': 'client-to-daemon',
+  'daemon/costs': 'client-to-daemon',
   'session/update': 'daemon-to-client',
   'session/request_permission': 'daemon-to-client',
   'elicitation/create': 'daemon-to-client',

@@ -28,6 +28,7 @@ export * from './schedules.js';
 export * from './daemon-status.js';
 export * from './session-overview.js';
 export * from './dashboard-queries.js';
+export * from './session-export.js';
 export * from './cancel-request.js';
 export * from './methods.js';
 export * from './to-json-schema.js';

@@ -28,6 +28,7 @@ import {
   sessionInfoMethod,
 } from './session.js';
 import { setSessionConfigOptionMethod, setSessionModeMethod } from './session-config.js';
+import { exportSessionMethod } from './session-export.js';
 import { sessionUpdateMethod } from './session-update.js';
 import { callToolMethod, listToolsMethod, registerToolsMethod, unregisterToolsMethod } from './tools.js';
 
@@ -72,6 +73,7 @@ export const methodTable = [
   sessionInfoMethod,
   daemonSessionsMethod,
   daemonCostsMethod,
+  exportSessionMethod,
   agentdEventMethod,
   daemonEventMethod,
   cancelRequestMethod,

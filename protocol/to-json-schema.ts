@@ -18,6 +18,7 @@ import * as prompt from './prompt.js';
 import * as schedules from './schedules.js';
 import * as session from './session.js';
 import * as sessionConfig from './session-config.js';
+import * as sessionExport from './session-export.js';
 import * as sessionUpdate from './session-update.js';
 import * as sessionOverview from './session-overview.js';
 import * as toolCall from './tool-call.js';
@@ -56,6 +57,7 @@ const featureModules: ReadonlyArray<Record<string, unknown>> = [
   schedules,
   daemonStatus,
   dashboardQueries,
+  sessionExport,
   cancelRequest,
 ];
 

@@ -14,6 +14,7 @@ export const handlers: HandlerTable = {
   'session/info': async () => (await import('./handlers/session-info.js')).sessionInfo,
   'daemon/sessions': async () => (await import('./handlers/daemon-sessions.js')).daemonSessions,
   'daemon/costs': async () => (await import('./handlers/daemon-costs.js')).daemonCosts,
+  'session/export': async () => (await import('./handlers/session-export.js')).sessionExport,
   'session/prompt': async () => (await import('./handlers/session-prompt.js')).sessionPrompt,
   'session/cancel': async () => (await import('./handlers/session-cancel.js')).sessionCancel,
   'session/abort': async () => (await import('./handlers/session-abort.js')).sessionAbort,

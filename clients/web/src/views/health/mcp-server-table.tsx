@@ -1,4 +1,4 @@
-import { sessionHref } from '../session-href.js';
+import { sessionHref } from '../../shell/route.js';
 import type { McpServerHealth } from './health-types.js';
 
 /** MCP servers of the user's config and of live sessions: state, tools offered, last error. */

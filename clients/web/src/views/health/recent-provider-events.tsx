@@ -1,4 +1,4 @@
-import { sessionHref } from '../session-href.js';
+import { sessionHref } from '../../shell/route.js';
 import { formatTime } from '../format/format-time.js';
 import type { RecentProviderEvent } from './health-types.js';
 

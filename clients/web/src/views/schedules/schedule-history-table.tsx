@@ -2,7 +2,7 @@ import type { ScheduleRun } from '../../../../../protocol/index.js';
 import { durationBetween, formatDuration } from '../format/format-duration.js';
 import { formatTime } from '../format/format-time.js';
 import { formatUsd } from '../format/format-usd.js';
-import { sessionHref } from '../session-href.js';
+import { sessionHref } from '../../shell/route.js';
 import { runOutcomeText } from './run-outcome-text.js';
 
 /** A schedule's runs, newest first: when, why, how it went, how long, what it cost, and its session. */

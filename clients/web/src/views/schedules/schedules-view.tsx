@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Schedule } from '../../../../../protocol/index.js';
 import { errorText, issuesByField } from '../error-text.js';
-import { sessionHref } from '../session-href.js';
+import { sessionHref } from '../../shell/route.js';
 import type { ViewClient } from '../view-client.js';
 import { ScheduleForm } from './schedule-form.js';
 import {

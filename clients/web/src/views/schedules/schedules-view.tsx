@@ -93,7 +93,7 @@ export function SchedulesView({ client }: { client: ViewClient }) {
       <header class="view-header">
         <h1 id="schedules-heading">Schedules</h1>
         <button type="button" onClick={() => openForm({ kind: 'add' })} disabled={editing.kind === 'add'}>
-          Add schedule
+          New schedule
         </button>
       </header>
       <div class="schedules-status" aria-live="polite">

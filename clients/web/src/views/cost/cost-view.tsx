@@ -10,9 +10,12 @@ import { CostLegend } from './cost-legend.js';
 import { CostModelTable } from './cost-model-table.js';
 import { CostRangePicker } from './cost-range-picker.js';
 import { costSeries } from './cost-series.js';
+import '../views.css';
 import './cost.css';
 
 type Costs = ResultOf<'daemon/costs'>;
+
+const requestCount = (n: number): string => `${n.toLocaleString('en-US')} model request${n === 1 ? '' : 's'}`;
 
 /** Cost over the stored sessions: per day and model as a chart and tables, with totals, for the last 7, 30 or 90 days. */
 export function CostView({ client }: { client: ViewClient }) {
@@ -52,8 +55,7 @@ export function CostView({ client }: { client: ViewClient }) {
       {costs && data ? (
         <>
           <p class="cost-total" aria-live="polite">
-            {`Total ${formatUsd(costs.totalUsd)} from ${costs.since} to ${costs.until} (UTC), ` +
-              `${costs.byModel.reduce((sum, m) => sum + m.requests, 0).toLocaleString('en-US')} model requests`}
+            {`Total ${formatUsd(costs.totalUsd)} from ${costs.since} to ${costs.until} (UTC), ${requestCount(costs.byModel.reduce((sum, m) => sum + m.requests, 0))}`}
           </p>
           <figure class="cost-figure">
             <CostChartSvg data={data} idPrefix="cost-chart" />

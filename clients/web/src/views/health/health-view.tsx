@@ -8,6 +8,7 @@ import { McpServerTable } from './mcp-server-table.js';
 import { ProviderTable } from './provider-table.js';
 import { RecentProviderEvents } from './recent-provider-events.js';
 import { SandboxSummary } from './sandbox-summary.js';
+import '../views.css';
 import './health.css';
 
 /** Daemon events after which `daemon/health` answers differently. */

@@ -16,6 +16,7 @@ import {
 import { ScheduleHistory } from './schedule-history.js';
 import { ScheduleTable } from './schedule-table.js';
 import { useSchedules } from './use-schedules.js';
+import '../views.css';
 import './schedules.css';
 
 /** What the form is doing: nothing, adding, or editing one schedule. */
@@ -81,7 +82,11 @@ export function SchedulesView({ client }: { client: ViewClient }) {
       const fieldIssues: FormIssues = {};
       for (const [field, texts] of byField) if (field) fieldIssues[field as keyof FormIssues] = texts.join('; ');
       setIssues(fieldIssues);
-      setGeneral(byField.size === 0 ? [errorText(failure)] : [`The daemon refused the schedule: ${errorText(failure)}`]);
+      // Issues that name a field show beside it; the rest (or the whole message, when the
+      // answer has no issues) above the form.
+      const unplaced = byField.get('') ?? [];
+      const placed = Object.keys(fieldIssues).length > 0 ? ['The daemon refused the schedule: see the fields marked below.'] : [];
+      setGeneral(byField.size === 0 ? [errorText(failure)] : [...placed, ...unplaced]);
     } finally {
       setSaving(false);
     }

@@ -27,7 +27,7 @@ export function CostView({ client }: { client: ViewClient }) {
   useEffect(() => {
     let current = true;
     setError(null);
-    client.request('daemon/costs', rangeEnding(new Date(), range)).then(
+    void client.request('daemon/costs', rangeEnding(new Date(), range)).then(
       (result) => current && setCosts(result),
       (failure: unknown) => current && setError(errorText(failure)),
     );

@@ -31,7 +31,7 @@ export function HealthView({ client }: { client: ViewClient }) {
 
   useEffect(() => {
     let current = true;
-    client.request('daemon/health', {}).then(
+    void client.request('daemon/health', {}).then(
       (result) => {
         if (!current) return;
         setHealth(result);

@@ -6,6 +6,9 @@ import { ScheduleHistoryTable } from './schedule-history-table.js';
 
 const PAGE = 20;
 
+/** The history section's id, which the row's History button controls. */
+export const SCHEDULE_HISTORY_ID = 'schedule-history';
+
 export interface ScheduleHistoryProps {
   client: ViewClient;
   schedule: Schedule;
@@ -21,7 +24,7 @@ export function ScheduleHistory({ client, schedule, version }: ScheduleHistoryPr
 
   useEffect(() => {
     let current = true;
-    client.request('schedules/history', { id: schedule.id, limit: PAGE }).then(
+    void client.request('schedules/history', { id: schedule.id, limit: PAGE }).then(
       (page) => {
         if (!current) return;
         setRuns(page.runs);
@@ -37,7 +40,7 @@ export function ScheduleHistory({ client, schedule, version }: ScheduleHistoryPr
 
   const older = (): void => {
     if (!nextCursor) return;
-    client.request('schedules/history', { id: schedule.id, limit: PAGE, cursor: nextCursor }).then(
+    void client.request('schedules/history', { id: schedule.id, limit: PAGE, cursor: nextCursor }).then(
       (page) => {
         setRuns((shown) => [...(shown ?? []), ...page.runs]);
         setNextCursor(page.nextCursor);
@@ -47,7 +50,7 @@ export function ScheduleHistory({ client, schedule, version }: ScheduleHistoryPr
   };
 
   return (
-    <section class="schedule-history" aria-label={`History of ${schedule.name}`}>
+    <section id={SCHEDULE_HISTORY_ID} class="schedule-history" aria-label={`History of ${schedule.name}`}>
       {error ? (
         <p role="alert" class="view-error">
           {`Could not load the history of ${schedule.name}: ${error}`}

@@ -2,6 +2,7 @@ import type { Schedule } from '../../../../../protocol/index.js';
 import type { LastRun } from './apply-run-event.js';
 import { formatTime } from '../format/format-time.js';
 import { RemoveConfirm } from './remove-confirm.js';
+import { SCHEDULE_HISTORY_ID } from './schedule-history.js';
 import { runOutcomeText } from './run-outcome-text.js';
 
 export interface ScheduleRowActions {
@@ -71,7 +72,13 @@ export function ScheduleRow(props: ScheduleRowProps) {
             <button type="button" disabled={busy} onClick={() => props.onRun(s)} aria-label={`Run ${s.name} now`}>
               Run now
             </button>
-            <button type="button" aria-expanded={props.historyOpen} onClick={() => props.onHistory(s)} aria-label={`History of ${s.name}`}>
+            <button
+              type="button"
+              aria-expanded={props.historyOpen}
+              aria-controls={props.historyOpen ? SCHEDULE_HISTORY_ID : undefined}
+              onClick={() => props.onHistory(s)}
+              aria-label={`History of ${s.name}`}
+            >
               History
             </button>
             {readOnly ? null : (

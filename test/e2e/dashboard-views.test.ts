@@ -74,6 +74,37 @@ describe.skipIf(!hasChromium)('the schedules, health and cost views in Chromium'
     expect(bed.consoleErrors).toEqual([]);
   });
 
+  it('edits, disables and, once confirmed, removes a schedule', async () => {
+    const { page } = bed;
+    await bed.openView('Schedules');
+    const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'nightly-check' }) });
+    await row.getByRole('button', { name: 'Edit nightly-check' }).click();
+    expect(await page.getByLabel('Cron', { exact: true }).inputValue()).toBe('0 3 * * *');
+    await page.getByLabel('Cron', { exact: true }).fill('30 4 * * *');
+    await page.getByLabel('Budget (US dollars)', { exact: true }).fill('0.50');
+    await page.getByRole('button', { name: 'Save schedule' }).click();
+    await expect.poll(async () => row.getByRole('cell').nth(0).textContent()).toContain('30 4 * * *');
+    const stored = (await bed.peer.call('schedules/list', {})).schedules.find((s) => s.name === 'nightly-check')!;
+    expect(stored).toMatchObject({ cron: '30 4 * * *', budgetUsd: 0.5, prompt: 'Say hello.' });
+
+    await row.getByRole('checkbox', { name: 'Enabled: nightly-check' }).uncheck();
+    await expect.poll(async () => (await bed.peer.call('schedules/list', {})).schedules[0]!.enabled).toBe(false);
+    await expect.poll(async () => row.getByRole('cell').nth(1).textContent()).toBe('none');
+
+    // Removing asks first; focus goes to the safe answer, and Escape keeps the schedule.
+    await row.getByRole('button', { name: 'Remove nightly-check' }).click();
+    const keep = row.getByRole('button', { name: 'Keep it' });
+    await expect.poll(async () => keep.evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.keyboard.press('Escape');
+    await row.getByRole('button', { name: 'Remove nightly-check' }).waitFor();
+    await row.getByRole('button', { name: 'Remove nightly-check' }).click();
+    await row.getByRole('button', { name: 'Yes, remove nightly-check' }).click();
+    await page.getByText('Removed nightly-check.').waitFor();
+    expect(await row.count()).toBe(0);
+    expect((await bed.peer.call('schedules/list', {})).schedules).toEqual([]);
+    expect(bed.consoleErrors).toEqual([]);
+  });
+
   it('shows the run\'s cost in the chart and the tables, with the total', async () => {
     const { page } = bed;
     await bed.openView('Cost');

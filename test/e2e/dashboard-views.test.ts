@@ -94,7 +94,7 @@ describe.skipIf(!hasChromium)('the schedules, health and cost views in Chromium'
     // Removing asks first; focus goes to the safe answer, and Escape keeps the schedule.
     await row.getByRole('button', { name: 'Remove nightly-check' }).click();
     const keep = row.getByRole('button', { name: 'Keep it' });
-    await expect.poll(async () => keep.evaluate((button) => button === document.activeElement)).toBe(true);
+    await expect.poll(async () => keep.evaluate((button) => button.ownerDocument.activeElement === button)).toBe(true);
     await page.keyboard.press('Escape');
     await row.getByRole('button', { name: 'Remove nightly-check' }).waitFor();
     await row.getByRole('button', { name: 'Remove nightly-check' }).click();

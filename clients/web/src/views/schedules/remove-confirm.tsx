@@ -21,7 +21,7 @@ export function RemoveConfirm({ name, busy, onConfirm, onCancel }: RemoveConfirm
       }}
     >
       <span>{`Remove ${name}? A running run is cancelled; its history is kept.`}</span>
-      <button type="button" class="danger" disabled={busy} onClick={onConfirm}>
+      <button type="button" class="danger" aria-disabled={busy} onClick={() => !busy && onConfirm()}>
         {`Yes, remove ${name}`}
       </button>
       <button type="button" ref={cancel} onClick={onCancel}>

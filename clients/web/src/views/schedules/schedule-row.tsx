@@ -48,7 +48,7 @@ export function ScheduleRow(props: ScheduleRowProps) {
           <input
             type="checkbox"
             checked={s.enabled}
-            disabled={readOnly || busy}
+            disabled={readOnly}
             aria-label={`Enabled: ${s.name}`}
             onChange={(event) => props.onToggle(s, event.currentTarget.checked)}
           />
@@ -69,7 +69,8 @@ export function ScheduleRow(props: ScheduleRowProps) {
           <RemoveConfirm name={s.name} busy={busy} onConfirm={() => props.onRemove(s)} onCancel={props.onCancelRemove} />
         ) : (
           <>
-            <button type="button" disabled={busy} onClick={() => props.onRun(s)} aria-label={`Run ${s.name} now`}>
+            {/* aria-disabled, not disabled: a disabled button drops the keyboard's focus. */}
+            <button type="button" aria-disabled={busy} onClick={() => !busy && props.onRun(s)} aria-label={`Run ${s.name} now`}>
               Run now
             </button>
             <button

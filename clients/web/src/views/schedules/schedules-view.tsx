@@ -31,7 +31,7 @@ interface Status {
 
 /** Schedules: the list, add and edit, enable and disable, remove, run now, and each one's run history. */
 export function SchedulesView({ client }: { client: ViewClient }) {
-  const { schedules, lastRuns, error, runEvents, reload } = useSchedules(client);
+  const { schedules, lastRuns, error, runEvents, reload, replace } = useSchedules(client);
   const [editing, setEditing] = useState<Editing>({ kind: 'none' });
   const [issues, setIssues] = useState<FormIssues>({});
   const [general, setGeneral] = useState<string[]>([]);
@@ -147,13 +147,19 @@ export function SchedulesView({ client }: { client: ViewClient }) {
               return { text: run.status === 'queued' ? `${s.name} is queued behind its running run.` : `${s.name} was skipped: a run is still going.` };
             });
           }}
-          onToggle={(s, enabled) =>
+          onToggle={(s, enabled) => {
+            // The box shows the change at once; the daemon's answer (next run time too) replaces it, a refusal reloads.
+            replace({ ...s, enabled });
             void act(s, enabled ? 'enable' : 'disable', async () => {
-              await client.request('schedules/update', { id: s.id, enabled });
-              await reload();
+              try {
+                replace((await client.request('schedules/update', { id: s.id, enabled })).schedule);
+              } catch (failure) {
+                await reload();
+                throw failure;
+              }
               return { text: `${s.name} is ${enabled ? 'enabled' : 'disabled'}.` };
-            })
-          }
+            });
+          }}
           onEdit={(s) => openForm({ kind: 'edit', schedule: s })}
           onAskRemove={(s) => setConfirmingRemove(s.id)}
           onCancelRemove={() => setConfirmingRemove(null)}

@@ -13,6 +13,8 @@ export interface SchedulesState {
   runEvents: ReadonlyMap<string, number>;
   /** Reads the list and each schedule's newest run again. */
   reload: () => Promise<void>;
+  /** Shows a schedule as given (an answer of `schedules/update`, or what a pending change will make it). */
+  replace: (schedule: Schedule) => void;
 }
 
 /**
@@ -54,5 +56,7 @@ export function useSchedules(client: ViewClient): SchedulesState {
     [client, reload],
   );
 
-  return { schedules, lastRuns, error, runEvents, reload };
+  const replace = useCallback((schedule: Schedule) => setSchedules((list) => list && list.map((s) => (s.id === schedule.id ? schedule : s))), []);
+
+  return { schedules, lastRuns, error, runEvents, reload, replace };
 }

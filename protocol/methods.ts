@@ -3,6 +3,7 @@ import { cancelRequestMethod, lspCancelRequestMethod } from './cancel-request.js
 import { daemonEventMethod } from './daemon-events.js';
 import { daemonStatusMethod } from './daemon-status.js';
 import { daemonCostsMethod, daemonSessionsMethod } from './dashboard-queries.js';
+import { daemonHealthMethod } from './daemon-health.js';
 import { createElicitationMethod } from './elicitation.js';
 import { agentdEventMethod } from './events.js';
 import { afterToolCallMethod, beforeToolCallMethod, registerHooksMethod } from './hooks.js';
@@ -74,6 +75,7 @@ export const methodTable = [
   daemonSessionsMethod,
   daemonCostsMethod,
   exportSessionMethod,
+  daemonHealthMethod,
   agentdEventMethod,
   daemonEventMethod,
   cancelRequestMethod,

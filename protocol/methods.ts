@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { cancelRequestMethod, lspCancelRequestMethod } from './cancel-request.js';
 import { daemonEventMethod } from './daemon-events.js';
 import { daemonStatusMethod } from './daemon-status.js';
+import { daemonCostsMethod, daemonSessionsMethod } from './dashboard-queries.js';
 import { createElicitationMethod } from './elicitation.js';
 import { agentdEventMethod } from './events.js';
 import { afterToolCallMethod, beforeToolCallMethod, registerHooksMethod } from './hooks.js';
@@ -27,6 +28,7 @@ import {
   sessionInfoMethod,
 } from './session.js';
 import { setSessionConfigOptionMethod, setSessionModeMethod } from './session-config.js';
+import { exportSessionMethod } from './session-export.js';
 import { sessionUpdateMethod } from './session-update.js';
 import { callToolMethod, listToolsMethod, registerToolsMethod, unregisterToolsMethod } from './tools.js';
 
@@ -69,6 +71,9 @@ export const methodTable = [
   scheduleHistoryMethod,
   daemonStatusMethod,
   sessionInfoMethod,
+  daemonSessionsMethod,
+  daemonCostsMethod,
+  exportSessionMethod,
   agentdEventMethod,
   daemonEventMethod,
   cancelRequestMethod,

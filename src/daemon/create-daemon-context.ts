@@ -16,6 +16,7 @@ import type { ClientConnection } from '../server/wire/client-connection.js';
 import type { DaemonContext } from '../server/daemon-context.js';
 import { createAgentTool } from '../session/agent-tool.js';
 import { LiveSessions } from '../session/live-sessions.js';
+import { OpenPermissionQuestions } from '../session/open-permission-questions.js';
 import { SessionManager } from '../session/session-manager.js';
 import type { Store } from '../store/store.js';
 import { HookRunner } from '../tools/hooks/hook-runner.js';
@@ -63,7 +64,12 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
   const headless = new Set<string>();
   // A sub-agent's questions go to the clients of the session that started it.
   const clientAsker = options.asker ?? createClientAsker(clients, (id) => live.get(id)?.promptOrigin, (id) => live.rootOf(id));
-  const asker: PermissionAsker = (question, signal) => (headless.has(live.rootOf(question.sessionId)) ? Promise.resolve('no_client') : clientAsker(question, signal));
+  const permissionQuestions = new OpenPermissionQuestions();
+  const asker: PermissionAsker = (question, signal) => {
+    const root = live.rootOf(question.sessionId);
+    if (headless.has(root)) return Promise.resolve('no_client');
+    return permissionQuestions.during(root, question, () => clientAsker(question, signal));
+  };
   const mcp = new McpManager({
     registry: tools,
     log,
@@ -123,6 +129,7 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
   });
   return {
     sessions,
+    permissionQuestions,
     scheduler,
     sandbox,
     tools,

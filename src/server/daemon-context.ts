@@ -1,5 +1,6 @@
 import type { AgentdConfig } from '../config/config-schema.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
+import type { OpenPermissionQuestions } from '../session/open-permission-questions.js';
 import type { SessionManager } from '../session/session-manager.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import type { HookRunner } from '../tools/hooks/hook-runner.js';
@@ -22,6 +23,8 @@ export interface ConfigWatchView {
  */
 export interface DaemonContext {
   sessions: SessionManager;
+  /** Permission questions waiting for an answer, by top-level session (a sub-agent's count for its parent). */
+  permissionQuestions: OpenPermissionQuestions;
   /** Whether bash runs in bubblewrap by the user's config (a trusted project may differ: see Project.sandbox). */
   sandbox: Promise<SandboxInfo>;
   /** Every tool any session can call: built-in, client-registered, MCP. */

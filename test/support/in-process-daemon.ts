@@ -11,6 +11,8 @@ export interface InProcessDaemon {
   peer: RpcPeer;
   /** Another client of the same daemon (as a second editor on its socket would be). */
   connect(): RpcPeer;
+  /** The byte streams of another connection, for a client that brings its own JSON-RPC (the ACP SDK). */
+  connectStreams(): { toDaemon: PassThrough; fromDaemon: PassThrough };
   /** What the daemon logged, one line per entry (a child's stderr). */
   logs: string[];
   stderr(): string;
@@ -31,10 +33,14 @@ export function startInProcessDaemon(env: NodeJS.ProcessEnv, cwd: string, option
   const logs: string[] = [];
   const settings = loadDaemonSettings({ cwd, env, version: 'test', write: (line) => void logs.push(line), ...options });
   const shell = createDaemonShell(settings);
-  const connect = (): { peer: RpcPeer; hangUp(): Promise<void> } => {
+  const streams = (): { toDaemon: PassThrough; fromDaemon: PassThrough; closed: Promise<unknown> } => {
     const toDaemon = new PassThrough();
     const fromDaemon = new PassThrough();
     const { closed } = serveConnection(shell, toDaemon, fromDaemon, { kind: 'memory' });
+    return { toDaemon, fromDaemon, closed };
+  };
+  const connect = (): { peer: RpcPeer; hangUp(): Promise<void> } => {
+    const { toDaemon, fromDaemon, closed } = streams();
     return {
       peer: new RpcPeer(fromDaemon, toDaemon),
       hangUp: async () => {
@@ -48,6 +54,10 @@ export function startInProcessDaemon(env: NodeJS.ProcessEnv, cwd: string, option
   return {
     peer: first.peer,
     connect: () => connect().peer,
+    connectStreams: () => {
+      const { toDaemon, fromDaemon } = streams();
+      return { toDaemon, fromDaemon };
+    },
     logs,
     stderr: () => logs.join('\n'),
     context: () => shell.context(),

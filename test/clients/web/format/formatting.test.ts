@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { formatCost } from '../../../clients/web/src/format/format-cost.js';
-import { formatRelativeTime } from '../../../clients/web/src/format/format-relative-time.js';
-import { lineDiff } from '../../../clients/web/src/format/line-diff.js';
-import { projectName } from '../../../clients/web/src/format/project-name.js';
+import { formatCost } from '../../../../clients/web/src/format/format-cost.js';
+import { formatRelativeTime } from '../../../../clients/web/src/format/format-relative-time.js';
+import { lineDiff } from '../../../../clients/web/src/format/line-diff.js';
+import { projectName } from '../../../../clients/web/src/format/project-name.js';
 
 describe('the page formatting', () => {
   it('prints costs in dollars: cents from a dollar up, four decimals below', () => {

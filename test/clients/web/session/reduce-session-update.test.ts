@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionUpdate } from '../../../protocol/index.js';
-import { reduceSessionUpdate } from '../../../clients/web/src/session/reduce-session-update.js';
-import { EMPTY_TRANSCRIPT } from '../../../clients/web/src/session/transcript-state.js';
+import type { SessionUpdate } from '../../../../protocol/index.js';
+import { reduceSessionUpdate } from '../../../../clients/web/src/session/reduce-session-update.js';
+import { EMPTY_TRANSCRIPT } from '../../../../clients/web/src/session/transcript-state.js';
 
 const text = (sessionUpdate: 'user_message_chunk' | 'agent_message_chunk' | 'agent_thought_chunk', value: string): SessionUpdate => ({
   sessionUpdate,

@@ -1,11 +1,11 @@
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { describe, expect, it } from 'vitest';
-import { PermissionPrompt } from '../../../clients/web/src/permissions/permission-prompt.js';
-import { PromptBox } from '../../../clients/web/src/session/prompt-box.js';
-import type { SessionActions } from '../../../clients/web/src/session/session-actions.js';
-import { ToolCallCard } from '../../../clients/web/src/session/tool-call-card.js';
-import { TranscriptView } from '../../../clients/web/src/session/transcript-view.js';
+import { PermissionPrompt } from '../../../../clients/web/src/permissions/permission-prompt.js';
+import { PromptBox } from '../../../../clients/web/src/session/prompt-box.js';
+import type { SessionActions } from '../../../../clients/web/src/session/session-actions.js';
+import { ToolCallCard } from '../../../../clients/web/src/session/tool-call-card.js';
+import { TranscriptView } from '../../../../clients/web/src/session/transcript-view.js';
 
 const actions: SessionActions = {
   prompt: async () => undefined,

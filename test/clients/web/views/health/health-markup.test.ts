@@ -24,8 +24,9 @@ const providers: Health['providers'] = [
 ];
 
 describe('the health view\'s parts', () => {
-  it('lists providers with where their key comes from and their breaker', () => {
+  it('lists providers with where their key comes from and their breaker, the table named by its heading', () => {
     const html = renderToString(h(ProviderTable, { providers }));
+    expect(html).toContain('<h2 id="health-providers">Providers</h2><table class="health-table" aria-labelledby="health-providers">');
     const rows = html.split('<tr>').slice(2);
     expect(rows[0]).toContain('<th scope="row">anthropic</th><td>anthropic-messages</td><td>user config</td><td class="health-ok">from the environment</td><td>default</td><td class="health-ok">closed</td>');
     expect(rows[1]).toContain('<td>/home/ada/proj</td><td class="health-bad">missing</td>');
@@ -35,7 +36,9 @@ describe('the health view\'s parts', () => {
   });
 
   it('says when no provider is configured', () => {
-    expect(renderToString(h(ProviderTable, { providers: [] }))).toBe('<p>No providers are configured.</p>');
+    expect(renderToString(h(ProviderTable, { providers: [] }))).toBe(
+      '<section class="health-section" aria-labelledby="health-providers"><h2 id="health-providers">Providers</h2><p>No providers are configured.</p></section>',
+    );
   });
 
   it('lists recent retries and fallbacks, linking the session they happened in', () => {
@@ -68,7 +71,7 @@ describe('the health view\'s parts', () => {
   it('shows the sandbox and each path it hides', () => {
     const html = renderToString(h(SandboxSummary, { sandbox: { kind: 'bubblewrap', available: true, hidden: ['/home/ada/.ssh', '/home/ada/.aws'], detail: 'bwrap 0.11' } }));
     expect(html).toContain('<p class="health-ok">bubblewrap, available: bwrap 0.11</p>');
-    expect(html).toContain('<li><code>/home/ada/.ssh</code></li><li><code>/home/ada/.aws</code></li>');
+    expect(html).toContain('<details class="health-hidden"><summary>Hidden from commands: 2 paths</summary><ul><li><code>/home/ada/.ssh</code></li><li><code>/home/ada/.aws</code></li></ul></details>');
     const none = renderToString(h(SandboxSummary, { sandbox: { kind: 'none', available: false, hidden: [], detail: 'bwrap is not installed' } }));
     expect(none).toContain('<p class="health-bad">no sandbox, not available: bwrap is not installed</p>');
     expect(none).toContain('It hides no paths.');

@@ -128,7 +128,7 @@ describe.skipIf(!hasChromium)('the schedules, health and cost views in Chromium'
     expect(bed.consoleErrors).toEqual([]);
   });
 
-  it('lists the configured provider and the config reload in the health view', async () => {
+  it('lists the configured provider, the config reload and, as it happens, a refused edit in the health view', async () => {
     const { page } = bed;
     await bed.openView('Health');
     const providers = page.getByRole('table', { name: 'Providers' });
@@ -140,6 +140,15 @@ describe.skipIf(!hasChromium)('the schedules, health and cost views in Chromium'
     const reloads = page.getByRole('table', { name: 'Configuration reloads' });
     expect(await reloads.getByRole('row').filter({ hasText: 'config.json' }).first().textContent()).toContain('reloaded');
     await page.getByRole('heading', { name: 'Sandbox' }).waitFor();
+
+    // A refused edit while the view is open: the config_rejected event brings it in, with the file, path and reason.
+    const configFile = join(bed.daemon.home, 'config', 'config.json');
+    const good = readFileSync(configFile, 'utf8');
+    writeFileSync(configFile, JSON.stringify({ ...JSON.parse(good), model: 'no-slash-here' }, null, 2));
+    const rejected = reloads.getByRole('row').filter({ hasText: 'rejected' });
+    await rejected.waitFor({ timeout: 15_000 });
+    expect(await rejected.textContent()).toContain(configFile);
+    expect(await rejected.textContent()).toMatch(/model: .*provider\/model/);
     await bed.screenshot('health');
     expect(bed.consoleErrors).toEqual([]);
   });

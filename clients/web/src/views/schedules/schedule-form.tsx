@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { SchedulePermissionMode, ScheduleOverlap } from '../../../../../protocol/index.js';
 import { FormField } from './form-field.js';
 import type { FormIssues, ScheduleFormValues } from './schedule-form-values.js';
@@ -30,6 +30,8 @@ const OVERLAPS: Array<[ScheduleOverlap, string]> = [
 /** Add or edit a schedule: every field of the protocol's schedule, problems beside each. */
 export function ScheduleForm({ editing, initial, issues, general, busy, onSubmit, onCancel }: ScheduleFormProps) {
   const [values, setValues] = useState(initial);
+  // Opening the form moves the keyboard into it (the button that opened it may now be disabled).
+  useEffect(() => document.getElementById('schedule-name')?.focus(), []);
   const set = <K extends keyof ScheduleFormValues>(key: K, value: ScheduleFormValues[K]): void => setValues((v) => ({ ...v, [key]: value }));
   const text = (key: keyof ScheduleFormValues) => (event: Event) => set(key, (event.currentTarget as HTMLInputElement).value as never);
   const heading = editing ? `Edit schedule ${editing}` : 'Add a schedule';

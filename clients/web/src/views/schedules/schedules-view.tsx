@@ -47,7 +47,7 @@ export function SchedulesView({ client }: { client: ViewClient }) {
     setEditing(next);
   };
 
-  /** Runs one schedule's action with its row's controls disabled; a failure becomes the status line. */
+  /** Runs one schedule's action with its row marked busy (clicks ignored); a failure becomes the status line. */
   const act = async (schedule: Schedule, what: string, action: () => Promise<Status>): Promise<void> => {
     setBusy((ids) => new Set(ids).add(schedule.id));
     try {

@@ -1,4 +1,4 @@
-import { formatUsd } from '../format/format-usd.js';
+import { formatUsd } from '../../format/format-usd.js';
 import { costChartGeometry } from './cost-chart.js';
 import type { CostSeries } from './cost-series.js';
 

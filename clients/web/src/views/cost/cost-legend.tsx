@@ -1,4 +1,4 @@
-import { formatUsd } from '../format/format-usd.js';
+import { formatUsd } from '../../format/format-usd.js';
 import type { CostSeries } from './cost-series.js';
 
 /** The chart's key: each series' colour swatch, name and total over the range. */

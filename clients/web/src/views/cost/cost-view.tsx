@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ResultOf } from '../../../../../protocol/index.js';
 import { errorText } from '../error-text.js';
-import { formatUsd } from '../format/format-usd.js';
+import { formatUsd } from '../../format/format-usd.js';
 import type { ViewClient } from '../view-client.js';
 import { CostChartSvg } from './cost-chart-svg.js';
 import { rangeEnding, type CostRange } from './cost-days.js';

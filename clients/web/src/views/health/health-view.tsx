@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorText } from '../error-text.js';
-import { formatTime } from '../format/format-time.js';
+import { formatTime } from '../../format/format-time.js';
 import type { ViewClient } from '../view-client.js';
 import { ConfigChangeTable } from './config-change-table.js';
 import type { Health } from './health-types.js';

@@ -1,4 +1,4 @@
-import { formatTime } from '../format/format-time.js';
+import { formatTime } from '../../format/format-time.js';
 import type { ProviderHealth } from './health-types.js';
 import { HealthSection } from './health-section.js';
 

@@ -1,5 +1,5 @@
 import { sessionHref } from '../../shell/route.js';
-import { formatTime } from '../format/format-time.js';
+import { formatTime } from '../../format/format-time.js';
 import type { RecentProviderEvent } from './health-types.js';
 import { HealthSection } from './health-section.js';
 

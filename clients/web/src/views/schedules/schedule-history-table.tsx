@@ -1,7 +1,7 @@
 import type { ScheduleRun } from '../../../../../protocol/index.js';
-import { durationBetween, formatDuration } from '../format/format-duration.js';
-import { formatTime } from '../format/format-time.js';
-import { formatUsd } from '../format/format-usd.js';
+import { durationBetween, formatDuration } from '../../format/format-duration.js';
+import { formatTime } from '../../format/format-time.js';
+import { formatUsd } from '../../format/format-usd.js';
 import { sessionHref } from '../../shell/route.js';
 import { runOutcomeText } from './run-outcome-text.js';
 

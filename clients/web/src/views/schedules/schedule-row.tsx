@@ -1,6 +1,6 @@
 import type { Schedule } from '../../../../../protocol/index.js';
 import type { LastRun } from './apply-run-event.js';
-import { formatTime } from '../format/format-time.js';
+import { formatTime } from '../../format/format-time.js';
 import { RemoveConfirm } from './remove-confirm.js';
 import { SCHEDULE_HISTORY_ID } from './schedule-history.js';
 import { runOutcomeText } from './run-outcome-text.js';

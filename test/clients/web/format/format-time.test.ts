@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTime } from '../../../../../clients/web/src/views/format/format-time.js';
+import { formatTime } from '../../../../clients/web/src/format/format-time.js';
 
 describe('formatTime', () => {
   it('writes an ISO time as date and minute in the given zone', () => {

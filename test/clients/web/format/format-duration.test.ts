@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationBetween, formatDuration } from '../../../../../clients/web/src/views/format/format-duration.js';
+import { durationBetween, formatDuration } from '../../../../clients/web/src/format/format-duration.js';
 
 describe('formatDuration', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatUsd } from '../../../../../clients/web/src/views/format/format-usd.js';
+import { formatUsd } from '../../../../clients/web/src/format/format-usd.js';
 
 describe('formatUsd', () => {
   it('shows cents from a cent up and thousands separated', () => {

@@ -125,6 +125,13 @@ describe.skipIf(!hasChromium)('the schedules, health and cost views in Chromium'
     await page.getByRole('radio', { name: 'Last 7 days' }).check();
     await expect.poll(async () => days.getByRole('row').count()).toBe(1 + 7 + 1);
     expect(await total.textContent()).toMatch(/^Total \$2\.00 from /);
+
+    // Another client's turn, priced the same: the open view follows (session_changed).
+    const { sessionId } = await bed.peer.call('session/new', { cwd: bed.daemon.workspace, mcpServers: [] });
+    bed.daemon.replay.enqueue({ body: chatCompletionSse(['Again.'], { promptTokens: 1000, completionTokens: 500 }) });
+    await bed.peer.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Once more.' }] });
+    await page.getByText(/^Total \$4\.00 from .*, 2 model requests$/).waitFor({ timeout: 10_000 });
+    expect(await chart.locator('rect title').textContent()).toBe(`${today}, local/e2e-model: $4.00`);
     expect(bed.consoleErrors).toEqual([]);
   });
 

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { ResultOf } from '../../../../../protocol/index.js';
+import type { DaemonEvent, ResultOf } from '../../../../../protocol/index.js';
 import { errorText } from '../error-text.js';
 import { formatUsd } from '../../format/format-usd.js';
+import { useEventRefresh } from '../use-event-refresh.js';
 import type { ViewClient } from '../view-client.js';
 import { CostChartSvg } from './cost-chart-svg.js';
 import { rangeEnding, type CostRange } from './cost-days.js';
@@ -15,14 +16,20 @@ import './cost.css';
 
 type Costs = ResultOf<'daemon/costs'>;
 
+/** A session's cost changes at least at each turn's end, which `session_changed` announces. */
+const COST_EVENTS: ReadonlySet<DaemonEvent['type']> = new Set(['session_changed', 'session_removed']);
+
 const requestCount = (n: number): string => `${n.toLocaleString('en-US')} model request${n === 1 ? '' : 's'}`;
 
-/** Cost over the stored sessions: per day and model as a chart and tables, with totals, for the last 7, 30 or 90 days. */
+/**
+ * Cost over the stored sessions: per day and model as a chart and tables, with totals, for
+ * the last 7, 30 or 90 days; read again (at most every two seconds) as sessions change.
+ */
 export function CostView({ client }: { client: ViewClient }) {
   const [range, setRange] = useState<CostRange>(30);
   const [costs, setCosts] = useState<Costs | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [version, setVersion] = useState(0);
+  const { version, refresh } = useEventRefresh(client, COST_EVENTS, 2_000);
 
   useEffect(() => {
     let current = true;
@@ -43,7 +50,7 @@ export function CostView({ client }: { client: ViewClient }) {
       <header class="view-header">
         <h1 id="cost-heading">Cost</h1>
         <CostRangePicker value={range} onChange={setRange} />
-        <button type="button" onClick={() => setVersion((v) => v + 1)}>
+        <button type="button" onClick={refresh}>
           Refresh
         </button>
       </header>

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { DaemonEvent } from '../../../../../protocol/index.js';
 import { errorText } from '../error-text.js';
 import { formatTime } from '../../format/format-time.js';
+import { useEventRefresh } from '../use-event-refresh.js';
 import type { ViewClient } from '../view-client.js';
 import { ConfigChangeTable } from './config-change-table.js';
 import type { Health } from './health-types.js';
@@ -12,22 +14,14 @@ import '../views.css';
 import './health.css';
 
 /** Daemon events after which `daemon/health` answers differently. */
-const REFRESHING_EVENTS = new Set(['mcp_server', 'config_reloaded', 'config_rejected']);
+const REFRESHING_EVENTS: ReadonlySet<DaemonEvent['type']> = new Set(['mcp_server', 'config_reloaded', 'config_rejected']);
 
 /** The daemon's health: providers and breakers, recent retries, MCP servers, the sandbox, config reloads. */
 export function HealthView({ client }: { client: ViewClient }) {
   const [health, setHealth] = useState<Health | null>(null);
   const [loadedAt, setLoadedAt] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [version, setVersion] = useState(0);
-
-  useEffect(
-    () =>
-      client.onNotification('agentd/daemonEvent', ({ event }) => {
-        if (REFRESHING_EVENTS.has(event.type)) setVersion((v) => v + 1);
-      }),
-    [client],
-  );
+  const { version, refresh } = useEventRefresh(client, REFRESHING_EVENTS, 200);
 
   useEffect(() => {
     let current = true;
@@ -49,7 +43,7 @@ export function HealthView({ client }: { client: ViewClient }) {
     <section class="health-view" aria-labelledby="health-heading">
       <header class="view-header">
         <h1 id="health-heading">Health</h1>
-        <button type="button" onClick={() => setVersion((v) => v + 1)}>
+        <button type="button" onClick={refresh}>
           Refresh
         </button>
         {loadedAt ? (

@@ -76,6 +76,13 @@ describe('the schedule list', () => {
     expect(unnamedControls(html)).toEqual([]);
   });
 
+  it('marks a busy row\'s buttons aria-disabled, keeping them focusable', () => {
+    const html = table({ busy: new Set(['sch_1']) });
+    expect(html).toContain('<button type="button" aria-disabled="true" aria-label="Run nightly now">Run now</button>');
+    expect(html).toContain('<button type="button" aria-disabled="false" aria-label="Run weekly now">Run now</button>');
+    expect(html).not.toMatch(/<button[^>]* disabled[ >]/);
+  });
+
   it('says so when there are no schedules', () => {
     expect(table({ schedules: [] })).toContain('No schedules yet');
   });

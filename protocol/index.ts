@@ -26,6 +26,7 @@ export * from './events.js';
 export * from './daemon-events.js';
 export * from './schedules.js';
 export * from './daemon-status.js';
+export * from './dashboard.js';
 export * from './cancel-request.js';
 export * from './methods.js';
 export * from './to-json-schema.js';

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { cancelRequestMethod, lspCancelRequestMethod } from './cancel-request.js';
 import { daemonEventMethod } from './daemon-events.js';
+import { dashboardLoginMethod } from './dashboard.js';
 import { daemonStatusMethod } from './daemon-status.js';
 import { createElicitationMethod } from './elicitation.js';
 import { agentdEventMethod } from './events.js';
@@ -68,6 +69,7 @@ export const methodTable = [
   runScheduleMethod,
   scheduleHistoryMethod,
   daemonStatusMethod,
+  dashboardLoginMethod,
   sessionInfoMethod,
   agentdEventMethod,
   daemonEventMethod,

@@ -3,6 +3,7 @@ import * as cancelRequest from './cancel-request.js';
 import * as content from './content.js';
 import * as daemonEvents from './daemon-events.js';
 import * as daemonStatus from './daemon-status.js';
+import * as dashboard from './dashboard.js';
 import * as elicitation from './elicitation.js';
 import * as events from './events.js';
 import * as hooks from './hooks.js';
@@ -52,6 +53,7 @@ const featureModules: ReadonlyArray<Record<string, unknown>> = [
   daemonEvents,
   schedules,
   daemonStatus,
+  dashboard,
   cancelRequest,
 ];
 

@@ -18,7 +18,7 @@ function idleConnection(origin: string): { socket: Socket; ended: Promise<string
   };
 }
 
-describe('the dashboard\'s connection limits (TCP\'s, from the same settings)', () => {
+describe('[F19 browser] the dashboard\'s connection limits (TCP\'s, from the same settings)', () => {
   let bed: DashboardTestBed;
   afterEach(async () => {
     await bed.close();

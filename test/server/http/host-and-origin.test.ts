@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logIn, openRpc, rawGet } from '../../support/dashboard-client.js';
 import { startDashboardTestBed, type DashboardTestBed } from '../../support/dashboard-test-bed.js';
 
-describe('the dashboard against DNS rebinding and foreign pages', () => {
+describe('[F19 browser] the dashboard against DNS rebinding and foreign pages', () => {
   let bed: DashboardTestBed;
   let origin: string;
   let port: number;

@@ -12,7 +12,7 @@ function expectSecurityHeaders(answer: HttpAnswer): void {
   expect(answer.headers['referrer-policy']).toBe('no-referrer');
 }
 
-describe('the dashboard login', () => {
+describe('[F19 browser] the dashboard login', () => {
   let bed: DashboardTestBed;
   beforeEach(async () => {
     bed = await startDashboardTestBed();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logIn, rawGet } from '../../support/dashboard-client.js';
 import { APP_JS, SECRET, startDashboardTestBed, type DashboardTestBed } from '../../support/dashboard-test-bed.js';
 
-describe('the dashboard\'s files', () => {
+describe('[F19 browser] the dashboard\'s files', () => {
   let bed: DashboardTestBed;
   let origin: string;
   let cookie: string;

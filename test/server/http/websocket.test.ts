@@ -5,7 +5,7 @@ import { startDashboardTestBed, type DashboardTestBed } from '../../support/dash
 
 type OpenSocket = Extract<RpcSocket, { kind: 'open' }>;
 
-describe('the dashboard\'s WebSocket', () => {
+describe('[F19 browser] the dashboard\'s WebSocket', () => {
   let bed: DashboardTestBed;
   afterEach(async () => {
     await bed.close();

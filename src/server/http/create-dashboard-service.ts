@@ -29,6 +29,13 @@ export function createDashboardService(shell: DaemonShell, options: DashboardSer
         ),
       );
     }
+    if (address.host === '0.0.0.0' || address.host === '::') {
+      return Promise.reject(
+        new HttpHostRefusedError(
+          `give the address browsers will use to reach the page, not ${address.host}: it answers only to requests naming its own address (a guard against DNS rebinding)`,
+        ),
+      );
+    }
     serving = (async () => {
       const [{ DashboardHttpServer }, { defaultWebRoot }] = await Promise.all([import('./dashboard-http-server.js'), import('./default-web-root.js')]);
       return DashboardHttpServer.listen(shell, address, {

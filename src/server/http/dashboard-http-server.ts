@@ -58,15 +58,22 @@ export class DashboardHttpServer {
     // The frame limit of every other transport; no compression, so a frame's size is what arrives.
     const websockets = new WebSocketServer({ noServer: true, maxPayload: shell.maxFrameBytes, perMessageDeflate: false });
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        reject(
+          error.code === 'EADDRINUSE'
+            ? new Error(`${formatHostPort(address.host, address.port)} is in use by another program: give another port (--http, server.http), or 0 for any free one`)
+            : error,
+        ),
+      );
       server.listen(address.port, address.host, () => {
-        server.off('error', reject);
+        server.removeAllListeners('error');
         resolve();
       });
     });
     const bound = server.address();
     const port = typeof bound === 'object' && bound ? bound.port : address.port;
     const dashboard = new DashboardHttpServer(shell, server, websockets, { host: address.host, port }, options);
+    server.on('error', (error) => shell.log(`http: ${error.message}`));
     server.on('connection', (socket: Socket) => dashboard.accept(socket));
     server.on('request', (request: IncomingMessage, response: ServerResponse) => dashboard.answer(request, response));
     server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => dashboard.upgrade(request, socket, head));

@@ -32,6 +32,12 @@ describe('[F19 browser] where the dashboard may listen', () => {
     }
   });
 
+  it('says which address is taken when the port is in use', async () => {
+    const origin = await shell().dashboard!.serve({ host: '127.0.0.1', port: 0 });
+    const port = Number(new URL(origin).port);
+    await expect(shell().dashboard!.serve({ host: '127.0.0.1', port })).rejects.toThrow(`127.0.0.1:${port} is in use by another program`);
+  });
+
   it('accepts every loopback spelling, and serves once', async () => {
     const dashboard = shell().dashboard!;
     expect(dashboard.origin()).toBeNull();

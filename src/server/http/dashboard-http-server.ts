@@ -7,6 +7,7 @@ import type { DaemonShell } from '../daemon-shell.js';
 import { serveChannel } from '../wire/serve-connection.js';
 import { destroyAfterFlush } from '../wire/transports/destroy-after-flush.js';
 import type { TcpLimits } from '../wire/transports/tcp-limits.js';
+import { ConnectionProbation } from './connection-probation.js';
 import { DashboardSessions } from './dashboard-sessions.js';
 import { allowedHosts, refuseHost, refuseOrigin } from './host-and-origin.js';
 import { formatHostPort, type HttpAddress } from './http-address.js';
@@ -31,14 +32,13 @@ const NOT_LOGGED_IN = 'not logged in: run `agentd dashboard` for a login address
  * Every request must come to the bound Host; everything but `/login` needs the session
  * cookie a login token buys; the upgrade also needs the page's own Origin. The WebSocket
  * is served by the same connection code as a socket client. Until a connection has shown
- * the cookie or a token it is on TCP's probation: a deadline, and caps on how many exist.
+ * the cookie or a token it is on TCP's probation (ConnectionProbation).
  */
 export class DashboardHttpServer {
   private readonly tokens: LoginTokens;
   private readonly sessions: DashboardSessions;
   private readonly hosts: Set<string>;
-  private readonly open = new Set<Socket>();
-  private readonly unauthenticated = new Set<Socket>();
+  private readonly probation: ConnectionProbation;
 
   private constructor(
     private readonly shell: DaemonShell,
@@ -50,6 +50,7 @@ export class DashboardHttpServer {
     this.tokens = new LoginTokens(options.now);
     this.sessions = new DashboardSessions(options.now);
     this.hosts = allowedHosts(address);
+    this.probation = new ConnectionProbation(options.limits);
   }
 
   /** Listens on the address (port 0: the OS picks; `address` then has the real one). */
@@ -99,28 +100,10 @@ export class DashboardHttpServer {
   }
 
   private accept(socket: Socket): void {
-    const { maxConnections, maxUnauthenticatedConnections, authTimeoutMs } = this.options.limits;
-    const full =
-      this.open.size >= maxConnections
-        ? `too many connections (server.maxConnections is ${maxConnections})`
-        : this.unauthenticated.size >= maxUnauthenticatedConnections
-          ? `too many connections waiting to log in (server.maxUnauthenticatedConnections is ${maxUnauthenticatedConnections})`
-          : undefined;
-    if (full) {
-      this.shell.log(`http: refused a connection from ${socket.remoteAddress ?? '?'}: ${full}`);
-      return rawAnswer(socket, 503, `${full}; try again later`);
-    }
-    this.open.add(socket);
-    this.unauthenticated.add(socket);
-    const deadline = setTimeout(() => {
-      if (this.unauthenticated.has(socket)) socket.destroy();
-    }, authTimeoutMs);
-    deadline.unref();
-    socket.once('close', () => {
-      clearTimeout(deadline);
-      this.open.delete(socket);
-      this.unauthenticated.delete(socket);
-    });
+    const refused = this.probation.admit(socket);
+    if (!refused) return;
+    this.shell.log(`http: refused a connection from ${socket.remoteAddress ?? '?'}: ${refused}`);
+    rawAnswer(socket, 503, `${refused}; try again later`);
   }
 
   private answer(request: IncomingMessage, response: ServerResponse): void {
@@ -133,7 +116,7 @@ export class DashboardHttpServer {
     }
     if (path === '/login') return this.login(request, response);
     if (!this.sessions.check(request.headers.cookie)) return answerText(response, 401, NOT_LOGGED_IN);
-    this.unauthenticated.delete(request.socket);
+    this.probation.pass(request.socket);
     if (path === '/rpc') return answerText(response, 426, '/rpc is the page\'s WebSocket: connect with a WebSocket upgrade', { Upgrade: 'websocket' });
     if ((path === '/' || path === '/index.html') && !existsSync(join(this.options.webRoot, 'index.html'))) {
       return answerText(response, 503, 'the page is not built: run npm run build');
@@ -161,7 +144,7 @@ export class DashboardHttpServer {
     if (!token || !this.tokens.redeem(token)) {
       return this.refuse(request, response, 401, 'this login address is wrong, used or expired (each works once, for 10 minutes): run `agentd dashboard` for a fresh one');
     }
-    this.unauthenticated.delete(request.socket);
+    this.probation.pass(request.socket);
     this.shell.log(`http: a browser logged in from ${request.socket.remoteAddress ?? '?'}`);
     setSecurityHeaders(response);
     response.writeHead(303, { Location: '/', 'Set-Cookie': DashboardSessions.setCookie(this.sessions.open()), 'Cache-Control': 'no-store', 'Content-Length': 0 });
@@ -179,7 +162,7 @@ export class DashboardHttpServer {
     const wrongOrigin = refuseOrigin(request.headers.origin, host!);
     if (wrongOrigin) return this.refuseUpgrade(socket, 403, wrongOrigin);
     this.websockets.handleUpgrade(request, socket, head, (websocket) => {
-      this.unauthenticated.delete(socket);
+      this.probation.pass(socket);
       const { client } = serveChannel(this.shell, (handlers) => new WebSocketFrameChannel(websocket, this.shell.maxFrameBytes, handlers), { kind: 'http' });
       // A close frame the peer never answers must not keep the socket.
       client.rpc.onClose(() => destroyAfterFlush(socket));

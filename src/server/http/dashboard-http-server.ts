@@ -12,6 +12,7 @@ import { DashboardSessions } from './dashboard-sessions.js';
 import { allowedHosts, refuseHost, refuseOrigin } from './host-and-origin.js';
 import { formatHostPort, type HttpAddress } from './http-address.js';
 import { LoginTokens } from './login-tokens.js';
+import { RefusalLog } from './refusal-log.js';
 import { resolveStaticFile } from './resolve-static-file.js';
 import { answerText, CONTENT_SECURITY_POLICY, setSecurityHeaders } from './security-headers.js';
 import { WebSocketFrameChannel } from './websocket-frame-channel.js';
@@ -39,6 +40,7 @@ export class DashboardHttpServer {
   private readonly sessions: DashboardSessions;
   private readonly hosts: Set<string>;
   private readonly probation: ConnectionProbation;
+  private readonly refusals: RefusalLog;
 
   private constructor(
     private readonly shell: DaemonShell,
@@ -51,6 +53,7 @@ export class DashboardHttpServer {
     this.sessions = new DashboardSessions(options.now);
     this.hosts = allowedHosts(address);
     this.probation = new ConnectionProbation(options.limits);
+    this.refusals = new RefusalLog(shell.log, options.now);
   }
 
   /** Listens on the address (port 0: the OS picks; `address` then has the real one). */
@@ -102,7 +105,7 @@ export class DashboardHttpServer {
   private accept(socket: Socket): void {
     const refused = this.probation.admit(socket);
     if (!refused) return;
-    this.shell.log(`http: refused a connection from ${socket.remoteAddress ?? '?'}: ${refused}`);
+    this.refusals.refused(`http: refused a connection from ${socket.remoteAddress ?? '?'}: ${refused}`);
     rawAnswer(socket, 503, `${refused}; try again later`);
   }
 
@@ -170,12 +173,12 @@ export class DashboardHttpServer {
   }
 
   private refuse(request: IncomingMessage, response: ServerResponse, status: number, reason: string): void {
-    this.shell.log(`http: refused ${request.method} ${(request.url ?? '/').split('?')[0]!.slice(0, 200)} from ${request.socket.remoteAddress ?? '?'}: ${reason}`);
+    this.refusals.refused(`http: refused ${request.method} ${(request.url ?? '/').split('?')[0]!.slice(0, 200)} from ${request.socket.remoteAddress ?? '?'}: ${reason}`);
     answerText(response, status, reason, { Connection: 'close' });
   }
 
   private refuseUpgrade(socket: Socket, status: number, reason: string): void {
-    this.shell.log(`http: refused a WebSocket from ${socket.remoteAddress ?? '?'}: ${reason}`);
+    this.refusals.refused(`http: refused a WebSocket from ${socket.remoteAddress ?? '?'}: ${reason}`);
     rawAnswer(socket, status, reason);
   }
 }

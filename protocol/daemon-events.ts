@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineMethod } from './method-descriptor.js';
 import { SessionIdSchema } from './meta.js';
 import { StopReasonSchema } from './prompt.js';
+import { SessionOverviewSchema } from './session-overview.js';
 
 /*
  * `agentd/daemonEvent` (agentd extension): what happens in the daemon outside any one
@@ -84,6 +85,14 @@ export const McpServerEventSchema = z
   })
   .describe('An MCP server changed state.');
 
+export const SessionChangedEventSchema = z
+  .strictObject({ type: z.literal('session_changed'), session: SessionOverviewSchema })
+  .describe('A session was created, or its state, title, cost, mode or model changed (cost at least at each turn\'s end).');
+
+export const SessionRemovedEventSchema = z
+  .strictObject({ type: z.literal('session_removed'), sessionId: SessionIdSchema })
+  .describe('A session was deleted.');
+
 /** Every daemon event; `type` selects the variant. */
 export const DaemonEventSchema = z
   .discriminatedUnion('type', [
@@ -92,6 +101,8 @@ export const DaemonEventSchema = z
     ConfigReloadedEventSchema,
     ConfigRejectedEventSchema,
     McpServerEventSchema,
+    SessionChangedEventSchema,
+    SessionRemovedEventSchema,
   ])
   .describe('A daemon-wide agentd event.');
 export type DaemonEvent = z.infer<typeof DaemonEventSchema>;
@@ -109,7 +120,7 @@ export const daemonEventMethod = defineMethod({
   kind: 'notification',
   params: DaemonEventNotificationSchema,
   result: undefined,
-  summary: 'Daemon-wide events (scheduled runs, config reloaded or rejected, MCP server states) for opted-in clients.',
+  summary: 'Daemon-wide events (scheduled runs, config reloaded or rejected, MCP server states, sessions changed or removed) for opted-in clients.',
   acp: false,
   feature: 'events',
   errors: [],

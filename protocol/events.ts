@@ -114,6 +114,16 @@ export const NoticeEventSchema = z
   })
   .describe('Something the user should know that is not part of the answer.');
 
+export const PermissionResolvedEventSchema = z
+  .strictObject({
+    type: z.literal('permission_resolved'),
+    toolCallId: z.string().describe('The tool call whose `session/request_permission` question was settled.'),
+    outcome: z
+      .enum(['allow_once', 'allow_always', 'reject_once', 'reject_always', 'cancelled'])
+      .describe('The answer that settled it (the first valid one of any client), or `cancelled` when the turn was stopped first.'),
+  })
+  .describe('A permission question asked of every client following the session was settled; the other clients\' requests were cancelled with `$/cancel_request`.');
+
 /** Every rich event; `type` selects the variant. */
 export const AgentdEventSchema = z
   .discriminatedUnion('type', [
@@ -126,6 +136,7 @@ export const AgentdEventSchema = z
     QueueEventSchema,
     CostEventSchema,
     NoticeEventSchema,
+    PermissionResolvedEventSchema,
   ])
   .describe('A rich agentd event.');
 export type AgentdEvent = z.infer<typeof AgentdEventSchema>;
@@ -145,7 +156,7 @@ export const agentdEventMethod = defineMethod({
   kind: 'notification',
   params: AgentdEventNotificationSchema,
   result: undefined,
-  summary: 'Rich session events (turns, retries, fallback, breaker, compaction, queues, cost) for opted-in clients.',
+  summary: 'Rich session events (turns, retries, fallback, breaker, compaction, queues, cost, permission questions settled) for opted-in clients.',
   acp: false,
   feature: 'events',
   errors: [],

@@ -3,6 +3,8 @@ import { cancelRequestMethod, lspCancelRequestMethod } from './cancel-request.js
 import { daemonEventMethod } from './daemon-events.js';
 import { dashboardLoginMethod } from './dashboard.js';
 import { daemonStatusMethod } from './daemon-status.js';
+import { daemonCostsMethod, daemonSessionsMethod } from './dashboard-queries.js';
+import { daemonHealthMethod } from './daemon-health.js';
 import { createElicitationMethod } from './elicitation.js';
 import { agentdEventMethod } from './events.js';
 import { afterToolCallMethod, beforeToolCallMethod, registerHooksMethod } from './hooks.js';
@@ -28,6 +30,7 @@ import {
   sessionInfoMethod,
 } from './session.js';
 import { setSessionConfigOptionMethod, setSessionModeMethod } from './session-config.js';
+import { exportSessionMethod } from './session-export.js';
 import { sessionUpdateMethod } from './session-update.js';
 import { callToolMethod, listToolsMethod, registerToolsMethod, unregisterToolsMethod } from './tools.js';
 
@@ -71,6 +74,10 @@ export const methodTable = [
   daemonStatusMethod,
   dashboardLoginMethod,
   sessionInfoMethod,
+  daemonSessionsMethod,
+  daemonCostsMethod,
+  exportSessionMethod,
+  daemonHealthMethod,
   agentdEventMethod,
   daemonEventMethod,
   cancelRequestMethod,

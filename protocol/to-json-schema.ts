@@ -2,8 +2,10 @@ import { z } from 'zod';
 import * as cancelRequest from './cancel-request.js';
 import * as content from './content.js';
 import * as daemonEvents from './daemon-events.js';
+import * as daemonHealth from './daemon-health.js';
 import * as daemonStatus from './daemon-status.js';
 import * as dashboard from './dashboard.js';
+import * as dashboardQueries from './dashboard-queries.js';
 import * as elicitation from './elicitation.js';
 import * as events from './events.js';
 import * as hooks from './hooks.js';
@@ -18,7 +20,9 @@ import * as prompt from './prompt.js';
 import * as schedules from './schedules.js';
 import * as session from './session.js';
 import * as sessionConfig from './session-config.js';
+import * as sessionExport from './session-export.js';
 import * as sessionUpdate from './session-update.js';
+import * as sessionOverview from './session-overview.js';
 import * as toolCall from './tool-call.js';
 import * as tools from './tools.js';
 
@@ -50,10 +54,14 @@ const featureModules: ReadonlyArray<Record<string, unknown>> = [
   tools,
   hooks,
   events,
+  sessionOverview,
   daemonEvents,
   schedules,
   daemonStatus,
   dashboard,
+  dashboardQueries,
+  sessionExport,
+  daemonHealth,
   cancelRequest,
 ];
 

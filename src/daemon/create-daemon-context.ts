@@ -14,8 +14,10 @@ import { createClientAsker } from '../server/acp/ask-client-permission.js';
 import { broadcastDaemonEvent } from '../server/acp/broadcast-daemon-event.js';
 import type { ClientConnection } from '../server/wire/client-connection.js';
 import type { DaemonContext } from '../server/daemon-context.js';
+import { DaemonHealthLog } from '../server/daemon-health-log.js';
 import { createAgentTool } from '../session/agent-tool.js';
 import { LiveSessions } from '../session/live-sessions.js';
+import { OpenPermissionQuestions } from '../session/open-permission-questions.js';
 import { SessionManager } from '../session/session-manager.js';
 import type { Store } from '../store/store.js';
 import { HookRunner } from '../tools/hooks/hook-runner.js';
@@ -63,7 +65,12 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
   const headless = new Set<string>();
   // A sub-agent's questions go to the clients of the session that started it.
   const clientAsker = options.asker ?? createClientAsker(clients, (id) => live.get(id)?.promptOrigin, (id) => live.rootOf(id));
-  const asker: PermissionAsker = (question, signal) => (headless.has(live.rootOf(question.sessionId)) ? Promise.resolve('no_client') : clientAsker(question, signal));
+  const permissionQuestions = new OpenPermissionQuestions();
+  const asker: PermissionAsker = (question, signal) => {
+    const root = live.rootOf(question.sessionId);
+    if (headless.has(root)) return Promise.resolve('no_client');
+    return permissionQuestions.during(root, question, () => clientAsker(question, signal));
+  };
   const mcp = new McpManager({
     registry: tools,
     log,
@@ -104,6 +111,7 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
   const sessions = new SessionManager(store, live, (cwd) => projects.for(cwd));
   tools.register(createAgentTool({ sessions }), { origin: 'builtin' });
 
+  const healthLog = new DaemonHealthLog();
   const userConfigFile = configFile ?? paths.configFile;
   const reloader = new ConfigReloader({
     watcher: new ConfigWatcher({ userConfigFile, userConfigDir: paths.configDir, onChange: (change) => reloader.apply(change), log }),
@@ -111,6 +119,7 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
     projects,
     sessions,
     clients,
+    healthLog,
     userConfigFile,
     readUserLayer: () => readUserConfig({ cwd: paths.configDir, paths, ...(configFile !== undefined ? { configFile } : {}) }),
     log,
@@ -123,8 +132,13 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
   });
   return {
     sessions,
+    permissionQuestions,
     scheduler,
     sandbox,
+    sandboxPolicy,
+    providerScopes: () => projects.providerScopes(),
+    env,
+    healthLog,
     tools,
     clientTools: new ClientTools(tools, { ...(config.server?.requestTimeoutMs ? { defaultTimeoutMs: config.server.requestTimeoutMs } : {}) }),
     mcp,

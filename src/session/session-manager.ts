@@ -2,16 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { repairTranscript } from '../loop/repair-transcript.js';
 import { historyFromRecords } from './compaction-marker.js';
 import type { SessionMeta } from '../store/session-meta.js';
-import type { ListSessionsQuery, MessageRecord, SessionRecord, Store, TurnRecord } from '../store/store.js';
+import type { ListSessionsQuery, SessionSearch, SessionSearchPage, MessageRecord, SessionRecord, Store, TurnRecord } from '../store/store.js';
 import { Session } from './session.js';
 import { SessionNotFoundError } from './session-errors.js';
 import type { Project } from '../project/project.js';
 import type { LiveSessions } from './live-sessions.js';
 
-/** Told when a session goes live and when it is unloaded (a watch per project follows them). */
+/** Told when a session goes live and when it is unloaded (a watch per project follows them), and when one is deleted. */
 export interface SessionLifecycle {
   opened(session: Session): void;
   closed(session: Session): void;
+  deleted?(id: string): void;
 }
 
 /**
@@ -98,6 +99,16 @@ export class SessionManager {
     return this.store.listSessions(query);
   }
 
+  /** Sessions of every project by cwd, title and a selection, with their last turns (see searchSessions). */
+  search(search: SessionSearch): SessionSearchPage {
+    return this.store.searchSessions(search);
+  }
+
+  /** The session's newest turn, if it has one. */
+  lastTurn(id: string): TurnRecord | undefined {
+    return this.store.lastTurn(id);
+  }
+
   messages(id: string): MessageRecord[] {
     this.record(id);
     return this.store.listMessages(id);
@@ -122,6 +133,7 @@ export class SessionManager {
     if (session) this.unload(session);
     if (session) await session.abort();
     this.store.deleteSession(id);
+    for (const observer of this.observers) observer.deleted?.(id);
   }
 
   /** The top-level session a sub-agent session belongs to (itself when it is not one). */

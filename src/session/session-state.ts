@@ -25,6 +25,9 @@ const TRANSITIONS: Record<SessionTransition, Partial<Record<SessionState, Sessio
 export class SessionStateMachine {
   private current: SessionState = 'idle';
 
+  /** `moved` is told each new state, after the move. */
+  constructor(private readonly moved: (state: SessionState) => void = () => undefined) {}
+
   get state(): SessionState {
     return this.current;
   }
@@ -53,6 +56,7 @@ export class SessionStateMachine {
     const next = TRANSITIONS[transition][this.current];
     if (next === undefined) throw new Error(`session state: ${transition} is not allowed while ${this.current}`);
     this.current = next;
+    this.moved(next);
   }
 }
 

@@ -72,6 +72,8 @@ export class Session {
   private readonly live: LiveProject;
   /** Its MCP servers' waits and failures, shown in its stream. */
   private readonly mcpStarts: McpStartDisplay;
+  /** Told each new state (see onStateChange). */
+  private readonly stateListeners = new Set<(state: SessionState) => void>();
 
   /**
    * `project` is the session directory's; `currentProject` gives it again as the
@@ -97,7 +99,7 @@ export class Session {
     };
     this.writer = new SessionWriter(record, store, (event) => this.emit(event));
     this.conversation = new Conversation(history);
-    this.turns = new TurnLifecycle({ writer: this.writer, conversation: this.conversation, queues: this.queues, store, log: (line) => this.project.log(line) });
+    this.turns = new TurnLifecycle({ writer: this.writer, conversation: this.conversation, queues: this.queues, store, log: (line) => this.project.log(line), stateChanged: (state) => this.stateChanged(state) });
     this.cost = new CostTracker(project.costTotals, record.totalCostUsd);
     this.queues.restoreModes(record.meta.deliveryModes);
   }
@@ -148,6 +150,12 @@ export class Session {
 
   get state(): SessionState {
     return this.turns.state;
+  }
+
+  /** Told each new state (a turn started or ended, an abort asked for, a compaction); returns the unsubscribe function. */
+  onStateChange(listener: (state: SessionState) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
   }
 
   /** Whether messages wait in a queue (steered or followed-up) for a turn to take them. */
@@ -256,6 +264,16 @@ export class Session {
   /** The MCP server failures that stand now, as events for a client loading the session (replay). */
   mcpServerFailures(): SessionEvent[] {
     return this.mcpStarts.replay();
+  }
+
+  private stateChanged(state: SessionState): void {
+    for (const listener of this.stateListeners) {
+      try {
+        listener(state);
+      } catch (error) {
+        this.project.log(`session ${this.id}: state listener failed: ${(error as Error).message}`);
+      }
+    }
   }
 
   private enqueue(queue: QueueName, message: UserMessage, blocks: ContentBlock[], origin: string | undefined): Promise<TurnStopReason> {

@@ -38,6 +38,8 @@ export interface TurnLifecycleParts {
   queues: PromptQueues;
   store: Store;
   log(line: string): void;
+  /** Told each new state of the session's state machine. */
+  stateChanged?(state: SessionState): void;
 }
 
 /**
@@ -46,7 +48,7 @@ export interface TurnLifecycleParts {
  * stops on session/cancel or session/abort.
  */
 export class TurnLifecycle {
-  private readonly machine = new SessionStateMachine();
+  private readonly machine: SessionStateMachine;
   private turn: RunningTurn | undefined;
   /** Settles when the latest turn has ended, however it ended. */
   private ended: Promise<unknown> = Promise.resolve();
@@ -55,7 +57,9 @@ export class TurnLifecycle {
   /** abort({ keepQueues: true }) asked to keep the queued messages for the next turn. */
   private keepQueues = false;
 
-  constructor(private readonly parts: TurnLifecycleParts) {}
+  constructor(private readonly parts: TurnLifecycleParts) {
+    this.machine = new SessionStateMachine((state) => parts.stateChanged?.(state));
+  }
 
   get state(): SessionState {
     return this.machine.state;

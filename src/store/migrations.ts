@@ -103,6 +103,14 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX schedule_runs_unfinished ON schedule_runs (ended_at) WHERE ended_at IS NULL;
     `,
   },
+  {
+    version: 3,
+    name: 'priced messages by time',
+    sql: `
+      -- Cost totals over a range of days read only the messages a model produced.
+      CREATE INDEX messages_priced_by_created ON messages (created_at) WHERE model IS NOT NULL;
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

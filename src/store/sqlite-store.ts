@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { ScheduleStore } from './schedule-store.js';
 import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.js';
+import { costTotals } from './sqlite-cost-totals.js';
+import { lastTurn, searchSessions } from './sqlite-session-search.js';
 import { SqliteScheduleStore } from './sqlite-schedule-store.js';
 import {
   DEFAULT_SESSION_MODE,
@@ -9,7 +11,11 @@ import {
   type MessageRecord,
   type NewMessage,
   type NewSession,
+  type CostQuery,
+  type DayModelCost,
   type SessionRecord,
+  type SessionSearch,
+  type SessionSearchPage,
   type Store,
   type TurnRecord,
   type TurnStatus,
@@ -128,6 +134,14 @@ export class SqliteStore implements Store {
     return { sessions: page, nextCursor };
   }
 
+  searchSessions(search: SessionSearch): SessionSearchPage {
+    return searchSessions(this.#db, search);
+  }
+
+  lastTurn(sessionId: string): TurnRecord | undefined {
+    return lastTurn(this.#db, sessionId);
+  }
+
   updateSession(
     id: string,
     patch: Partial<Pick<SessionRecord, 'title' | 'model' | 'mode' | 'meta' | 'additionalDirectories'>>,
@@ -236,6 +250,10 @@ export class SqliteStore implements Store {
       }
       throw error;
     }
+  }
+
+  costTotals(query: CostQuery): DayModelCost[] {
+    return costTotals(this.#db, query);
   }
 
   listMessages(sessionId: string): MessageRecord[] {

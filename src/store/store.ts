@@ -137,6 +137,63 @@ export interface ListSessionsQuery {
   limit?: number;
 }
 
+/**
+ * Which sessions a search keeps besides its cwd and title filters: those listed in `ids`,
+ * and, with `stored`, those not in its `exceptIds` (the live ones, whose state the caller
+ * knows) whose last turn failed (`lastTurnFailed: true`), did not (`false`) or either.
+ */
+export interface SessionSelection {
+  ids: string[];
+  stored?: { exceptIds: string[]; lastTurnFailed?: boolean };
+}
+
+/** Filters and paging for `searchSessions`. */
+export interface SessionSearch {
+  /** Only sessions whose `cwd` is exactly this path. */
+  cwd?: string;
+  /** Only sessions whose title contains this text (case-insensitive for ASCII letters). */
+  titleContains?: string;
+  /** Without it every session matches. */
+  select?: SessionSelection;
+  /** `nextCursor` of the previous page, passed back unchanged (the same cursor as listSessions'). */
+  cursor?: string;
+  /** Page size, 1 to 500; default 100. */
+  limit?: number;
+}
+
+/** A session found by a search, with its last turn (null before the first). */
+export interface FoundSession {
+  record: SessionRecord;
+  lastTurn: TurnRecord | null;
+}
+
+export interface SessionSearchPage {
+  sessions: FoundSession[];
+  nextCursor: string | null;
+  /** Matches over all pages (the cursor left out). */
+  total: number;
+}
+
+/** Which stored spending `costTotals` sums: whole UTC days, both ends included. */
+export interface CostQuery {
+  /** First day, `YYYY-MM-DD`. */
+  sinceDay: string;
+  /** Last day, `YYYY-MM-DD`. */
+  untilDay: string;
+  /** Only sessions whose `cwd` is exactly this path. */
+  cwd?: string;
+}
+
+/** What one model cost on one UTC day. */
+export interface DayModelCost {
+  day: string;
+  model: string;
+  costUsd: number;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
 /** The mode a session starts in when `createSession` gets none (a built-in agent). */
 export const DEFAULT_SESSION_MODE = 'build';
 
@@ -146,6 +203,10 @@ export interface Store {
   getSession(id: string): SessionRecord | undefined;
   /** Newest first by updatedAt; cursor is opaque (encode updatedAt+id), limit default 50 max 200. */
   listSessions(query: ListSessionsQuery): { sessions: SessionRecord[]; nextCursor: string | null };
+  /** Sessions of every project filtered by cwd, title and a selection, newest activity first, with their last turns and the total. */
+  searchSessions(search: SessionSearch): SessionSearchPage;
+  /** The session's newest turn, if it has one. */
+  lastTurn(sessionId: string): TurnRecord | undefined;
   /** Replaces the given fields (meta is replaced, not merged) and bumps updatedAt. */
   updateSession(
     id: string,
@@ -166,6 +227,11 @@ export interface Store {
    * The record returned holds the caller's own content, usage and meta objects (not a copy read back).
    */
   appendMessage(message: NewMessage): MessageRecord;
+  /**
+   * Spending per UTC day and model: every stored message a model produced (assistant
+   * answers and compaction summaries), by the day it was stored; sorted by day then model.
+   */
+  costTotals(query: CostQuery): DayModelCost[];
   /** The session's messages in `seq` order. */
   listMessages(sessionId: string): MessageRecord[];
   /** At start-up: every turn still 'running' (the daemon died mid-turn) becomes 'interrupted'; returns them. */

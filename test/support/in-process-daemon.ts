@@ -11,6 +11,8 @@ export interface InProcessDaemon {
   peer: RpcPeer;
   /** Another client of the same daemon (as a second editor on its socket would be). */
   connect(): RpcPeer;
+  /** The byte streams of another connection, for a client that brings its own JSON-RPC (the ACP SDK). */
+  connectStreams(): { toDaemon: PassThrough; fromDaemon: PassThrough };
   /** What the daemon logged, one line per entry (a child's stderr). */
   logs: string[];
   stderr(): string;
@@ -36,10 +38,14 @@ export function startInProcessDaemon(
   const { shell: shellOptions, ...start } = options;
   const settings = loadDaemonSettings({ cwd, env, version: 'test', write: (line) => void logs.push(line), ...start });
   const shell = createDaemonShell(settings, shellOptions);
-  const connect = (): { peer: RpcPeer; hangUp(): Promise<void> } => {
+  const streams = (): { toDaemon: PassThrough; fromDaemon: PassThrough; closed: Promise<unknown> } => {
     const toDaemon = new PassThrough();
     const fromDaemon = new PassThrough();
     const { closed } = serveConnection(shell, toDaemon, fromDaemon, { kind: 'memory' });
+    return { toDaemon, fromDaemon, closed };
+  };
+  const connect = (): { peer: RpcPeer; hangUp(): Promise<void> } => {
+    const { toDaemon, fromDaemon, closed } = streams();
     return {
       peer: new RpcPeer(fromDaemon, toDaemon),
       hangUp: async () => {
@@ -53,6 +59,10 @@ export function startInProcessDaemon(
   return {
     peer: first.peer,
     connect: () => connect().peer,
+    connectStreams: () => {
+      const { toDaemon, fromDaemon } = streams();
+      return { toDaemon, fromDaemon };
+    },
     logs,
     stderr: () => logs.join('\n'),
     context: () => shell.context(),

@@ -6,8 +6,9 @@ import { jsonForTerminal, showControlCharacters } from '../../config/show-contro
 import { describeOwner, tryLockDataDir, type DataDirOwner } from '../../store/data-dir-lock.js';
 import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/store.js';
+import { renderSessionMarkdown } from '../../session/render-session-markdown.js';
+import { exportSession } from '../../session/session-export.js';
 import { formatSessionTable, type SessionRow } from '../sessions/format-session-table.js';
-import { renderSessionMarkdown } from '../sessions/render-session-markdown.js';
 import { resolveSessionId } from '../sessions/resolve-session-id.js';
 
 /**
@@ -67,11 +68,12 @@ function showSession(paths: AgentdPaths, action: 'show' | 'export', argv: string
     const id = resolveSessionId(store, given, action);
     const session = store.getSession(id)!;
     const messages = store.listMessages(id);
-    const record = { session, turns: store.listTurns(id), messages };
+    const turns = store.listTurns(id);
+    const record = { session, turns, messages };
     const markdown = (): string => renderSessionMarkdown(session, messages, { full: action === 'export' });
     if (values.output) {
-      // A file gets the conversation exactly as stored.
-      writeFileSync(values.output, format === 'json' ? `${JSON.stringify(record, null, 2)}\n` : markdown());
+      // A file gets the conversation exactly as stored, as a client's export does.
+      writeFileSync(values.output, action === 'export' || format === 'json' ? exportSession(session, turns, messages, format).content : markdown());
       process.stderr.write(`agentd: wrote session ${id} to ${values.output}\n`);
     } else {
       // stdout is often a terminal: the model's and tools' words keep their lines and tabs, every other control is shown.

@@ -26,7 +26,7 @@ describe('permission answers are validated against the ACP result schema', () =>
     ['an optionId that is no string', { outcome: { outcome: 'selected', optionId: 7 } }],
     ['no outcome at all', { decision: 'allow' }],
     ['an outcome ACP does not define', { outcome: { outcome: 'approved', optionId: 'allow_once' } }],
-  ])('a client answering with %s is not obeyed; the next client is asked', async (_what, garbage) => {
+  ])('a client answering with %s is not obeyed; another client\'s answer is taken', async (_what, garbage) => {
     const first = attachedClient('first', 's1');
     const second = attachedClient('second', 's1');
     const asker = createClientAsker(new Set([first.connection, second.connection]), () => 'first');

@@ -1,11 +1,12 @@
-import { isCompactionRecord } from '../../session/compaction-marker.js';
-import type { MessageRecord, SessionRecord } from '../../store/store.js';
+import { isCompactionRecord } from './compaction-marker.js';
+import type { MessageRecord, SessionRecord } from '../store/store.js';
 
 type Part = { type: string; [key: string]: unknown };
 
 /**
- * A stored session as Markdown, for `agentd sessions show` and `export`: a heading with
- * the title, where it ran and what it cost, then each message in order — the prompts,
+ * A stored session as Markdown, for `agentd sessions show` and `export` and the protocol's
+ * export: a heading with the title, where it ran and what it cost, then each message in
+ * order — the prompts,
  * the answers (reasoning as a quote), each tool call with its arguments and its result.
  * `full` keeps tool results whole; otherwise each is cut to its first lines.
  */

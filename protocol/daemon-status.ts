@@ -30,6 +30,10 @@ export const DaemonStatusResponseSchema = z
       .nullable()
       .describe('Started on demand: it exits after this many ms with no client, turn, queued message or enabled schedule. null: runs until stopped.'),
     logFile: z.string().nullable().describe('The file it logs to; null when it logs to its stderr.'),
+    http: z
+      .string()
+      .nullable()
+      .describe('The web dashboard\'s origin (`http://127.0.0.1:7780`) while the daemon serves HTTP; null when it serves none. `dashboard/login` gives a login address.'),
   })
   .describe('Result of `daemon/status`.');
 export type DaemonStatusResponse = z.infer<typeof DaemonStatusResponseSchema>;
@@ -56,6 +60,7 @@ export const daemonStatusMethod = defineMethod({
       sessions: { loaded: 3, running: 1 },
       idleExitMs: 1800000,
       logFile: '/home/ada/.local/state/agentd/logs/daemon.log',
+      http: 'http://127.0.0.1:7780',
     },
   },
 });

@@ -212,7 +212,7 @@ export const initializeMethod = defineMethod({
       authMethods: [],
       agentInfo: { name: 'agentd', version: '0.1.0' },
       _meta: {
-        agentd: { version: '0.1.0', protocolVersion: 1, features: ['steering', 'tools', 'hooks', 'schedules', 'daemon', 'events', 'cancellation'] },
+        agentd: { version: '0.1.0', protocolVersion: 1, features: ['steering', 'tools', 'hooks', 'schedules', 'daemon', 'dashboard', 'events', 'cancellation'] },
       },
     },
   },

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { cancelRequestMethod, lspCancelRequestMethod } from './cancel-request.js';
 import { daemonEventMethod } from './daemon-events.js';
+import { dashboardLoginMethod } from './dashboard.js';
 import { daemonStatusMethod } from './daemon-status.js';
 import { daemonCostsMethod, daemonSessionsMethod } from './dashboard-queries.js';
 import { createElicitationMethod } from './elicitation.js';
@@ -70,6 +71,7 @@ export const methodTable = [
   runScheduleMethod,
   scheduleHistoryMethod,
   daemonStatusMethod,
+  dashboardLoginMethod,
   sessionInfoMethod,
   daemonSessionsMethod,
   daemonCostsMethod,

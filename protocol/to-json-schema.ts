@@ -4,6 +4,7 @@ import * as content from './content.js';
 import * as daemonEvents from './daemon-events.js';
 import * as daemonStatus from './daemon-status.js';
 import * as dashboardQueries from './dashboard-queries.js';
+import * as dashboard from './dashboard.js';
 import * as elicitation from './elicitation.js';
 import * as events from './events.js';
 import * as hooks from './hooks.js';
@@ -58,6 +59,7 @@ const featureModules: ReadonlyArray<Record<string, unknown>> = [
   daemonStatus,
   dashboardQueries,
   sessionExport,
+  dashboard,
   cancelRequest,
 ];
 

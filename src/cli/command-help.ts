@@ -26,17 +26,20 @@ const PERMISSION_MODE = {
 
 export const COMMAND_HELP: Record<string, CommandHelp> = {
   serve: {
-    usage: ['serve [--stdio] [--socket [PATH]] [--listen HOST:PORT] [--on-demand] [--config FILE] [--permission-mode MODE]'],
+    usage: ['serve [--stdio] [--socket [PATH]] [--listen HOST:PORT] [--http [HOST:]PORT [--http-any-host]] [--on-demand] [--config FILE] [--permission-mode MODE]'],
     summary: 'run the daemon: one client on stdio, or many on a Unix socket or TCP until SIGINT/SIGTERM',
     details: [
       'With no flag it serves stdio, bridged to the shared daemon when one owns the data directory.',
       'A socket daemon runs until stopped (agentd stop); with --on-demand, as agentd acp starts it, it exits',
       'after server.idleExitMs (30 min) with no client, running turn, queued message or enabled schedule.',
+      'A socket or TCP daemon also serves the web dashboard on server.http when it is set (agentd dashboard).',
     ],
     options: [
       { flag: '--stdio', help: 'serve one client on stdin/stdout (the default)' },
       { flag: '--socket', value: '[PATH]', help: 'serve clients on a Unix socket (default path: see agentd doctor)' },
       { flag: '--listen', value: 'HOST:PORT', help: 'serve clients on TCP; they authenticate with the token file' },
+      { flag: '--http', value: '[HOST:]PORT', help: 'also serve the web dashboard over HTTP (127.0.0.1 unless HOST; port 0: any free one)' },
+      { flag: '--http-any-host', help: 'allow --http or server.http on an address that is not loopback (warns on stderr)' },
       { flag: '--on-demand', help: 'with --socket: exit when idle (server.idleExitMs) and log to daemon.log' },
       CONFIG,
       PERMISSION_MODE,
@@ -149,6 +152,20 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     summary: 'whether the daemon runs: its pid, socket, uptime, clients, sessions and where it logs',
     details: ['Exit codes: 0 running, 3 not running (as systemctl status).'],
     options: [JSON_OUT],
+  },
+  dashboard: {
+    usage: ['dashboard [--no-open] [--socket PATH] [--config FILE]'],
+    summary: 'print a one-time login address for the web dashboard and open it in a browser (starts the daemon when none runs)',
+    details: [
+      'Prints "dashboard: http://HOST:PORT/login?token=…" on stdout; the address works once, within 10 minutes.',
+      'The daemon serves HTTP on server.http, or on 127.0.0.1 with a free port when that is unset.',
+      'A browser is opened (xdg-open, open) only when stdout is a terminal and, on Linux, there is a display.',
+    ],
+    options: [
+      { flag: '--no-open', help: 'print the address only' },
+      { flag: '--socket', value: 'PATH', help: "the daemon's socket (default: the data directory's)" },
+      CONFIG,
+    ],
   },
   stop: {
     usage: ['stop [--timeout-ms N]'],

@@ -21,6 +21,7 @@ const commands: Record<string, () => Promise<Command>> = {
   doctor: async () => (await import('./commands/doctor.js')).doctorCommand,
   permissions: async () => (await import('./commands/permissions.js')).permissionsCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,
+  dashboard: async () => (await import('./commands/dashboard.js')).dashboardCommand,
   stop: async () => (await import('./commands/stop.js')).stopCommand,
   logs: async () => (await import('./commands/logs.js')).logsCommand,
   login: async () => (await import('./commands/login.js')).loginCommand,

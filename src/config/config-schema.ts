@@ -262,6 +262,18 @@ export const AgentdConfigSchema = z.strictObject({
       /** TCP: connections at once, authenticated or not; more are refused (default 64). */
       maxConnections: z.int().positive().optional(),
       /**
+       * The web dashboard: `[HOST:]PORT` where a shared daemon (`serve --socket` or `--listen`)
+       * serves the page over HTTP, and where `agentd dashboard` starts it; 127.0.0.1 when no
+       * host is given. A host that is not loopback also needs `agentd serve --http-any-host`.
+       */
+      http: z
+        .string()
+        .regex(/^(?:(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):)?\d{1,5}$/, {
+          error: 'expected [HOST:]PORT such as "7780" or "127.0.0.1:7780" (IPv6 as "[::1]:7780"); PORT 0 lets the OS pick one',
+        })
+        .refine((value) => Number(value.slice(value.lastIndexOf(':') + 1)) <= 65535, { error: 'the port must be 0 to 65535' })
+        .optional(),
+      /**
        * A daemon started on demand (`agentd acp`, a client's connect: `serve --on-demand`)
        * exits after this many ms with no client connected, no running turn, no queued
        * message and no enabled schedule (default DEFAULT_IDLE_EXIT_MS, 30 minutes). A daemon

@@ -2,6 +2,8 @@ import { DEFAULT_MAX_FRAME_BYTES } from '../config/config-schema.js';
 import type { ClientConnection } from '../server/wire/client-connection.js';
 import type { DaemonContext } from '../server/daemon-context.js';
 import type { DaemonShell } from '../server/daemon-shell.js';
+import { createDashboardService } from '../server/http/create-dashboard-service.js';
+import { tcpLimitsFromConfig } from '../server/wire/transports/tcp-limits.js';
 import type { DaemonSettings } from './load-daemon-settings.js';
 import type { StartedDaemon } from './start-daemon.js';
 
@@ -10,7 +12,16 @@ import type { StartedDaemon } from './start-daemon.js';
  * providers, tools) is imported and built on first need. A failure to build it (an
  * unreadable store, say) is fatal: it is logged and the process exits.
  */
-export function createDaemonShell(settings: DaemonSettings): DaemonShell & { shutdown(): Promise<void> } {
+export interface ShellOptions {
+  /** `agentd serve --http-any-host`: the dashboard may be served on a host that is not loopback. */
+  httpAnyHost?: boolean;
+  /** Where the page's files are; `dist/web/` of the package by default (tests give their own). */
+  webRoot?: string;
+  /** The clock login tokens and browser sessions expire by (tests move it). */
+  now?: () => number;
+}
+
+export function createDaemonShell(settings: DaemonSettings, options: ShellOptions = {}): DaemonShell & { shutdown(): Promise<void> } {
   const clients = new Set<ClientConnection>();
   let building: Promise<StartedDaemon> | undefined;
   let stopping: Promise<void> | undefined;
@@ -32,7 +43,7 @@ export function createDaemonShell(settings: DaemonSettings): DaemonShell & { shu
       });
     return building;
   };
-  return {
+  const shell: DaemonShell & { shutdown(): Promise<void> } = {
     version: settings.options.version,
     maxFrameBytes: settings.config.server?.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
     clients,
@@ -44,10 +55,20 @@ export function createDaemonShell(settings: DaemonSettings): DaemonShell & { shu
       stopping ??= (async () => {
         // Connected clients are told by their connection closing, before the store goes.
         for (const client of clients) client.rpc.close();
+        await shell.dashboard?.close();
         if (building) await (await building).shutdown();
         else settings.options.lock?.release();
       })();
       return stopping;
     },
   };
+  const configured = settings.config.server?.http;
+  shell.dashboard = createDashboardService(shell, {
+    anyHost: options.httpAnyHost ?? false,
+    limits: tcpLimitsFromConfig(settings.config),
+    ...(configured !== undefined ? { configured } : {}),
+    ...(options.webRoot !== undefined ? { webRoot: options.webRoot } : {}),
+    ...(options.now !== undefined ? { now: options.now } : {}),
+  });
+  return shell;
 }

@@ -1,5 +1,6 @@
 import type { ClientConnection } from './wire/client-connection.js';
 import type { DaemonContext } from './daemon-context.js';
+import type { DashboardService } from './http/dashboard-service.js';
 
 /**
  * What the server needs before the daemon proper exists: enough to accept connections
@@ -17,6 +18,8 @@ export interface DaemonShell {
   tcpToken?: string;
   /** Largest accepted message, bytes. */
   maxFrameBytes: number;
+  /** The web dashboard (served over HTTP at start or on the first `dashboard/login`); absent where none may be served. */
+  dashboard?: DashboardService;
   /** Every connected client (the daemon asks them for permission and runs their tools). */
   clients: Set<ClientConnection>;
   log(line: string): void;

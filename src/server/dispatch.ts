@@ -6,6 +6,7 @@ import type { DaemonShell } from './daemon-shell.js';
 import { formatZodIssues } from './wire/format-zod-issues.js';
 import type { HandlerTable, RequestHandler } from './handler-table.js';
 import { daemonStatus } from './handlers/daemon-status.js';
+import { dashboardLogin } from './handlers/dashboard-login.js';
 import { initialize } from './handlers/initialize.js';
 import type { InboundHandler } from './wire/json-rpc-connection.js';
 import { RpcError } from './wire/rpc-error.js';
@@ -17,8 +18,8 @@ import { sessionErrorToRpc } from './session-error-to-rpc.js';
  * shell). Notifications go through the same table and never answer.
  */
 export function createDispatcher(table: HandlerTable, client: ClientConnection, shell: DaemonShell): InboundHandler {
-  // initialize and daemon/status need only the shell: answered here, never through the table.
-  const servedMethods: ReadonlySet<string> = new Set(['initialize', 'daemon/status', ...Object.keys(table)]);
+  // initialize, daemon/status and dashboard/login need only the shell: answered here, never through the table.
+  const servedMethods: ReadonlySet<string> = new Set(['initialize', 'daemon/status', 'dashboard/login', ...Object.keys(table)]);
   // Handlers start in arrival order: one whose module is still loading must not be overtaken
   // by the next message's (a session/cancel by the session/prompt sent right behind it).
   let previousStart: Promise<unknown> = Promise.resolve();
@@ -42,6 +43,7 @@ export function createDispatcher(table: HandlerTable, client: ClientConnection, 
       return answer;
     }
     if (method === 'daemon/status') return daemonStatus(shell);
+    if (method === 'dashboard/login') return dashboardLogin(shell, client);
     const load = (table as Record<string, (() => Promise<RequestHandler<never>>) | undefined>)[method]!;
     const loading = Promise.all([load(), shell.context()]);
     // Observed now: it may fail while an earlier message's handler is still loading, and an

@@ -37,6 +37,7 @@ const REQUIRED: Record<string, 'client-to-daemon' | 'daemon-to-client' | 'both'>
   'schedules/run': 'client-to-daemon',
   'schedules/history': 'client-to-daemon',
   'daemon/status': 'client-to-daemon',
+  'dashboard/login': 'client-to-daemon',
   'session/info': 'client-to-daemon',
   'daemon/sessions': 'client-to-daemon',
   'daemon/costs': 'client-to-daemon',
@@ -101,7 +102,7 @@ describe('method table', () => {
   });
 
   it('derives the extension features from the non-ACP methods', () => {
-    expect(extensionFeatures()).toEqual(['steering', 'tools', 'hooks', 'schedules', 'daemon', 'events', 'cancellation']);
+    expect(extensionFeatures()).toEqual(['steering', 'tools', 'hooks', 'schedules', 'daemon', 'dashboard', 'events', 'cancellation']);
     const initialize = methodsByName.get('initialize');
     const example = initialize?.example.result as { _meta: { agentd: { features: string[] } } };
     expect(example._meta.agentd.features).toEqual(extensionFeatures());

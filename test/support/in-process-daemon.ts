@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { createDaemonShell } from '../../src/daemon/create-daemon-shell.js';
+import { createDaemonShell, type ShellOptions } from '../../src/daemon/create-daemon-shell.js';
 import type { DaemonContext } from '../../src/server/daemon-context.js';
 import { loadDaemonSettings } from '../../src/daemon/load-daemon-settings.js';
 import { serveConnection } from '../../src/server/wire/serve-connection.js';
@@ -29,10 +29,15 @@ export interface InProcessDaemon {
  * would, without a child process per test. Keep child processes for what only a process
  * shows (framing on real pipes, sockets, signals, the CLI, crash recovery).
  */
-export function startInProcessDaemon(env: NodeJS.ProcessEnv, cwd: string, options: { permissionMode?: PermissionMode } = {}): InProcessDaemon {
+export function startInProcessDaemon(
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  options: { permissionMode?: PermissionMode; shell?: ShellOptions } = {},
+): InProcessDaemon {
   const logs: string[] = [];
-  const settings = loadDaemonSettings({ cwd, env, version: 'test', write: (line) => void logs.push(line), ...options });
-  const shell = createDaemonShell(settings);
+  const { shell: shellOptions, ...start } = options;
+  const settings = loadDaemonSettings({ cwd, env, version: 'test', write: (line) => void logs.push(line), ...start });
+  const shell = createDaemonShell(settings, shellOptions);
   const streams = (): { toDaemon: PassThrough; fromDaemon: PassThrough; closed: Promise<unknown> } => {
     const toDaemon = new PassThrough();
     const fromDaemon = new PassThrough();

@@ -11,6 +11,7 @@ import { parseListenAddress, serveTcp } from '../../server/wire/transports/tcp-t
 import { isSocketLive } from '../../server/wire/transports/is-socket-live.js';
 import { serveUnixSocket } from '../../server/wire/transports/unix-socket-transport.js';
 import { createDaemonShell } from '../../daemon/create-daemon-shell.js';
+import { parseHttpAddress } from '../../server/http/http-address.js';
 import { loadDaemonSettings } from '../../daemon/load-daemon-settings.js';
 import { DataDirBusyError, describeOwner, tryLockDataDir } from '../../store/data-dir-lock.js';
 import { parsePermissionMode } from '../../tools/permissions/permission-modes.js';
@@ -20,7 +21,8 @@ import { packageVersion } from '../package-version.js';
 /**
  * `agentd serve`: stdio by default; `--socket` and `--listen` serve many clients until
  * SIGINT/SIGTERM. `--on-demand` (what `agentd acp` and the clients' connect start) also
- * exits after `server.idleExitMs` with nothing to do, and logs to `daemon.log`.
+ * exits after `server.idleExitMs` with nothing to do, and logs to `daemon.log`. `--http`
+ * (or `server.http` for a daemon serving a socket or TCP) also serves the web dashboard.
  */
 export async function serveCommand(argv: string[]): Promise<number> {
   // `--socket` may come without a path (use the default); parseArgs wants a value, so mark it.
@@ -55,6 +57,8 @@ function parseServeArgs(args: string[]) {
       config: { type: 'string' },
       'permission-mode': { type: 'string' },
       'on-demand': { type: 'boolean' },
+      http: { type: 'string' },
+      'http-any-host': { type: 'boolean' },
     },
     strict: true,
   });
@@ -71,6 +75,8 @@ async function serve(values: ServeFlags, logFile: LogFile | undefined): Promise<
     ...(values['permission-mode'] ? { permissionMode: parsePermissionMode(values['permission-mode']) } : {}),
   });
   const { paths } = settings;
+  // Checked before anything is taken or served, so a typo is the only thing reported.
+  const httpFlag = values.http !== undefined ? parseHttpAddress(values.http, '--http') : undefined;
   const socketPath = values.socket ?? (values['default-socket'] ? paths.socketPath : undefined);
   // One daemon per data directory: taken before anything is served.
   const attempt = tryLockDataDir(paths.dataDir);
@@ -84,7 +90,7 @@ async function serve(values: ServeFlags, logFile: LogFile | undefined): Promise<
     throw new DataDirBusyError(paths.dataDir, owner);
   }
   const lock = attempt.lock;
-  const shell = createDaemonShell({ ...settings, options: { ...settings.options, lock } });
+  const shell = createDaemonShell({ ...settings, options: { ...settings.options, lock } }, { httpAnyHost: values['http-any-host'] === true });
   const servers = [];
   if (socketPath) {
     servers.push(await serveUnixSocket(shell, socketPath));
@@ -112,6 +118,10 @@ async function serve(values: ServeFlags, logFile: LogFile | undefined): Promise<
     lock.announce({ listen: values.listen });
     shell.log(`serving tcp ${values.listen} (token in ${paths.tokenFile})`);
   }
+  // `server.http` is for the shared daemon; one on stdio serves the page only when asked (--http, dashboard/login).
+  const configuredHttp = settings.config.server?.http;
+  const http = httpFlag ?? (servers.length > 0 && configuredHttp !== undefined ? parseHttpAddress(configuredHttp, 'server.http') : undefined);
+  if (http) await shell.dashboard!.serve(http);
   // A shared daemon builds at once: clients will come. On stdio, after the first answer.
   if (servers.length > 0) void shell.context();
   if (servers.length === 0) {

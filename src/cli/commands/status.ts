@@ -54,6 +54,7 @@ export async function statusCommand(argv: string[]): Promise<number> {
       `  clients:  ${clients} connected`,
       `  sessions: ${status.sessions.loaded} loaded, ${status.sessions.running} running`,
       `  log:      ${log}`,
+      ...(status.http ? [`  web:      ${status.http} (agentd dashboard for a login address)`] : []),
     ].join('\n'),
     { running: true, dataDir: paths.dataDir, ...status, clients },
   );

@@ -16,5 +16,6 @@ export function daemonStatus(shell: DaemonShell): DaemonStatusResponse {
     sessions: { loaded: sessions.length, running: sessions.filter((session) => session.state !== 'idle').length },
     idleExitMs: shell.idleExit?.idleExitMs ?? null,
     logFile: shell.idleExit?.logFile ?? null,
+    http: shell.dashboard?.origin() ?? null,
   };
 }

@@ -20,17 +20,21 @@ export class ClientConnection {
   readonly attached = new Map<string, { session: Session; unsubscribe: () => void }>();
   /** What the daemon sends this client, typed and with its answers validated. */
   readonly peer: DaemonPeer;
+  /** How it came in: `stdio`, `unix`, `tcp`, `http` (the page's WebSocket), `memory`, `run`. */
+  readonly transport: string;
 
   constructor(
     readonly rpc: JsonRpcConnection,
     readonly id: string,
     options: {
+      transport: string;
       requireToken: boolean;
       /** Told, once the connection has closed, which sessions it followed. */
       onClosed?: (followed: Session[]) => void;
     },
   ) {
     this.authenticated = !options.requireToken;
+    this.transport = options.transport;
     this.peer = new DaemonPeer(rpc);
     rpc.onClose(() => {
       const followed = [...this.attached.values()].map(({ session }) => session);

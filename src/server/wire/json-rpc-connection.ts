@@ -3,6 +3,7 @@ import { AbstractMessageReader, AbstractMessageWriter, Disposable, type DataCall
 import { toLspCancel } from '../../../protocol/wire/cancel-request-strategy.js';
 import { FrameTooLargeError } from '../../../protocol/wire/frame-too-large-error.js';
 import { JsonRpcPeer, type ErrorAnswer } from '../../../protocol/wire/json-rpc-peer.js';
+import type { FrameChannel, OpenFrameChannel } from './framing/frame-channel.js';
 import { FramedStream } from './framing/framed-stream.js';
 import { RpcError } from './rpc-error.js';
 
@@ -32,7 +33,7 @@ export type ConnectionLimits = Pick<ConnectionOptions, 'maxFrameBytes' | 'maxQue
 const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
 
 /**
- * One JSON-RPC 2.0 peer over a framed byte stream, both directions, on the protocol's
+ * One JSON-RPC 2.0 peer over a frame channel (a framed byte stream or a WebSocket), both directions, on the protocol's
  * shared JsonRpcPeer (vscode-jsonrpc underneath): it answers the peer's requests through
  * an InboundHandler and sends the daemon's own requests (permission, tools/call, hooks)
  * and notifications. Before a
@@ -43,7 +44,7 @@ const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
  * cancel a running request.
  */
 export class JsonRpcConnection {
-  private readonly stream: FramedStream;
+  private readonly stream: FrameChannel;
   /** Used through its by-name members: this layer carries any method; DaemonPeer and dispatch type and check them. */
   private readonly peer: JsonRpcPeer<'daemon'>;
   private deliver: DataCallback | undefined;
@@ -51,13 +52,16 @@ export class JsonRpcConnection {
   private readonly inFlight = new Set<RequestId>();
   private handler: InboundHandler | undefined;
 
-  constructor(
-    input: Readable,
-    private readonly output: Writable,
-    private readonly options: ConnectionOptions,
-  ) {
+  private readonly options: ConnectionOptions;
+
+  /** Over a byte stream pair (framing detected from the first bytes), or over any frame channel. */
+  constructor(input: Readable, output: Writable, options: ConnectionOptions);
+  constructor(open: OpenFrameChannel, options: ConnectionOptions);
+  constructor(...args: [Readable, Writable, ConnectionOptions] | [OpenFrameChannel, ConnectionOptions]) {
+    const options = args.length === 3 ? args[2] : args[1];
+    const open: OpenFrameChannel = args.length === 3 ? (handlers) => new FramedStream(args[0], args[1], options.maxFrameBytes, handlers) : args[0];
     this.options = { ...options };
-    this.stream = new FramedStream(input, output, options.maxFrameBytes, {
+    this.stream = open({
       onFrame: (body) => this.onFrame(body),
       onFramingError: (error) => this.onFramingError(error),
       onClose: () => this.peer.close(),
@@ -131,7 +135,7 @@ export class JsonRpcConnection {
   /** Closes the connection: in-flight handlers are aborted, outbound requests fail. */
   close(): void {
     this.stream.close();
-    if (!this.output.writableEnded) this.output.end();
+    this.stream.end();
   }
 
   /** Writes one message; a peer that stops reading is dropped once too much is queued for it. */
@@ -139,10 +143,10 @@ export class JsonRpcConnection {
     if (this.closed) return;
     const response = message as { id?: RequestId | null; method?: unknown };
     if (response.method === undefined && response.id !== undefined && response.id !== null) this.inFlight.delete(response.id);
-    const queued = this.output.writableLength;
+    const queued = this.stream.queuedBytes;
     if (queued > (this.options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES)) {
       this.options.log?.(`${this.label}: peer is not reading (${queued} bytes queued); closing`);
-      this.output.destroy();
+      this.stream.destroy();
       this.close();
       return;
     }

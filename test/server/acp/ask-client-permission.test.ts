@@ -12,7 +12,7 @@ function attachedClient(id: string, sessionId: string): { connection: ClientConn
   const fromDaemon = new PassThrough();
   const rpc = new JsonRpcConnection(toDaemon, fromDaemon, { label: id, maxFrameBytes: 1024 * 1024 });
   rpc.setHandler({ request: () => Promise.resolve(null), notification: () => undefined });
-  const connection = new ClientConnection(rpc, id, { requireToken: false });
+  const connection = new ClientConnection(rpc, id, { transport: 'memory', requireToken: false });
   connection.initialized = true;
   // Only the key matters to the asker; the session object is never touched.
   connection.attached.set(sessionId, { session: {} as Session, unsubscribe: () => undefined });

@@ -5,18 +5,13 @@ import type { FrameDecoder, FrameEncoder } from '../../../../protocol/wire/frame
 import { FrameTooLargeError } from '../../../../protocol/wire/frame-too-large-error.js';
 import { createNdjsonDecoder, encodeNdjson } from '../../../../protocol/wire/ndjson-decoder.js';
 
-export interface FramedStreamHandlers {
-  onFrame(body: string): void;
-  /** A framing failure (oversized frame, broken header); the stream stops reading. */
-  onFramingError(error: Error): void;
-  onClose(): void;
-}
+import type { FrameChannel, FrameChannelHandlers } from './frame-channel.js';
 
 /**
  * A byte stream pair seen as message bodies. The framing is detected from the first
  * bytes the peer sends and replies use the same framing; until then replies are NDJSON.
  */
-export class FramedStream {
+export class FramedStream implements FrameChannel {
   private decoder: FrameDecoder | undefined;
   private encoder: FrameEncoder = encodeNdjson;
   private head: Buffer = Buffer.alloc(0);
@@ -26,7 +21,7 @@ export class FramedStream {
     private readonly input: Readable,
     private readonly output: Writable,
     private maxFrameBytes: number,
-    private readonly handlers: FramedStreamHandlers,
+    private readonly handlers: FrameChannelHandlers,
   ) {
     input.on('data', (chunk: Buffer) => this.onData(chunk));
     input.on('end', () => this.close());
@@ -45,6 +40,19 @@ export class FramedStream {
     if (this.closed || this.output.destroyed || !this.output.writable) return false;
     this.output.write(this.encoder(body));
     return true;
+  }
+
+  get queuedBytes(): number {
+    return this.output.writableLength;
+  }
+
+  /** Ends the output once what is queued has been written. */
+  end(): void {
+    if (!this.output.writableEnded) this.output.end();
+  }
+
+  destroy(): void {
+    this.output.destroy();
   }
 
   /** Stops reading; pending writes are flushed before the output ends. */

@@ -2,6 +2,9 @@ import { benchAbortLatency } from './abort-latency.js';
 import { benchColdStart } from './cold-start.js';
 import { benchColdStartSnapshot } from './cold-start-snapshot.js';
 import { benchConfigReload } from './config-reload.js';
+import { benchFirstRender } from './dashboard/first-render.js';
+import { benchPageWeight } from './dashboard/page-weight.js';
+import { benchStreamResponsiveness } from './dashboard/stream-responsiveness.js';
 import { benchFirstPrompt } from './first-prompt.js';
 import { benchHistory } from './history.js';
 import { benchLoopOverhead } from './loop-overhead.js';
@@ -21,6 +24,12 @@ async function main(): Promise<void> {
   if (!only || only === 'config') console.log(JSON.stringify({ bench: 'config-reload', ...(await benchConfigReload()) }));
   if (!only || only === 'history') console.log(JSON.stringify({ bench: 'history', ...(await benchHistory(Number(process.argv[3] ?? 10_000), Number(process.argv[4] ?? 7))) }));
   if (!only || only === 'scale') await benchScale(Number(process.argv[3] ?? 100), Number(process.argv[4] ?? 2000), Number(process.argv[5] ?? 3), (result) => console.log(JSON.stringify({ bench: 'scale', ...result })));
+  // The dashboard in headless Chromium (dashboard/run-dashboard.js runs each part with other sizes).
+  if (!only || only === 'dashboard') {
+    console.log(JSON.stringify({ bench: 'dashboard-weight', ...benchPageWeight() }));
+    console.log(JSON.stringify({ bench: 'dashboard-first-render', ...(await benchFirstRender()) }));
+    console.log(JSON.stringify({ bench: 'dashboard-stream', ...(await benchStreamResponsiveness()) }));
+  }
   // The relay against the openai SDK and pi, both write modes (relay/bench-relay.ts prints a line per stream).
   if (!only || only === 'relay') {
     await benchRelay({ chunks: relayChunks, piChunks: 2000, longChunks: 50_000, modes: ['16k', 'event'], runs: 7, warmup: 3, pi: true, baseCli: process.env.AGENTD_BENCH_BASE_CLI });

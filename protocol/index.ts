@@ -30,6 +30,7 @@ export * from './session-overview.js';
 export * from './dashboard-queries.js';
 export * from './session-export.js';
 export * from './dashboard.js';
+export * from './daemon-health.js';
 export * from './cancel-request.js';
 export * from './methods.js';
 export * from './to-json-schema.js';

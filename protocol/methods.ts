@@ -4,6 +4,7 @@ import { daemonEventMethod } from './daemon-events.js';
 import { dashboardLoginMethod } from './dashboard.js';
 import { daemonStatusMethod } from './daemon-status.js';
 import { daemonCostsMethod, daemonSessionsMethod } from './dashboard-queries.js';
+import { daemonHealthMethod } from './daemon-health.js';
 import { createElicitationMethod } from './elicitation.js';
 import { agentdEventMethod } from './events.js';
 import { afterToolCallMethod, beforeToolCallMethod, registerHooksMethod } from './hooks.js';
@@ -76,6 +77,7 @@ export const methodTable = [
   daemonSessionsMethod,
   daemonCostsMethod,
   exportSessionMethod,
+  daemonHealthMethod,
   agentdEventMethod,
   daemonEventMethod,
   cancelRequestMethod,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import * as cancelRequest from './cancel-request.js';
 import * as content from './content.js';
 import * as daemonEvents from './daemon-events.js';
+import * as daemonHealth from './daemon-health.js';
 import * as daemonStatus from './daemon-status.js';
 import * as dashboardQueries from './dashboard-queries.js';
 import * as dashboard from './dashboard.js';
@@ -60,6 +61,7 @@ const featureModules: ReadonlyArray<Record<string, unknown>> = [
   dashboardQueries,
   sessionExport,
   dashboard,
+  daemonHealth,
   cancelRequest,
 ];
 

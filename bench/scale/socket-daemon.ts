@@ -26,10 +26,13 @@ export interface SocketDaemon {
   stop(): Promise<void>;
 }
 
-/** `nodeArgs` go before the CLI, after AGENTD_BENCH_NODE_ARGS; `cwd` is where Node writes what a signal asks for (heap snapshots). */
-export function spawnSocketDaemon(home: string, options: { nodeArgs?: string[]; cwd?: string } = {}): SocketDaemon {
+/**
+ * `nodeArgs` go before the CLI, after AGENTD_BENCH_NODE_ARGS; `serveArgs` after `serve --socket PATH`
+ * (`--http 127.0.0.1:0` for the dashboard); `cwd` is where Node writes what a signal asks for (heap snapshots).
+ */
+export function spawnSocketDaemon(home: string, options: { nodeArgs?: string[]; serveArgs?: string[]; cwd?: string } = {}): SocketDaemon {
   const socketPath = join(home, 'run', 'agentd.sock');
-  const child = spawn(process.execPath, [...DAEMON_NODE_ARGS, ...(options.nodeArgs ?? []), CLI, 'serve', '--socket', socketPath], {
+  const child = spawn(process.execPath, [...DAEMON_NODE_ARGS, ...(options.nodeArgs ?? []), CLI, 'serve', '--socket', socketPath, ...(options.serveArgs ?? [])], {
     env: { ...process.env, AGENTD_HOME: home },
     stdio: 'pipe',
     ...(options.cwd ? { cwd: options.cwd } : {}),

@@ -6,7 +6,9 @@ import { projectConfigFile, type UserConfigLayer } from '../config/load-config.j
 import type { ProjectSettings, ProjectSettingsResolver } from '../config/project-settings.js';
 import type { Session } from '../session/session.js';
 import type { SessionManager } from '../session/session-manager.js';
+import type { DaemonEvent } from '../../protocol/index.js';
 import { broadcastDaemonEvent } from '../server/acp/broadcast-daemon-event.js';
+import type { DaemonHealthLog } from '../server/daemon-health-log.js';
 import type { ClientConnection } from '../server/wire/client-connection.js';
 import type { Projects } from '../project/projects.js';
 
@@ -18,6 +20,8 @@ export interface ConfigReloaderOptions {
   projects: Projects;
   sessions: SessionManager;
   clients: Set<ClientConnection>;
+  /** Keeps the reloads and rejections for `daemon/health`. */
+  healthLog: DaemonHealthLog;
   /** The user's config file as it is read (`--config FILE` or the default). */
   userConfigFile: string;
   /** Re-reads the user's file; throws ConfigError when it is invalid. */
@@ -171,7 +175,7 @@ export class ConfigReloader {
     for (const file of files) this.rejected.delete(file);
     for (const file of files.filter(isNotDirectory)) {
       this.options.log(`applied the change to ${file}${sessionIds.length > 0 ? ` (${sessionIds.length} live session(s) take it up at their next model request)` : ''}`);
-      broadcastDaemonEvent(this.options.clients, { type: 'config_reloaded', file, sessionIds });
+      this.announce({ type: 'config_reloaded', file, sessionIds });
     }
   }
 
@@ -190,7 +194,7 @@ export class ConfigReloader {
     this.rejected.set(file, `configuration not applied: ${summary}`);
     this.options.log(summary);
     for (const problem of problems) {
-      broadcastDaemonEvent(this.options.clients, {
+      this.announce({
         type: 'config_rejected',
         file: problem.file,
         ...(problem.path !== undefined ? { path: problem.path } : {}),
@@ -199,6 +203,12 @@ export class ConfigReloader {
       });
     }
     for (const session of sessions) session.emit({ type: 'notice', level: 'warning', message: `configuration not applied: ${summary}` });
+  }
+
+  /** A reload or rejection: kept for the health report and sent to opted-in clients. */
+  private announce(event: DaemonEvent): void {
+    this.options.healthLog.daemonEvent(event);
+    broadcastDaemonEvent(this.options.clients, event);
   }
 
   private logRestartOnly(previous: AgentdConfig, config: AgentdConfig): void {

@@ -14,6 +14,7 @@ import { createClientAsker } from '../server/acp/ask-client-permission.js';
 import { broadcastDaemonEvent } from '../server/acp/broadcast-daemon-event.js';
 import type { ClientConnection } from '../server/wire/client-connection.js';
 import type { DaemonContext } from '../server/daemon-context.js';
+import { DaemonHealthLog } from '../server/daemon-health-log.js';
 import { createAgentTool } from '../session/agent-tool.js';
 import { LiveSessions } from '../session/live-sessions.js';
 import { OpenPermissionQuestions } from '../session/open-permission-questions.js';
@@ -110,6 +111,7 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
   const sessions = new SessionManager(store, live, (cwd) => projects.for(cwd));
   tools.register(createAgentTool({ sessions }), { origin: 'builtin' });
 
+  const healthLog = new DaemonHealthLog();
   const userConfigFile = configFile ?? paths.configFile;
   const reloader = new ConfigReloader({
     watcher: new ConfigWatcher({ userConfigFile, userConfigDir: paths.configDir, onChange: (change) => reloader.apply(change), log }),
@@ -117,6 +119,7 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
     projects,
     sessions,
     clients,
+    healthLog,
     userConfigFile,
     readUserLayer: () => readUserConfig({ cwd: paths.configDir, paths, ...(configFile !== undefined ? { configFile } : {}) }),
     log,
@@ -132,6 +135,10 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
     permissionQuestions,
     scheduler,
     sandbox,
+    sandboxPolicy,
+    providerScopes: () => projects.providerScopes(),
+    env,
+    healthLog,
     tools,
     clientTools: new ClientTools(tools, { ...(config.server?.requestTimeoutMs ? { defaultTimeoutMs: config.server.requestTimeoutMs } : {}) }),
     mcp,

@@ -11,6 +11,7 @@ import { createDaemonContext, type BuiltDaemonContext } from './create-daemon-co
 import { followConfigChanges } from './follow-config-changes.js';
 import { loadDaemonSettings, type DaemonSettings, type StartOptions } from './load-daemon-settings.js';
 import { reportMcpServerStates } from './report-mcp-server-states.js';
+import { recordProviderIncidents } from './record-provider-incidents.js';
 import { reportSessionChanges } from './report-session-changes.js';
 
 export type { StartOptions } from './load-daemon-settings.js';
@@ -60,6 +61,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   // In the background, like the sandbox probe; sessions never wait for it, their tools appear when ready.
   reportMcpServerStates(daemon);
   reportSessionChanges(daemon);
+  recordProviderIncidents(daemon);
   void daemon.mcp.startConfigured(config.mcpServers);
   // Only the user's own config schedules run (a project file's are ignored); runs a killed daemon left are marked failed.
   const runSchedules = options.runSchedules !== false;

@@ -1,3 +1,4 @@
+import type { AgentdConfig } from '../config/config-schema.js';
 import type { ProjectSettings } from '../config/project-settings.js';
 import type { TurnModel } from '../loop/loop-context.js';
 import { createModelCatalog, parseModelRef, type ModelCatalog } from '../providers/catalog/model-catalog.js';
@@ -16,6 +17,12 @@ export interface ResolvedModel extends TurnModel {
  * The models one project's sessions can use: the user's providers and catalog, or a
  * trusted project's own when its file sets `providers` (only a trusted file can).
  */
+/** A set of providers as sessions reach them: the config that defines them and the registry (with its breaker) in use. */
+export interface ProviderScope {
+  config: AgentdConfig;
+  registry: ProviderRegistry;
+}
+
 export class ProjectModels {
   private readonly registry: ProviderRegistry;
   private readonly catalog: ModelCatalog;
@@ -29,6 +36,11 @@ export class ProjectModels {
     const ownProviders = settings.project.providers !== undefined;
     this.registry = ownProviders ? createProviderRegistry({ config: settings.config, env: parts.env }) : parts.registry;
     this.catalog = ownProviders ? createModelCatalog(settings.config.providers) : parts.catalog;
+  }
+
+  /** The project's own providers (a trusted project file that sets `providers`), with the registry its sessions use; undefined when it uses the user's. */
+  ownProviders(): ProviderScope | undefined {
+    return this.settings.project.providers !== undefined ? { config: this.settings.config, registry: this.registry } : undefined;
   }
 
   /** The models a session may pick (configured providers only). */

@@ -21,7 +21,7 @@ import type { Tool } from '../tools/tool.js';
 import { gitFacts, type GitFacts } from './git-facts.js';
 import { pickDefaultModel } from './pick-default-model.js';
 import type { ProjectParts } from './project-parts.js';
-import { ProjectModels, type ResolvedModel } from './project-models.js';
+import { ProjectModels, type ProviderScope, type ResolvedModel } from './project-models.js';
 import { ProjectTools, type SessionToolDispatch, type ToolHost } from './project-tools.js';
 import type { RunOverrides } from './run-overrides.js';
 
@@ -117,6 +117,11 @@ export class Project {
 
   log(line: string): void {
     this.parts.log(line);
+  }
+
+  /** The project's own providers and their registry, when its trusted file sets `providers`. */
+  ownProviders(): ProviderScope | undefined {
+    return this.models.ownProviders();
   }
 
   /** The models a session may pick (configured providers only). */

@@ -5,6 +5,7 @@ import { createProviderRegistry } from '../providers/registry/create-provider-re
 import { detectSandbox, type SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import { Project } from './project.js';
 import type { ProjectParts } from './project-parts.js';
+import type { ProviderScope } from './project-models.js';
 
 /**
  * The daemon's projects: one Project per settings root, made when a session there first
@@ -60,6 +61,16 @@ export class Projects {
         project.update(project.settings);
       }
     }
+  }
+
+  /** Every set of providers sessions use now: the user's (project null), then each project's own, by settings root. */
+  providerScopes(): Array<ProviderScope & { project: string | null }> {
+    const scopes: Array<ProviderScope & { project: string | null }> = [{ project: null, config: this.parts.userConfig, registry: this.parts.registry }];
+    for (const project of this.byRoot.values()) {
+      const own = project.ownProviders();
+      if (own !== undefined) scopes.push({ project: project.root, ...own });
+    }
+    return scopes;
   }
 
   /** The user's config in force. */

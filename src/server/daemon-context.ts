@@ -1,8 +1,11 @@
 import type { AgentdConfig } from '../config/config-schema.js';
+import type { ProviderScope } from '../project/project-models.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { OpenPermissionQuestions } from '../session/open-permission-questions.js';
 import type { SessionManager } from '../session/session-manager.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
+import type { SandboxPolicy } from '../tools/sandbox/sandbox-policy.js';
+import type { DaemonHealthLog } from './daemon-health-log.js';
 import type { HookRunner } from '../tools/hooks/hook-runner.js';
 import type { McpManager } from '../tools/mcp/mcp-manager.js';
 import type { ClientTools } from '../tools/remote/client-tools.js';
@@ -27,6 +30,14 @@ export interface DaemonContext {
   permissionQuestions: OpenPermissionQuestions;
   /** Whether bash runs in bubblewrap by the user's config (a trusted project may differ: see Project.sandbox). */
   sandbox: Promise<SandboxInfo>;
+  /** The user's sandbox policy for bash (what it hides); a trusted project's may add to it. */
+  sandboxPolicy: SandboxPolicy;
+  /** Every set of providers sessions use now: the user's (project null), then each project's own. */
+  providerScopes(): Array<ProviderScope & { project: string | null }>;
+  /** Where API keys and base URL variables come from. */
+  env: NodeJS.ProcessEnv;
+  /** Provider incidents, MCP server states and configuration edits, for `daemon/health`. */
+  healthLog: DaemonHealthLog;
   /** Every tool any session can call: built-in, client-registered, MCP. */
   tools: ToolRegistry;
   /** Tools clients registered (`tools/register`), by the connection that runs them. */

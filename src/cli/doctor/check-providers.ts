@@ -1,9 +1,9 @@
 import type { AgentdPaths } from '../../config/agentd-paths.js';
-import type { AgentdConfig, ProviderConfig } from '../../config/config-schema.js';
+import type { AgentdConfig } from '../../config/config-schema.js';
 import { describeProviderSetup } from '../../config/describe-provider-setup.js';
-import { apiKeyVariables } from '../../config/resolve-api-key.js';
 import { createProviderRegistry } from '../../providers/registry/create-provider-registry.js';
-import { findPreset, providerPresets, type ProviderPreset } from '../../providers/registry/presets.js';
+import { findPreset } from '../../providers/registry/presets.js';
+import { displayBaseUrl, keyFacts, providersInUse } from '../../providers/registry/provider-setup-facts.js';
 import { describeVertexSetup } from '../../providers/vertex/describe-vertex-setup.js';
 import { describeBedrockProvider } from './describe-bedrock-provider.js';
 import { failCheck, okCheck, warnCheck, type DoctorCheck } from './doctor-check.js';
@@ -46,7 +46,7 @@ export function checkProviders(options: CheckProvidersOptions): DoctorCheck[] {
         ? describeVertexSetup(id, provider, env)
         : provider?.type === 'bedrock'
         ? describeBedrockProvider(id, provider, env)
-        : `${provider?.type ?? preset?.protocol ?? 'unknown protocol'} at ${baseUrlOf(preset, provider, env) ?? '(no base URL)'}; ${keySource(id, preset, provider, env)}`;
+        : `${provider?.type ?? preset?.protocol ?? 'unknown protocol'} at ${baseUrlText(id, config, env) ?? '(no base URL)'}; ${keySourceText(id, config, env)}`;
     if (registry.isConfigured(id)) return okCheck(`provider:${id}`, title, facts);
     return failCheck(`provider:${id}`, title, `cannot be used: ${facts}`, whyNot(() => registry.resolve(`${id}/doctor`)));
   });
@@ -76,44 +76,27 @@ export async function checkProvidersReach(options: CheckProvidersOptions & { tim
   );
 }
 
-/** Provider ids the user has set up, sorted, without duplicates. */
-function providersInUse(config: AgentdConfig, env: NodeJS.ProcessEnv): string[] {
-  const ids = new Set(Object.keys(config.providers ?? {}));
-  const references = [
-    config.model,
-    config.fallbackModel,
-    ...Object.values(config.agents ?? {}).map((agent) => agent.model),
-    ...(config.schedules ?? []).map((schedule) => schedule.model),
-  ];
-  for (const reference of references) {
-    if (reference !== undefined) ids.add(reference.slice(0, reference.indexOf('/')));
-  }
-  for (const preset of providerPresets) {
-    const variables = [...apiKeyVariables(preset.id, undefined), preset.apiKeyEnv, preset.baseUrlEnv];
-    if (variables.some((name) => name !== undefined && isSet(env[name]))) ids.add(preset.id);
-  }
-  return [...ids].sort();
+/** The base URL as shown: with the variable it came from, when it came from one. */
+function baseUrlText(id: string, config: AgentdConfig, env: NodeJS.ProcessEnv): string | undefined {
+  const found = displayBaseUrl(id, config, env);
+  return found === undefined ? undefined : found.variable !== undefined ? `${found.url} (from ${found.variable})` : found.url;
 }
 
-/**
- * The base URL in the registry's order (config, the SDK-conventional variable, the
- * preset), for display only; userinfo is dropped so a URL with credentials is not shown.
- */
-function baseUrlOf(preset: ProviderPreset | undefined, provider: ProviderConfig | undefined, env: NodeJS.ProcessEnv): string | undefined {
-  const variable = preset?.baseUrlEnv ?? (preset === undefined && provider?.type === 'openai-chat' ? 'OPENAI_BASE_URL' : undefined);
-  const fromEnv = variable === undefined ? undefined : env[variable]?.trim();
-  const url = provider?.baseUrl ?? (isSet(fromEnv) ? `${fromEnv} (from ${variable})` : undefined) ?? (preset?.baseUrl || undefined);
-  return url?.replace(/^(https?:\/\/)[^@/]*@/i, '$1');
-}
-
-/** Where the API key comes from, by name only: the environment first, then config (as resolveApiKey reads it). */
-function keySource(id: string, preset: ProviderPreset | undefined, provider: ProviderConfig | undefined, env: NodeJS.ProcessEnv): string {
-  const variables = [...apiKeyVariables(id, provider)];
-  if (preset?.apiKeyEnv !== undefined && provider?.apiKeyEnv === undefined) variables.push(preset.apiKeyEnv);
-  const found = variables.find((name) => isSet(env[name]));
-  if (found !== undefined) return `API key from $${found}`;
-  if (isSet(provider?.apiKey)) return `API key from config (providers.${id}.apiKey)`;
-  return preset?.apiKeyEnv === undefined && provider?.apiKeyEnv === undefined ? 'no API key (none needed)' : `no API key (looked in $${[...new Set(variables)].join(', $')})`;
+/** Where the API key comes from, by name only. */
+function keySourceText(id: string, config: AgentdConfig, env: NodeJS.ProcessEnv): string {
+  const key = keyFacts(id, config, env);
+  switch (key.source) {
+    case 'env':
+      return `API key from $${key.variable}`;
+    case 'config':
+      return `API key from config (providers.${id}.apiKey)`;
+    case 'login':
+      return 'signed in (agentd login copilot)';
+    case 'not_needed':
+      return 'no API key (none needed)';
+    case 'none':
+      return key.looked.length > 0 ? `no API key (looked in $${key.looked.join(', $')})` : 'not signed in (agentd login copilot)';
+  }
 }
 
 function whyNot(resolve: () => unknown): string {
@@ -123,8 +106,4 @@ function whyNot(resolve: () => unknown): string {
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
-}
-
-function isSet(value: string | undefined): value is string {
-  return value !== undefined && value.trim() !== '';
 }

@@ -43,6 +43,12 @@ export class CircuitBreaker {
     return this.now() - circuit.openedAt >= this.resetAfterMs ? 'half_open' : 'open';
   }
 
+  /** What a health report shows of `key`'s circuit, read only: its state, the failures in a row, when it last opened (ms since the epoch). */
+  snapshot(key: string): { state: BreakerState; consecutiveFailures: number; openedAt: number | undefined } {
+    const circuit = this.circuits.get(key);
+    return { state: this.state(key), consecutiveFailures: circuit?.failures ?? 0, openedAt: circuit?.openedAt };
+  }
+
   /** Milliseconds until an open circuit turns half-open (0 when it is not open). */
   remainingOpenMs(key: string): number {
     const openedAt = this.circuits.get(key)?.openedAt;

@@ -3,7 +3,7 @@ import { resolveAgentdPaths } from '../../config/agentd-paths.js';
 import { COPILOT_NOT_LOGGED_IN, copilotLoginPath } from '../../config/copilot-login.js';
 import { ProviderTypeSchema, type ProviderConfig } from '../../config/provider-config-schema.js';
 import { apiKeyVariables, resolveApiKeyWithSource, type ApiKeySource } from '../../config/resolve-api-key.js';
-import { CircuitBreaker } from '../http/circuit-breaker.js';
+import { CircuitBreaker, type BreakerState } from '../http/circuit-breaker.js';
 import { withResilience } from '../http/with-resilience.js';
 import type { LanguageModel } from '../language-model.js';
 import { GoogleAccessTokenSource } from '../vertex/google-auth/google-access-token-source.js';
@@ -46,6 +46,8 @@ export interface ProviderRegistry {
    * provider's resolved location (`global` or a region). Undefined for other providers.
    */
   location(id: string): string | undefined;
+  /** The provider's circuit as its models share it (read only; see CircuitBreaker.snapshot). */
+  breakerState(id: string): { state: BreakerState; consecutiveFailures: number; openedAt: number | undefined };
 }
 
 /** Azure's generally available data-plane version for chat completions (https://learn.microsoft.com/azure/ai-services/openai/api-version-deprecation). */
@@ -180,6 +182,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions): Provid
       const resolved = spec(id, 'models');
       return listProviderModels(resolved, resolved.setup, timeoutMs);
     },
+    breakerState: (id) => breaker.snapshot(id),
     location(id) {
       const config = configs[id];
       return config?.type === 'vertex' ? resolveVertexLocation(id, config, options.env) : undefined;

@@ -10,16 +10,16 @@ export function ConfigOptionPicker({ option, onChange }: { option: SelectOption;
     else values.push({ ...entry, group: null });
   }
   return (
-    <label>
-      {option.name}
-      <select value={option.currentValue} onChange={(event) => onChange(event.currentTarget.value)}>
+    <div class="field">
+      <label for={`session-option-${option.id}`}>{option.name}</label>
+      <select id={`session-option-${option.id}`} value={option.currentValue} onChange={(event) => onChange(event.currentTarget.value)}>
         {values.map((value) => (
           <option key={value.value} value={value.value} title={value.description ?? undefined}>
             {value.group ? `${value.group}: ${value.name}` : value.name}
           </option>
         ))}
       </select>
-    </label>
+    </div>
   );
 }
 

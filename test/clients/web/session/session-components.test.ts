@@ -56,9 +56,9 @@ describe('the session view components', () => {
     const html = renderToString(
       h(TranscriptView, {
         items: [
-          { kind: 'user', id: 'i0', text: 'hi' },
-          { kind: 'thought', id: 'i1', text: 'pondering' },
-          { kind: 'agent', id: 'i2', text: 'hello' },
+          { kind: 'user', id: 'i0', text: 'hi', messageId: null },
+          { kind: 'thought', id: 'i1', text: 'pondering', messageId: null },
+          { kind: 'agent', id: 'i2', text: 'hello', messageId: null },
         ],
       }),
     );

@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatCompletionSse } from '../../support/chat-completion-sse.js';
+import { chatToolCallSse } from '../../support/chat-tool-call-sse.js';
+import { startDashboardBed, type DashboardBed } from '../../support/dashboard-browser.js';
+import { until } from '../../support/daemon-process.js';
+import { CHROMIUM, requireProgram } from '../../support/required-program.js';
+import { sseFrameEnds } from '../../support/sse-frame-ends.js';
+
+describe.skipIf(!requireProgram(CHROMIUM))('the dashboard in Chromium: a session', () => {
+  let bed: DashboardBed;
+  beforeAll(async () => {
+    bed = await startDashboardBed();
+  }, 60_000);
+  afterAll(async () => {
+    await bed?.close();
+  });
+
+  /** A new session made by the other client, opened on the page from the list. */
+  const openNewSession = async (): Promise<string> => {
+    const { sessionId } = await bed.peer.call('session/new', { cwd: bed.daemon.workspace, mcpServers: [] });
+    await bed.openView('Sessions');
+    await bed.page.locator(`tr[data-session-id="${sessionId}"]`).getByRole('link').click();
+    await bed.page.getByRole('button', { name: 'Send' }).waitFor();
+    return sessionId;
+  };
+
+  it('answers a permission question on the page: the file is written and the other client asked sees it withdrawn', async () => {
+    const { page, peer, daemon } = bed;
+    const sessionId = await openNewSession();
+    daemon.replay.enqueue({ body: chatToolCallSse([{ id: 'call_w', name: 'write', arguments: { path: 'note.txt', content: 'from the page\n' } }]) });
+    daemon.replay.enqueue({ body: chatCompletionSse(['Written.']) });
+    const turn = peer.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write a note' }] });
+
+    const question = page.getByRole('group', { name: /^Permission: / });
+    await question.waitFor();
+    const asked = await peer.waitFor((m) => m.method === 'session/request_permission', 15_000, 'the question put to the other client');
+    expect(await question.getByRole('button').allInnerTexts()).toEqual(asked.params.options.map((option: { name: string }) => option.name));
+    await bed.screenshot('permission');
+    await question.getByRole('button', { name: 'Allow once' }).click();
+
+    expect((await turn).stopReason).toBe('end_turn');
+    expect(readFileSync(join(daemon.workspace, 'note.txt'), 'utf8')).toBe('from the page\n');
+    await peer.waitFor((m) => m.method === '$/cancel_request' && m.params?.requestId === asked.id, 15_000, 'the other client’s question withdrawn');
+    await question.waitFor({ state: 'detached' });
+    const tool = page.getByRole('article', { name: /^Tool call: / });
+    await tool.getByText('done').waitFor();
+    await page.getByRole('log', { name: 'Transcript' }).getByText('Written.').waitFor();
+    expect(bed.consoleErrors).toEqual([]);
+  });
+
+  it('prompts with Enter (Shift+Enter is a new line); steers, queues a follow-up and stops a running turn', async () => {
+    const { page, peer, daemon } = bed;
+    const sessionId = await openNewSession();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    const transcript = page.getByRole('log', { name: 'Transcript' });
+
+    daemon.replay.enqueue({ body: chatCompletionSse(['Two lines ', 'read.']) });
+    const modelRequests = daemon.replay.requests.length;
+    await box.fill('line one');
+    await box.press('Shift+Enter');
+    await box.pressSequentially('line two');
+    expect(await box.inputValue()).toBe('line one\nline two');
+    expect(daemon.replay.requests).toHaveLength(modelRequests);
+    await box.press('Enter');
+    await transcript.getByText('Two lines read.').waitFor();
+    expect(await transcript.getByRole('article', { name: 'You' }).innerText()).toBe('line one\nline two');
+    expect(await box.inputValue()).toBe('');
+
+    const turnEnds = () => peer.received.filter((m) => m.method === 'agentd/event' && m.params?.sessionId === sessionId && m.params.event.type === 'turn_end');
+    const endedBefore = turnEnds().length;
+    const body = chatCompletionSse(['Thinking about it', ' for a long time']);
+    daemon.replay.enqueue({ body, stallAfterBytes: sseFrameEnds(body)[1]! });
+    await box.fill('take your time');
+    await box.press('Enter');
+    await transcript.getByText('Thinking about it').waitFor();
+    const stop = page.getByRole('button', { name: 'Stop' });
+    await stop.waitFor();
+    await box.fill('actually, be quick');
+    await page.getByRole('button', { name: 'Steer' }).click();
+    await page.getByText('1 steering, 0 follow-up queued').waitFor();
+    await box.fill('then add a test');
+    await page.getByRole('button', { name: 'Follow-up' }).click();
+    await page.getByText('1 steering, 1 follow-up queued').waitFor();
+    expect(await transcript.getByRole('article', { name: 'You' }).allInnerTexts()).toEqual(['line one\nline two', 'take your time', 'actually, be quick', 'then add a test']);
+    await bed.screenshot('session-running');
+    await stop.click();
+    await until(() => turnEnds().length > endedBefore, 15_000, 'the stopped turn to end');
+    expect(turnEnds().map((m) => m.params.event.stopReason)).toEqual(['end_turn', 'cancelled']);
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+    expect(bed.consoleErrors).toEqual([]);
+  });
+
+  it('switches the mode from its picker and exports the session as Markdown and JSON', async () => {
+    const { page, peer, daemon } = bed;
+    const sessionId = await openNewSession();
+    daemon.replay.enqueue({ body: chatCompletionSse(['Exported answer.']) });
+    await page.getByRole('textbox', { name: 'Message' }).fill('something to export');
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await page.getByRole('log', { name: 'Transcript' }).getByText('Exported answer.').waitFor();
+
+    const mode = page.getByRole('combobox', { name: 'Mode', exact: true });
+    const values = await mode.locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    const other = values.find((value) => value !== 'build')!;
+    await mode.selectOption(other);
+    await until(async () => (await peer.call('daemon/sessions', {})).sessions.find((s) => s.sessionId === sessionId)?.mode === other, 15_000, `the mode ${other}`);
+    expect(await mode.inputValue()).toBe(other);
+
+    const [markdown] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Markdown' }).click()]);
+    expect(markdown.suggestedFilename()).toMatch(/\.md$/);
+    const markdownText = readFileSync((await markdown.path())!, 'utf8');
+    expect(markdownText).toContain('something to export');
+    expect(markdownText).toContain('Exported answer.');
+    const [json] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
+    expect(json.suggestedFilename()).toMatch(/\.json$/);
+    expect(JSON.stringify(JSON.parse(readFileSync((await json.path())!, 'utf8')))).toContain('Exported answer.');
+    expect(bed.consoleErrors).toEqual([]);
+  });
+});

@@ -25,7 +25,7 @@ export interface SessionViewProps {
 /** One session: its history and live turn, its open permission questions, the prompt, the pickers and export. */
 export function SessionView({ overview, follower, client, questions }: SessionViewProps) {
   const problem = useSignal<string | null>(null);
-  const actions = withOwnMessages(sessionActions(client, overview.sessionId), follower);
+  const actions = followedActions(sessionActions(client, overview.sessionId), follower);
   const transcript = follower.transcript.value;
   const modes = follower.modes.value;
   const options: readonly SessionConfigOption[] = transcript.configOptions ?? follower.configOptions.value;
@@ -66,13 +66,31 @@ export function SessionView({ overview, follower, client, questions }: SessionVi
   );
 }
 
-/** The actions, with what the page sends shown in its own transcript as it is sent. */
-function withOwnMessages(actions: SessionActions, follower: SessionFollower): SessionActions {
+/**
+ * The actions, with what the page itself changes shown as it happens: the daemon tells every
+ * follower but the sender of a message or a setting (the sender has the answer).
+ */
+function followedActions(actions: SessionActions, follower: SessionFollower): SessionActions {
   const said =
     (send: (text: string) => Promise<unknown>) =>
     (text: string): Promise<unknown> => {
       follower.said(text);
       return send(text);
     };
-  return { ...actions, prompt: said(actions.prompt), steer: said(actions.steer), followUp: said(actions.followUp) };
+  return {
+    ...actions,
+    prompt: said(actions.prompt),
+    steer: said(actions.steer),
+    followUp: said(actions.followUp),
+    setMode: async (modeId) => {
+      const result = await actions.setMode(modeId);
+      follower.receive({ sessionUpdate: 'current_mode_update', currentModeId: modeId });
+      return result;
+    },
+    setConfigOption: async (configId, value) => {
+      const result = await actions.setConfigOption(configId, value);
+      follower.receive({ sessionUpdate: 'config_option_update', configOptions: result.configOptions });
+      return result;
+    },
+  };
 }

@@ -13,7 +13,7 @@ const actions: SessionActions = {
   followUp: async () => undefined,
   abort: async () => undefined,
   setMode: async () => undefined,
-  setConfigOption: async () => undefined,
+  setConfigOption: async () => ({ configOptions: [] }),
   exportAs: async () => ({ fileName: 'x.md', mimeType: 'text/markdown', content: '' }),
 };
 

@@ -117,4 +117,37 @@ describe.skipIf(!requireProgram(CHROMIUM))('the dashboard in Chromium: a session
     expect(JSON.stringify(JSON.parse(readFileSync((await json.path())!, 'utf8')))).toContain('Exported answer.');
     expect(bed.consoleErrors).toEqual([]);
   });
+
+  it('names every control and reaches each with Tab; a permission question is answered from the keyboard', async () => {
+    const { page, peer, daemon } = bed;
+    const sessionId = await openNewSession();
+    daemon.replay.enqueue({ body: chatToolCallSse([{ id: 'call_k', name: 'write', arguments: { path: 'keys.txt', content: 'typed\n' } }]) });
+    daemon.replay.enqueue({ body: chatCompletionSse(['Done by keyboard.']) });
+    const turn = peer.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write keys.txt' }] });
+    await page.getByRole('group', { name: /^Permission: / }).waitFor();
+
+    // Every control, numbered, with the name assistive technology would read: its aria-label, its label, or its text.
+    const controls = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLElement>('a[href], button, select, textarea, input, summary')).map((element, index) => {
+        element.dataset.control = String(index);
+        const labelled = (element as HTMLInputElement).labels?.[0]?.textContent ?? null;
+        return { index: String(index), name: (element.getAttribute('aria-label') ?? labelled ?? element.textContent ?? '').trim() };
+      }),
+    );
+    expect(controls.filter((control) => control.name === '')).toEqual([]);
+    const reached = new Set<string>();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    for (let i = 0; i < controls.length + 5; i++) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.control ?? null);
+      if (focused !== null) reached.add(focused);
+    }
+    expect(controls.filter((control) => !reached.has(control.index)).map((control) => control.name)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Allow once' }).focus();
+    await page.keyboard.press('Enter');
+    expect((await turn).stopReason).toBe('end_turn');
+    expect(readFileSync(join(daemon.workspace, 'keys.txt'), 'utf8')).toBe('typed\n');
+    expect(bed.consoleErrors).toEqual([]);
+  });
 });

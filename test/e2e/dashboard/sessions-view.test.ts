@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../../support/chat-completion-sse.js';
 import { startDashboardBed, type DashboardBed } from '../../support/dashboard-browser.js';
@@ -38,7 +41,36 @@ describe.skipIf(!requireProgram(CHROMIUM))('the dashboard in Chromium: the sessi
     await bed.openView('Sessions');
     await row.locator('td').nth(2).getByText('idle').waitFor();
     expect(await row.getByRole('link').innerText()).not.toBe('Untitled session');
-    await bed.screenshot('sessions');
     expect(bed.consoleErrors).toEqual([]);
+  });
+
+  it('narrows the list by project, state and title', async () => {
+    const { page, peer, daemon } = bed;
+    const site = mkdtempSync(join(tmpdir(), 'agentd-site-'));
+    try {
+      const { sessionId } = await peer.call('session/new', { cwd: site, mcpServers: [] });
+      daemon.replay.enqueue({ body: chatCompletionSse(['Added.']) });
+      await peer.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Add a changelog entry' }] });
+      await bed.openView('Sessions');
+      const titles = () => page.locator('tbody tr td:first-child a').allInnerTexts();
+      await page.getByRole('link', { name: 'Add a changelog entry' }).waitFor();
+      expect((await titles()).length).toBeGreaterThanOrEqual(2);
+
+      await page.getByRole('combobox', { name: 'Project' }).selectOption(site);
+      await expect.poll(titles).toEqual(['Add a changelog entry']);
+      await page.getByRole('combobox', { name: 'Project' }).selectOption('');
+      await page.getByRole('searchbox', { name: 'Search titles' }).fill('PARSER');
+      await expect.poll(titles).toEqual(['Why does the parser fail?']);
+      await page.getByRole('combobox', { name: 'State' }).selectOption('running');
+      await page.getByText('No sessions match.').waitFor();
+      await page.getByRole('combobox', { name: 'State' }).selectOption('');
+      await page.getByRole('searchbox', { name: 'Search titles' }).fill('');
+      await page.getByText(/^\d+ sessions$/).waitFor();
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await bed.screenshot('sessions');
+      expect(bed.consoleErrors).toEqual([]);
+    } finally {
+      rmSync(site, { recursive: true, force: true });
+    }
   });
 });

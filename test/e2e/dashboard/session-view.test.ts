@@ -46,7 +46,25 @@ describe.skipIf(!requireProgram(CHROMIUM))('the dashboard in Chromium: a session
     await question.waitFor({ state: 'detached' });
     const tool = page.getByRole('article', { name: /^Tool call: / });
     await tool.getByText('done').waitFor();
+    await tool.getByRole('figure').getByText('+ from the page').waitFor();
     await page.getByRole('log', { name: 'Transcript' }).getByText('Written.').waitFor();
+    expect(bed.consoleErrors).toEqual([]);
+  });
+
+  it('closes its permission question when another client answers it first', async () => {
+    const { page, peer, daemon } = bed;
+    const sessionId = await openNewSession();
+    daemon.replay.enqueue({ body: chatToolCallSse([{ id: 'call_o', name: 'write', arguments: { path: 'other.txt', content: 'from the other client\n' } }]) });
+    daemon.replay.enqueue({ body: chatCompletionSse(['Written elsewhere.']) });
+    const turn = peer.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write other.txt' }] });
+    const question = page.getByRole('group', { name: /^Permission: / });
+    await question.waitFor();
+    const asked = await peer.waitFor((m) => m.method === 'session/request_permission' && m.params?.toolCall?.toolCallId === 'call_o', 15_000, 'the question');
+    peer.send({ jsonrpc: '2.0', id: asked.id!, result: { outcome: { outcome: 'selected', optionId: 'allow_once' } } });
+    await question.waitFor({ state: 'detached' });
+    expect((await turn).stopReason).toBe('end_turn');
+    expect(readFileSync(join(daemon.workspace, 'other.txt'), 'utf8')).toBe('from the other client\n');
+    await page.getByRole('log', { name: 'Transcript' }).getByText('Written elsewhere.').waitFor();
     expect(bed.consoleErrors).toEqual([]);
   });
 

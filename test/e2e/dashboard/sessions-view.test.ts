@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../../support/chat-completion-sse.js';
+import { chatToolCallSse } from '../../support/chat-tool-call-sse.js';
 import { startDashboardBed, type DashboardBed } from '../../support/dashboard-browser.js';
 import { CHROMIUM, requireProgram } from '../../support/required-program.js';
 import { sseFrameEnds } from '../../support/sse-frame-ends.js';
@@ -44,7 +45,7 @@ describe.skipIf(!requireProgram(CHROMIUM))('the dashboard in Chromium: the sessi
     expect(bed.consoleErrors).toEqual([]);
   });
 
-  it('narrows the list by project, state and title', async () => {
+  it('narrows the list by project, state and title, and shows a question waiting and a turn running', async () => {
     const { page, peer, daemon } = bed;
     const site = mkdtempSync(join(tmpdir(), 'agentd-site-'));
     try {
@@ -66,8 +67,30 @@ describe.skipIf(!requireProgram(CHROMIUM))('the dashboard in Chromium: the sessi
       await page.getByRole('combobox', { name: 'State' }).selectOption('');
       await page.getByRole('searchbox', { name: 'Search titles' }).fill('');
       await page.getByText(/^\d+ sessions$/).waitFor();
+
+      // One session waiting for a permission answer and one running, as the list shows them live.
+      const asking = (await peer.call('session/new', { cwd: site, mcpServers: [] })).sessionId;
+      // The model's answers are served in order: the one after the permission is queued once the running turn has its own.
+      daemon.replay.enqueue({ body: chatToolCallSse([{ id: 'call_r', name: 'write', arguments: { path: 'CHANGELOG.md', content: '## 1.2.0\n' } }]) });
+      const asked = peer.call('session/prompt', { sessionId: asking, prompt: [{ type: 'text', text: 'Prepare the 1.2.0 release notes' }] });
+      const askingRow = page.locator(`tr[data-session-id="${asking}"]`);
+      await askingRow.getByText('waiting for permission').waitFor();
+      expect(await askingRow.locator('.row-note').innerText()).toMatch(/^Asks: /);
+      const running = (await peer.call('session/new', { cwd: daemon.workspace, mcpServers: [] })).sessionId;
+      const slow = chatCompletionSse(['Reading ', 'the test logs']);
+      daemon.replay.enqueue({ body: slow, stallAfterBytes: sseFrameEnds(slow)[1]! });
+      const stalled = peer.call('session/prompt', { sessionId: running, prompt: [{ type: 'text', text: 'Find the flaky test in CI' }] });
+      await page.locator(`tr[data-session-id="${running}"]`).getByText('running').waitFor();
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       await bed.screenshot('sessions');
+
+      daemon.replay.enqueue({ body: chatCompletionSse(['Released.']) });
+      const question = await peer.waitFor((m) => m.method === 'session/request_permission' && m.params?.sessionId === asking, 15_000, 'the question');
+      peer.send({ jsonrpc: '2.0', id: question.id!, result: { outcome: { outcome: 'selected', optionId: 'allow_once' } } });
+      expect((await asked).stopReason).toBe('end_turn');
+      await peer.call('session/abort', { sessionId: running });
+      expect((await stalled).stopReason).toBe('cancelled');
+      await askingRow.getByText('idle').waitFor();
       expect(bed.consoleErrors).toEqual([]);
     } finally {
       rmSync(site, { recursive: true, force: true });

@@ -42,7 +42,7 @@ export const DaemonCostsRequestSchema = z
   .describe('Params of `daemon/costs`.');
 export type DaemonCostsRequest = z.infer<typeof DaemonCostsRequestSchema>;
 
-const requests = z.number().int().min(0).describe('Priced model responses (assistant messages).');
+const requests = z.number().int().min(0).describe('Messages a model produced: its answers, and the summaries of compactions.');
 
 /** `daemon/costs` result. */
 export const DaemonCostsResponseSchema = z

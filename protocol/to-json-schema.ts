@@ -4,8 +4,8 @@ import * as content from './content.js';
 import * as daemonEvents from './daemon-events.js';
 import * as daemonHealth from './daemon-health.js';
 import * as daemonStatus from './daemon-status.js';
-import * as dashboardQueries from './dashboard-queries.js';
 import * as dashboard from './dashboard.js';
+import * as dashboardQueries from './dashboard-queries.js';
 import * as elicitation from './elicitation.js';
 import * as events from './events.js';
 import * as hooks from './hooks.js';
@@ -58,9 +58,9 @@ const featureModules: ReadonlyArray<Record<string, unknown>> = [
   daemonEvents,
   schedules,
   daemonStatus,
+  dashboard,
   dashboardQueries,
   sessionExport,
-  dashboard,
   daemonHealth,
   cancelRequest,
 ];

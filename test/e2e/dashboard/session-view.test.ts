@@ -101,7 +101,7 @@ describe.skipIf(!requireProgram(CHROMIUM))('the dashboard in Chromium: a session
     await box.fill('then add a test');
     await page.getByRole('button', { name: 'Follow-up' }).click();
     await page.getByText('1 steering, 1 follow-up queued').waitFor();
-    expect(await transcript.getByRole('article', { name: 'You' }).allInnerTexts()).toEqual(['line one\nline two', 'take your time', 'actually, be quick', 'then add a test']);
+    await expect.poll(() => transcript.getByRole('article', { name: 'You' }).allInnerTexts()).toEqual(['line one\nline two', 'take your time', 'actually, be quick', 'then add a test']);
     await bed.screenshot('session-running');
     await stop.click();
     await until(() => turnEnds().length > endedBefore, 15_000, 'the stopped turn to end');
@@ -123,7 +123,7 @@ describe.skipIf(!requireProgram(CHROMIUM))('the dashboard in Chromium: a session
     const other = values.find((value) => value !== 'build')!;
     await mode.selectOption(other);
     await until(async () => (await peer.call('daemon/sessions', {})).sessions.find((s) => s.sessionId === sessionId)?.mode === other, 15_000, `the mode ${other}`);
-    expect(await mode.inputValue()).toBe(other);
+    await expect.poll(() => mode.inputValue()).toBe(other);
 
     const [markdown] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Markdown' }).click()]);
     expect(markdown.suggestedFilename()).toMatch(/\.md$/);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../../support/chat-completion-sse.js';
 import { chatToolCallSse } from '../../support/chat-tool-call-sse.js';
 import { startDashboardBed, type DashboardBed } from '../../support/dashboard-browser.js';
+import { loadFixture } from '../../support/load-fixture.js';
 import { until } from '../../support/daemon-process.js';
 import { CHROMIUM, requireProgram } from '../../support/required-program.js';
 import { sseFrameEnds } from '../../support/sse-frame-ends.js';
@@ -65,6 +66,24 @@ describe.skipIf(!requireProgram(CHROMIUM))('the dashboard in Chromium: a session
     expect((await turn).stopReason).toBe('end_turn');
     expect(readFileSync(join(daemon.workspace, 'other.txt'), 'utf8')).toBe('from the other client\n');
     await page.getByRole('log', { name: 'Transcript' }).getByText('Written elsewhere.').waitFor();
+    expect(bed.consoleErrors).toEqual([]);
+  });
+
+  it('shows the model\'s reasoning collapsed above its answer, opened from the keyboard', async () => {
+    const { page, daemon } = bed;
+    await openNewSession();
+    // A recorded DeepSeek answer: reasoning "Nine is 3²." then the text "The answer is 3.".
+    daemon.replay.enqueue({ body: loadFixture('openai-chat', 'reasoning-content-deepseek').bytes });
+    await page.getByRole('textbox', { name: 'Message' }).fill('What is the square root of nine?');
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    const transcript = page.getByRole('log', { name: 'Transcript' });
+    await transcript.getByRole('article', { name: 'Agent' }).getByText('The answer is 3.').waitFor();
+    const thought = transcript.locator('details.thought');
+    expect(await thought.getAttribute('open')).toBeNull();
+    expect(await thought.getByText('Nine is 3².').isVisible()).toBe(false);
+    await thought.getByText('Thinking').focus();
+    await page.keyboard.press('Enter');
+    await thought.getByText('Nine is 3².').waitFor();
     expect(bed.consoleErrors).toEqual([]);
   });
 

@@ -87,6 +87,22 @@ describe.skipIf(!requireProgram(CHROMIUM))('the dashboard in Chromium: a session
     expect(bed.consoleErrors).toEqual([]);
   });
 
+  it('shows the plan the agent keeps with its todo tool', async () => {
+    const { page, peer, daemon } = bed;
+    const sessionId = await openNewSession();
+    const todos = [
+      { content: 'Read the parser', status: 'completed' },
+      { content: 'Add the guard', status: 'in_progress', priority: 'high' },
+      { content: 'Write a test', status: 'pending' },
+    ];
+    daemon.replay.enqueue({ body: chatToolCallSse([{ id: 'call_p', name: 'todo', arguments: { todos } }]) });
+    daemon.replay.enqueue({ body: chatCompletionSse(['Planned.']) });
+    expect((await peer.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'plan the fix' }] })).stopReason).toBe('end_turn');
+    const plan = page.getByRole('region', { name: 'Plan' });
+    await expect.poll(() => plan.getByRole('listitem').allTextContents()).toEqual(['● Read the parser (completed)', '◐ Add the guard (in progress)', '○ Write a test (pending)']);
+    expect(bed.consoleErrors).toEqual([]);
+  });
+
   it('prompts with Enter (Shift+Enter is a new line); steers, queues a follow-up and stops a running turn', async () => {
     const { page, peer, daemon } = bed;
     const sessionId = await openNewSession();

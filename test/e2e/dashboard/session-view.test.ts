@@ -52,8 +52,13 @@ describe.skipIf(!requireProgram(CHROMIUM))('the dashboard in Chromium: a session
     expect(bed.consoleErrors).toEqual([]);
   });
 
-  it('closes its permission question when another client answers it first', async () => {
+  it('closes its permission question when another client answers it first: the daemon withdraws it and says it was settled', async () => {
     const { page, peer, daemon } = bed;
+    // What the daemon sends the page, from a fresh connection (the page reloaded with the frames watched).
+    const frames: Array<{ method?: string; params?: any }> = [];
+    page.on('websocket', (socket) => socket.on('framereceived', ({ payload }) => void frames.push(JSON.parse(String(payload)))));
+    await page.reload();
+    await page.getByText('Connected', { exact: true }).waitFor();
     const sessionId = await openNewSession();
     daemon.replay.enqueue({ body: chatToolCallSse([{ id: 'call_o', name: 'write', arguments: { path: 'other.txt', content: 'from the other client\n' } }]) });
     daemon.replay.enqueue({ body: chatCompletionSse(['Written elsewhere.']) });
@@ -65,6 +70,9 @@ describe.skipIf(!requireProgram(CHROMIUM))('the dashboard in Chromium: a session
     await question.waitFor({ state: 'detached' });
     expect((await turn).stopReason).toBe('end_turn');
     expect(readFileSync(join(daemon.workspace, 'other.txt'), 'utf8')).toBe('from the other client\n');
+    const pageAsked = frames.find((m) => m.method === 'session/request_permission') as { id?: number } | undefined;
+    expect(frames).toContainEqual({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: pageAsked?.id } });
+    expect(frames).toContainEqual({ jsonrpc: '2.0', method: 'agentd/event', params: { sessionId, event: { type: 'permission_resolved', toolCallId: 'call_o', outcome: 'allow_once' } } });
     await page.getByRole('log', { name: 'Transcript' }).getByText('Written elsewhere.').waitFor();
     expect(bed.consoleErrors).toEqual([]);
   });
@@ -199,6 +207,7 @@ describe.skipIf(!requireProgram(CHROMIUM))('the dashboard in Chromium: a session
 
     await page.getByRole('button', { name: 'Allow once' }).focus();
     await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('prompt-text');
     expect((await turn).stopReason).toBe('end_turn');
     expect(readFileSync(join(daemon.workspace, 'keys.txt'), 'utf8')).toBe('typed\n');
     expect(bed.consoleErrors).toEqual([]);

@@ -59,11 +59,7 @@ export async function startDashboardBed(options: DashboardBedOptions = {}): Prom
       clientInfo: { name: 'dashboard-test', version: '1.0.0' },
       _meta: { agentd: { events: true } },
     });
-    const loginUrl = async (): Promise<string> => {
-      const answer = await peer.requestUnchecked('dashboard/login', {});
-      if (answer.error) throw new Error(`dashboard/login failed: ${answer.error.code} ${answer.error.message}`);
-      return (answer.result as { url: string }).url;
-    };
+    const loginUrl = async (): Promise<string> => (await peer.call('dashboard/login', {})).url;
     const first = await loginUrl();
     const origin = new URL(first).origin;
     browser = await chromium.launch({
@@ -83,6 +79,8 @@ export async function startDashboardBed(options: DashboardBedOptions = {}): Prom
     const logIn = async (url: string): Promise<Page> => {
       const context = await launched.newContext({ viewport: { width: 1280, height: 800 } });
       const page = watch(await context.newPage());
+      // Under the test's own timeout, so a wait that fails names what it waited for.
+      page.setDefaultTimeout(10_000);
       await page.goto(url);
       // The login address redirects to the page, which connects and shows its navigation.
       await page.getByRole('navigation').waitFor();

@@ -7,8 +7,12 @@ export interface WebSocketLike {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  addEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (event: never) => void): void;
-  removeEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (event: never) => void): void;
+  addEventListener(type: 'message', listener: (event: WebSocketMessageEvent) => void): void;
+  addEventListener(type: 'close', listener: (event: WebSocketCloseEvent) => void): void;
+  addEventListener(type: 'open' | 'error', listener: (event: unknown) => void): void;
+  removeEventListener(type: 'message', listener: (event: WebSocketMessageEvent) => void): void;
+  removeEventListener(type: 'close', listener: (event: WebSocketCloseEvent) => void): void;
+  removeEventListener(type: 'open' | 'error', listener: (event: unknown) => void): void;
 }
 
 /** `readyState` of an open socket. */

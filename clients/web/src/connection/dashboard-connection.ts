@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import { connectWebSocket, type AgentdConnection } from '../../../typescript/src/browser.js';
+import { connectWebSocket, type AgentdConnection, type WebSocketLike } from '../../../typescript/src/browser.js';
 
 export type ConnectionStatus = 'connecting' | 'connected' | 'disconnected';
 
@@ -21,24 +21,42 @@ export class DashboardConnection {
   readonly problem = signal<string | null>(null);
   private attempt = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private stopped = false;
+  /** A connection attempt is under way: another one waits for its outcome. */
+  private connecting = false;
 
   constructor(
     private readonly url: string,
     private readonly attach: (client: AgentdConnection) => void,
+    /** Opens the socket; the platform's WebSocket unless given (a test's `ws`). */
+    private readonly createSocket?: (url: string) => WebSocketLike,
   ) {}
 
-  /** Connects now (dropping a scheduled retry). */
+  /** Connects now (dropping a scheduled retry); nothing while an attempt is under way or the connection is up. */
   reconnect(): void {
+    this.stopped = false;
     clearTimeout(this.timer);
     this.timer = undefined;
-    void this.connect();
+    if (this.connecting || this.client.value) return;
+    this.connecting = true;
+    void this.connect().finally(() => (this.connecting = false));
+  }
+
+  /** Closes the connection for good: no reconnect follows. */
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    const client = this.client.value;
+    this.client.value = null;
+    client?.close();
+    this.status.value = 'disconnected';
   }
 
   private async connect(): Promise<void> {
     this.status.value = 'connecting';
     let client: AgentdConnection | undefined;
     try {
-      client = await connectWebSocket(this.url);
+      client = await connectWebSocket(this.url, this.createSocket ? { createSocket: this.createSocket } : {});
       this.attach(client);
       await client.request('initialize', {
         protocolVersion: 1,
@@ -52,6 +70,7 @@ export class DashboardConnection {
       return;
     }
     const connected = client;
+    if (this.stopped) return connected.close();
     this.attempt = 0;
     this.problem.value = null;
     this.client.value = connected;
@@ -67,6 +86,7 @@ export class DashboardConnection {
     this.problem.value = problem;
     this.status.value = 'disconnected';
     clearTimeout(this.timer);
+    if (this.stopped) return;
     this.timer = setTimeout(() => this.reconnect(), backoffMs(this.attempt++));
   }
 }

@@ -7,18 +7,18 @@ type ChunkKind = 'user' | 'agent' | 'thought';
 /**
  * The transcript after one `session/update`: a pure function, the same for the history
  * `session/load` replays and for the live stream. A chunk extends the last item when that is
- * a message of the same kind (a tool call or another kind of chunk in between starts a new
- * one); a tool call update merges into its call; a plan replaces the plan. Kinds the page does
+ * a message of the same kind and message id (a tool call, another kind of chunk or another
+ * message in between starts a new one); a tool call update merges into its call; a plan replaces the plan. Kinds the page does
  * not show (commands, compaction) leave the state as it was.
  */
 export function reduceSessionUpdate(state: TranscriptState, update: SessionUpdate): TranscriptState {
   switch (update.sessionUpdate) {
     case 'user_message_chunk':
-      return appendChunk(state, 'user', contentText(update.content));
+      return appendChunk(state, 'user', update.messageId ?? null, contentText(update.content));
     case 'agent_message_chunk':
-      return appendChunk(state, 'agent', contentText(update.content));
+      return appendChunk(state, 'agent', update.messageId ?? null, contentText(update.content));
     case 'agent_thought_chunk':
-      return appendChunk(state, 'thought', contentText(update.content));
+      return appendChunk(state, 'thought', update.messageId ?? null, contentText(update.content));
     case 'tool_call':
       return upsertToolCall(state, update);
     case 'tool_call_update':
@@ -44,14 +44,14 @@ function push(state: TranscriptState, make: (id: string) => TranscriptItem): Tra
   return { ...state, items: [...state.items, make(`i${state.nextId}`)], nextId: state.nextId + 1 };
 }
 
-function appendChunk(state: TranscriptState, kind: ChunkKind, text: string): TranscriptState {
+function appendChunk(state: TranscriptState, kind: ChunkKind, messageId: string | null, text: string): TranscriptState {
   const last = state.items.at(-1);
-  if (last !== undefined && last.kind === kind) {
+  if (last !== undefined && last.kind === kind && last.messageId === messageId) {
     const items = state.items.slice();
     items[items.length - 1] = { ...last, text: last.text + text };
     return { ...state, items };
   }
-  return push(state, (id) => ({ kind, id, text }));
+  return push(state, (id) => ({ kind, id, text, messageId }));
 }
 
 function upsertToolCall(state: TranscriptState, update: ToolCall | ToolCallUpdate): TranscriptState {

@@ -1,3 +1,4 @@
+import type { ExportSessionResponse, SetSessionConfigOptionResponse } from '../../../../protocol/index.js';
 import type { AgentdConnection } from '../../../typescript/src/browser.js';
 
 /** What the session view's controls send; each names the session it acts on. */
@@ -7,8 +8,8 @@ export interface SessionActions {
   followUp(text: string): Promise<unknown>;
   abort(): Promise<unknown>;
   setMode(modeId: string): Promise<unknown>;
-  setConfigOption(configId: string, value: string): Promise<unknown>;
-  exportAs(format: 'markdown' | 'json'): Promise<{ fileName: string; mimeType: string; content: string }>;
+  setConfigOption(configId: string, value: string): Promise<SetSessionConfigOptionResponse>;
+  exportAs(format: 'markdown' | 'json'): Promise<ExportSessionResponse>;
 }
 
 const text = (value: string) => [{ type: 'text' as const, text: value }];

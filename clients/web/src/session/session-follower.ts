@@ -28,6 +28,8 @@ export class SessionFollower {
   readonly queued = signal({ steering: 0, followUp: 0 });
   private pending: SessionUpdate[] = [];
   private scheduled = false;
+  /** Messages this page sent, each its own transcript item. */
+  private saidCount = 0;
   /** The connection the session was last loaded on: one load per connection. */
   private loadedOn: AgentdConnection | null = null;
 
@@ -61,6 +63,14 @@ export class SessionFollower {
     if (this.scheduled) return;
     this.scheduled = true;
     this.schedule(() => this.flush());
+  }
+
+  /**
+   * What this page itself sent (a prompt, a steering or follow-up message): the daemon echoes a
+   * user message to every follower but the one it came from, so the page shows its own.
+   */
+  said(text: string): void {
+    this.receive({ sessionUpdate: 'user_message_chunk', messageId: `page-${++this.saidCount}`, content: { type: 'text', text } });
   }
 
   /** Applies every queued update at once. */

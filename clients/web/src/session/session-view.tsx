@@ -11,7 +11,7 @@ import { ExportButtons } from './export-buttons.js';
 import { ModePicker } from './mode-picker.js';
 import { PlanView } from './plan-view.js';
 import { PromptBox } from './prompt-box.js';
-import { sessionActions } from './session-actions.js';
+import { sessionActions, type SessionActions } from './session-actions.js';
 import type { SessionFollower } from './session-follower.js';
 import { TranscriptView } from './transcript-view.js';
 
@@ -25,7 +25,7 @@ export interface SessionViewProps {
 /** One session: its history and live turn, its open permission questions, the prompt, the pickers and export. */
 export function SessionView({ overview, follower, client, questions }: SessionViewProps) {
   const problem = useSignal<string | null>(null);
-  const actions = sessionActions(client, overview.sessionId);
+  const actions = followedActions(sessionActions(client, overview.sessionId), follower);
   const transcript = follower.transcript.value;
   const modes = follower.modes.value;
   const options: readonly SessionConfigOption[] = transcript.configOptions ?? follower.configOptions.value;
@@ -47,7 +47,8 @@ export function SessionView({ overview, follower, client, questions }: SessionVi
         {queued.steering + queued.followUp > 0 ? <span> · {`${queued.steering} steering, ${queued.followUp} follow-up queued`}</span> : null}
       </p>
       <div class="toolbar">
-        {modes ? <ModePicker modes={modes} currentModeId={transcript.currentModeId ?? modes.currentModeId} onChange={(id) => void actions.setMode(id).catch((e: unknown) => fail(`mode change failed: ${String(e)}`))} /> : null}
+        {/* A mode config option (ACP's newer form) is the mode picker; the older mode state only stands in when there is none. */}
+        {modes && !selects.some((option) => option.category === 'mode') ? <ModePicker modes={modes} currentModeId={transcript.currentModeId ?? modes.currentModeId} onChange={(id) => void actions.setMode(id).catch((e: unknown) => fail(`mode change failed: ${String(e)}`))} /> : null}
         {selects.map((option) => (
           <ConfigOptionPicker key={option.id} option={option} onChange={(value) => void actions.setConfigOption(option.id, value).catch((e: unknown) => fail(`${option.name} change failed: ${String(e)}`))} />
         ))}
@@ -63,4 +64,33 @@ export function SessionView({ overview, follower, client, questions }: SessionVi
       <PromptBox running={running} actions={actions} onError={fail} />
     </section>
   );
+}
+
+/**
+ * The actions, with what the page itself changes shown as it happens: the daemon tells every
+ * follower but the sender of a message or a setting (the sender has the answer).
+ */
+function followedActions(actions: SessionActions, follower: SessionFollower): SessionActions {
+  const said =
+    (send: (text: string) => Promise<unknown>) =>
+    (text: string): Promise<unknown> => {
+      follower.said(text);
+      return send(text);
+    };
+  return {
+    ...actions,
+    prompt: said(actions.prompt),
+    steer: said(actions.steer),
+    followUp: said(actions.followUp),
+    setMode: async (modeId) => {
+      const result = await actions.setMode(modeId);
+      follower.receive({ sessionUpdate: 'current_mode_update', currentModeId: modeId });
+      return result;
+    },
+    setConfigOption: async (configId, value) => {
+      const result = await actions.setConfigOption(configId, value);
+      follower.receive({ sessionUpdate: 'config_option_update', configOptions: result.configOptions });
+      return result;
+    },
+  };
 }

@@ -14,9 +14,7 @@ export interface ToolCallView {
 
 /** One block of a session's transcript, in the order it happened. */
 export type TranscriptItem =
-  | { kind: 'user'; id: string; text: string }
-  | { kind: 'agent'; id: string; text: string }
-  | { kind: 'thought'; id: string; text: string }
+  | { kind: 'user' | 'agent' | 'thought'; id: string; text: string; messageId: string | null }
   | { kind: 'tool'; id: string; call: ToolCallView }
   | { kind: 'notice'; id: string; severity: string; title: string; description: string | null };
 

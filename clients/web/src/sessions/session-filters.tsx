@@ -7,9 +7,9 @@ import type { SessionFilter } from './filter-sessions.js';
 export function SessionFilters({ filter, projects, onChange }: { filter: SessionFilter; projects: readonly string[]; onChange(filter: SessionFilter): void }) {
   return (
     <form class="filters" role="search" aria-label="Filter sessions" onSubmit={(event) => event.preventDefault()}>
-      <label>
-        Project
-        <select value={filter.cwd} onChange={(event) => onChange({ ...filter, cwd: event.currentTarget.value })}>
+      <div class="field">
+        <label for="filter-project">Project</label>
+        <select id="filter-project" value={filter.cwd} onChange={(event) => onChange({ ...filter, cwd: event.currentTarget.value })}>
           <option value="">All projects</option>
           {projects.map((cwd) => (
             <option key={cwd} value={cwd} title={cwd}>
@@ -17,10 +17,10 @@ export function SessionFilters({ filter, projects, onChange }: { filter: Session
             </option>
           ))}
         </select>
-      </label>
-      <label>
-        State
-        <select value={filter.state} onChange={(event) => onChange({ ...filter, state: event.currentTarget.value as SessionOverviewState | '' })}>
+      </div>
+      <div class="field">
+        <label for="filter-state">State</label>
+        <select id="filter-state" value={filter.state} onChange={(event) => onChange({ ...filter, state: event.currentTarget.value as SessionOverviewState | '' })}>
           <option value="">Any state</option>
           {SESSION_STATES.map((state) => (
             <option key={state} value={state}>
@@ -28,11 +28,11 @@ export function SessionFilters({ filter, projects, onChange }: { filter: Session
             </option>
           ))}
         </select>
-      </label>
-      <label>
-        Search titles
-        <input type="search" value={filter.query} onInput={(event) => onChange({ ...filter, query: event.currentTarget.value })} />
-      </label>
+      </div>
+      <div class="field">
+        <label for="filter-title">Search titles</label>
+        <input id="filter-title" type="search" value={filter.query} onInput={(event) => onChange({ ...filter, query: event.currentTarget.value })} />
+      </div>
     </form>
   );
 }

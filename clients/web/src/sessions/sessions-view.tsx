@@ -17,7 +17,7 @@ export function SessionsView({ store }: { store: SessionsStore }) {
       {store.loaded.value ? (
         <>
           <p class="count">
-            {shown.length === all.length ? `${all.length} sessions` : `${shown.length} of ${all.length} sessions`}
+            {shown.length === all.length ? countOf(all.length) : `${shown.length} of ${countOf(all.length)}`}
           </p>
           <SessionsTable sessions={shown} now={Date.now()} />
         </>
@@ -26,4 +26,8 @@ export function SessionsView({ store }: { store: SessionsStore }) {
       )}
     </section>
   );
+}
+
+function countOf(sessions: number): string {
+  return sessions === 1 ? '1 session' : `${sessions} sessions`;
 }

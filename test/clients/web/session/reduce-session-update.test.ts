@@ -35,9 +35,9 @@ describe('reduceSessionUpdate', () => {
     ];
     expect(updates.reduce(reduceSessionUpdate, EMPTY_TRANSCRIPT)).toEqual({
       items: [
-        { kind: 'user', id: 'i0', text: 'write a note' },
-        { kind: 'thought', id: 'i1', text: 'The user wants a note.' },
-        { kind: 'agent', id: 'i2', text: 'Writing it now.' },
+        { kind: 'user', id: 'i0', text: 'write a note', messageId: null },
+        { kind: 'thought', id: 'i1', text: 'The user wants a note.', messageId: null },
+        { kind: 'agent', id: 'i2', text: 'Writing it now.', messageId: null },
         {
           kind: 'tool',
           id: 'i3',
@@ -52,7 +52,7 @@ describe('reduceSessionUpdate', () => {
             rawOutput: 'wrote 3 bytes',
           },
         },
-        { kind: 'agent', id: 'i4', text: 'Done.' },
+        { kind: 'agent', id: 'i4', text: 'Done.', messageId: null },
       ],
       plan: [{ content: 'write', priority: 'high', status: 'completed' }],
       title: 'Write a note',
@@ -68,8 +68,17 @@ describe('reduceSessionUpdate', () => {
     const before = [text('user_message_chunk', 'hi'), text('agent_message_chunk', 'a')].reduce(reduceSessionUpdate, EMPTY_TRANSCRIPT);
     const after = reduceSessionUpdate(before, text('agent_message_chunk', 'b'));
     expect(after.items[0]).toBe(before.items[0]);
-    expect(after.items[1]).toEqual({ kind: 'agent', id: 'i1', text: 'ab' });
-    expect(before.items[1]).toEqual({ kind: 'agent', id: 'i1', text: 'a' });
+    expect(after.items[1]).toEqual({ kind: 'agent', id: 'i1', text: 'ab', messageId: null });
+    expect(before.items[1]).toEqual({ kind: 'agent', id: 'i1', text: 'a', messageId: null });
+  });
+
+  it('starts a new message when the message id changes, even between chunks of one kind', () => {
+    const chunk = (messageId: string, text: string): SessionUpdate => ({ sessionUpdate: 'user_message_chunk', messageId, content: { type: 'text', text } });
+    const state = [chunk('m1', 'be '), chunk('m1', 'quick'), chunk('m2', 'then add a test')].reduce(reduceSessionUpdate, EMPTY_TRANSCRIPT);
+    expect(state.items).toEqual([
+      { kind: 'user', id: 'i0', text: 'be quick', messageId: 'm1' },
+      { kind: 'user', id: 'i1', text: 'then add a test', messageId: 'm2' },
+    ]);
   });
 
   it('shows an update for a tool call it never saw as a new call, titled by its id until a title comes', () => {

@@ -2,6 +2,7 @@ import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { describe, expect, it } from 'vitest';
 import { PermissionPrompt } from '../../../../clients/web/src/permissions/permission-prompt.js';
+import { PlanView } from '../../../../clients/web/src/session/plan-view.js';
 import { PromptBox } from '../../../../clients/web/src/session/prompt-box.js';
 import type { SessionActions } from '../../../../clients/web/src/session/session-actions.js';
 import { ToolCallCard } from '../../../../clients/web/src/session/tool-call-card.js';
@@ -13,7 +14,7 @@ const actions: SessionActions = {
   followUp: async () => undefined,
   abort: async () => undefined,
   setMode: async () => undefined,
-  setConfigOption: async () => undefined,
+  setConfigOption: async () => ({ configOptions: [] }),
   exportAs: async () => ({ fileName: 'x.md', mimeType: 'text/markdown', content: '' }),
 };
 
@@ -56,9 +57,9 @@ describe('the session view components', () => {
     const html = renderToString(
       h(TranscriptView, {
         items: [
-          { kind: 'user', id: 'i0', text: 'hi' },
-          { kind: 'thought', id: 'i1', text: 'pondering' },
-          { kind: 'agent', id: 'i2', text: 'hello' },
+          { kind: 'user', id: 'i0', text: 'hi', messageId: null },
+          { kind: 'thought', id: 'i1', text: 'pondering', messageId: null },
+          { kind: 'agent', id: 'i2', text: 'hello', messageId: null },
         ],
       }),
     );
@@ -88,4 +89,24 @@ describe('the session view components', () => {
     expect(html).toContain('<h2>Allow Write note.txt?</h2><p>writes a file</p>');
     expect([...html.matchAll(/<button[^>]*>([^<]+)<\/button>/g)].map((m) => m[1])).toEqual(['Allow once', 'Always allow', 'Reject']);
   });
+});
+
+describe('the plan', () => {
+  it('lists the plan with each task status spelled out for screen readers', () => {
+    const html = renderToString(
+      h(PlanView, {
+        entries: [
+          { content: 'Read the parser', priority: 'high', status: 'completed' },
+          { content: 'Add the guard', priority: 'high', status: 'in_progress' },
+          { content: 'Write a test', priority: 'medium', status: 'pending' },
+        ],
+      }),
+    );
+    expect([...html.matchAll(/<li class="plan-([a-z_]+)">(.*?)<\/li>/g)].map((m) => [m[1], m[2]!.replace(/<[^>]+>/g, '')])).toEqual([
+      ['completed', '● Read the parser (completed)'],
+      ['in_progress', '◐ Add the guard (in progress)'],
+      ['pending', '○ Write a test (pending)'],
+    ]);
+  });
+
 });

@@ -5,6 +5,7 @@ import type { Schedule, ScheduleRun } from '../../../../../protocol/index.js';
 import { ScheduleForm } from '../../../../../clients/web/src/views/schedules/schedule-form.js';
 import { emptyScheduleForm } from '../../../../../clients/web/src/views/schedules/schedule-form-values.js';
 import { ScheduleHistoryTable } from '../../../../../clients/web/src/views/schedules/schedule-history-table.js';
+import type { LastRun } from '../../../../../clients/web/src/views/schedules/apply-run-event.js';
 import { ScheduleTable, type ScheduleTableProps } from '../../../../../clients/web/src/views/schedules/schedule-table.js';
 import { unnamedControls } from '../../../../support/unnamed-controls.js';
 
@@ -30,10 +31,10 @@ const table = (props: Partial<ScheduleTableProps> = {}): string =>
   renderToString(
     h(ScheduleTable, {
       schedules: [fromConfig, base],
-      lastRuns: new Map([['sch_1', { runId: 'r1', sessionId: 'ses_1', startedAt: '2026-11-27T03:00:00.000Z', endedAt: '2026-11-27T03:00:09.000Z', outcome: 'failed', error: 'boom' }]]),
+      lastRuns: new Map<string, LastRun>([['sch_1', { runId: 'r1', sessionId: 'ses_1', startedAt: '2026-11-27T03:00:00.000Z', endedAt: '2026-11-27T03:00:09.000Z', outcome: 'failed', error: 'boom' }]]),
       confirmingRemove: null,
       historyOf: null,
-      busy: new Set(),
+      busy: new Set<string>(),
       onRun: noop,
       onToggle: noop,
       onEdit: noop,

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatCompletionSse } from '../support/chat-completion-sse.js';
-import { startDashboardBed, type DashboardBed } from '../support/dashboard-browser.js';
-import { CHROMIUM, requireProgram } from '../support/required-program.js';
+import { chatCompletionSse } from '../../support/chat-completion-sse.js';
+import { startDashboardBed, type DashboardBed } from '../../support/dashboard-browser.js';
+import { CHROMIUM, requireProgram } from '../../support/required-program.js';
 
 const hasChromium = requireProgram(CHROMIUM);
 

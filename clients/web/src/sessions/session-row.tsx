@@ -1,5 +1,5 @@
 import type { SessionOverview } from '../../../../protocol/index.js';
-import { formatCost } from '../format/format-cost.js';
+import { formatUsd } from '../format/format-usd.js';
 import { formatRelativeTime } from '../format/format-relative-time.js';
 import { projectName } from '../format/project-name.js';
 import { stateLabel } from '../format/state-label.js';
@@ -20,7 +20,7 @@ export function SessionRow({ session, now }: { session: SessionOverview; now: nu
       </td>
       <td>{session.mode}</td>
       <td>{session.model ?? 'default'}</td>
-      <td class="number">{formatCost(session.costUsd)}</td>
+      <td class="number">{formatUsd(session.costUsd)}</td>
       <td>
         <time dateTime={session.updatedAt} title={session.updatedAt}>
           {formatRelativeTime(session.updatedAt, now)}

@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { formatCost } from '../../../../clients/web/src/format/format-cost.js';
 import { formatRelativeTime } from '../../../../clients/web/src/format/format-relative-time.js';
 import { lineDiff } from '../../../../clients/web/src/format/line-diff.js';
 import { projectName } from '../../../../clients/web/src/format/project-name.js';
 
 describe('the page formatting', () => {
-  it('prints costs in dollars: cents from a dollar up, four decimals below', () => {
-    expect([0, 0.00042, 0.5, 1, 12.345].map(formatCost)).toEqual(['$0.00', '$0.0004', '$0.5000', '$1.00', '$12.35']);
-  });
-
   it('says how long ago in words', () => {
     const now = Date.parse('2026-11-27T12:00:00Z');
     const ago = (seconds: number) => formatRelativeTime(new Date(now - seconds * 1000).toISOString(), now);

@@ -52,14 +52,14 @@ describe('the sessions table', () => {
       h(SessionsTable, {
         now: Date.parse('2026-11-27T10:05:00.000Z'),
         sessions: [
-          session('ses_a', { title: 'Fix <the> parser', state: 'waiting_permission', pendingPermission: { toolCallId: 'call_w', title: 'Write a.ts' }, model: 'anthropic/claude-sonnet-4-5', costUsd: 0.0123 }),
+          session('ses_a', { title: 'Fix <the> parser', state: 'waiting_permission', pendingPermission: { toolCallId: 'call_w', title: 'Write a.ts' }, model: 'anthropic/claude-sonnet-4-5', costUsd: 0.0042 }),
           session('ses_b', { title: null, state: 'failed', lastError: 'ProviderError: 529 overloaded' }),
         ],
       }),
     );
     const rows = [...html.matchAll(/<tr data-session-id="([^"]+)">(.*?)<\/tr>/g)].map((m) => [m[1], m[2]!.replace(/<[^>]+>/g, '|').replace(/\|+/g, '|')]);
     expect(rows).toEqual([
-      ['ses_a', '|Fix &lt;the> parser|Asks: Write a.ts|engine|waiting for permission|build|anthropic/claude-sonnet-4-5|$0.0123|5 min ago|'],
+      ['ses_a', '|Fix &lt;the> parser|Asks: Write a.ts|engine|waiting for permission|build|anthropic/claude-sonnet-4-5|$0.0042|5 min ago|'],
       ['ses_b', '|Untitled session|ProviderError: 529 overloaded|engine|failed|build|default|$0.00|5 min ago|'],
     ]);
     expect(html).toContain('<a href="#/session/ses_a">');

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { bin: Record<string, string>; allowScripts?: Record<string, boolean> };
 const lock = JSON.parse(readFileSync(`${ROOT}package-lock.json`, 'utf8')) as {
-  packages: Record<string, { bin?: Record<string, string>; version?: string; hasInstallScript?: boolean; dev?: boolean; optional?: boolean }>;
+  packages: Record<string, { bin?: Record<string, string>; version?: string; resolved?: string; hasInstallScript?: boolean; dev?: boolean; optional?: boolean }>;
 };
 
 describe('install hygiene', () => {
@@ -29,6 +29,18 @@ describe('install hygiene', () => {
     const allowed = manifest.allowScripts ?? {};
     const missing = withScripts.filter(({ name, version }) => allowed[name] !== true && allowed[`${name}@${version}`] !== true);
     expect(missing, 'run `npm install-scripts approve NAME` for each, after reviewing its script').toEqual([]);
+  });
+
+  it('a dependency approved by name@version keeps its resolved address in the lockfile', () => {
+    // npm matches `name@version` in allowScripts against the registry address it resolved; an
+    // entry without one (a machine set to omit-lockfile-registry-resolved rewrites the lock so)
+    // is "not yet covered" and warns on a fresh install.
+    const allowed = manifest.allowScripts ?? {};
+    const unresolved = Object.entries(lock.packages)
+      .filter(([where, entry]) => where !== '' && entry.hasInstallScript && allowed[`${where.replace(/^.*node_modules\//, '')}@${entry.version}`] === true)
+      .filter(([, entry]) => !entry.resolved?.startsWith('https://registry.npmjs.org/'))
+      .map(([where]) => where);
+    expect(unresolved, 'restore their "resolved" registry addresses in package-lock.json').toEqual([]);
   });
 
   it('the installed tree satisfies every peer range (no ERESOLVE overrides)', () => {

@@ -82,6 +82,23 @@ describe('postStream', () => {
     expect(error.message).toBe('classified 429: slow down, [redacted]');
   });
 
+  it("hands the classifier the error answer's own headers, retry-after-ms among them", async () => {
+    server.enqueue({ status: 503, headers: { 'retry-after-ms': '1500', 'x-request-id': 'req-42' }, body: 'overloaded' });
+    let seen: Headers | undefined;
+    const error = await failure(
+      postStream(
+        options({
+          classifyError: (status, bodyText, headers) => {
+            seen = headers;
+            return new ProviderError({ kind: 'overloaded', status, message: bodyText, provider: 'test' });
+          },
+        }),
+      ),
+    );
+    expect(seen?.get('x-request-id')).toBe('req-42');
+    expect(error.retryAfterMs).toBe(1500);
+  });
+
   it('reports a refused connection as a network error', async () => {
     const closed = await startReplayServer();
     const url = `${closed.url}/v1`;

@@ -45,9 +45,12 @@ function agentFor(url: URL): http.Agent {
 export function httpPost(url: URL, options: HttpPostOptions): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
+    // Encoded once: its length is the header, and the socket writes the same bytes (a long
+    // history's body is megabytes; measuring and then encoding the string walked it twice).
+    const payload = Buffer.from(options.body);
     const request = client.request(url, {
       method: 'POST',
-      headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) },
+      headers: { ...options.headers, 'content-length': String(payload.length) },
       agent: agentFor(url),
       signal: options.signal,
     });
@@ -72,6 +75,6 @@ export function httpPost(url: URL, options: HttpPostOptions): Promise<IncomingMe
       clearTimeout(timer);
       reject(error);
     });
-    request.end(options.body);
+    request.end(payload);
   });
 }

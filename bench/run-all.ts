@@ -5,6 +5,7 @@ import { benchConfigReload } from './config-reload.js';
 import { benchFirstPrompt } from './first-prompt.js';
 import { benchHistory } from './history.js';
 import { benchLoopOverhead } from './loop-overhead.js';
+import { benchRequestPreparation } from './request-preparation.js';
 import { benchRelay } from './relay/bench-relay.js';
 import { benchScale } from './scale/scale.js';
 
@@ -20,6 +21,11 @@ async function main(): Promise<void> {
   if (!only || only === 'abort') console.log(JSON.stringify({ bench: 'abort-latency', ...(await benchAbortLatency()) }));
   if (!only || only === 'config') console.log(JSON.stringify({ bench: 'config-reload', ...(await benchConfigReload()) }));
   if (!only || only === 'history') console.log(JSON.stringify({ bench: 'history', ...(await benchHistory(Number(process.argv[3] ?? 10_000), Number(process.argv[4] ?? 7))) }));
+  // `request 100,1000,10000 9`: history lengths, then timed prompts per length.
+  if (!only || only === 'request') {
+    const sizes = process.argv[3]?.split(',').map(Number);
+    for (const figures of await benchRequestPreparation(sizes, Number(process.argv[4] ?? 9))) console.log(JSON.stringify({ bench: 'request-preparation', ...figures }));
+  }
   if (!only || only === 'scale') await benchScale(Number(process.argv[3] ?? 100), Number(process.argv[4] ?? 2000), Number(process.argv[5] ?? 3), (result) => console.log(JSON.stringify({ bench: 'scale', ...result })));
   // The relay against the openai SDK and pi, both write modes (relay/bench-relay.ts prints a line per stream).
   if (!only || only === 'relay') {

@@ -13,4 +13,10 @@ export interface LanguageModel {
   /** Wire protocol, one of ProviderTypeSchema's (a Vertex model reports the protocol of the model it serves: `gemini` or `anthropic-messages`). */
   readonly protocol: string;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
+  /**
+   * Opens a connection to the model's server ahead of a first request, sending nothing,
+   * so that request finds it connected. Never throws; models that must sign in or look
+   * up their endpoint first leave it out.
+   */
+  preconnect?(): void;
 }

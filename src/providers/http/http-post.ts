@@ -1,5 +1,6 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { agentFor } from './keep-alive-agents.js';
 
 /** A transport limit ran out; `code` names which, for networkError. */
 export class TransportTimeoutError extends Error {
@@ -20,19 +21,6 @@ export interface HttpPostOptions {
   connectMs: number;
   /** From the request sent to the response headers. */
   firstByteMs: number;
-}
-
-/** Keep-alive pools per origin, shared by every model talking to it (warm connections between turns). */
-const agents = new Map<string, http.Agent>();
-
-function agentFor(url: URL): http.Agent {
-  let agent = agents.get(url.origin);
-  if (!agent) {
-    const options = { keepAlive: true, keepAliveMsecs: 1_000, timeout: 30_000 };
-    agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
-    agents.set(url.origin, agent);
-  }
-  return agent;
 }
 
 /**

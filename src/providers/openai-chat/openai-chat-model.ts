@@ -1,4 +1,5 @@
 import type { HttpTimeouts } from '../http/post-stream.js';
+import { preconnect } from '../http/keep-alive-agents.js';
 import { ProviderError } from '../provider-error.js';
 import { streamHttpModel } from '../http/stream-http-model.js';
 import type { LanguageModel } from '../language-model.js';
@@ -77,6 +78,11 @@ export class OpenAIChatModel implements LanguageModel {
   /** The exact JSON body for a request (pure; exposed for request-shape tests). */
   body(request: ModelRequest): ChatRequestBody {
     return buildOpenAIChatBody({ ...request, model: request.model === '' ? this.modelId : request.model }, this.options.quirks ?? {});
+  }
+
+  preconnect(): void {
+    // With a connect step (a login that supplies the URL) the endpoint is not known yet.
+    if (this.options.connect === undefined) preconnect(this.url());
   }
 
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {

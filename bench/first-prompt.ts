@@ -10,16 +10,21 @@ import { chatFrames, startSseServer } from './support/sse-server.js';
  * The first prompt of a fresh daemon, as an editor sees it: spawn → `initialize`
  * answered, spawn → `session/new` answered, then `session/prompt` → the model request
  * arriving at the loopback vendor (what the daemon does before it asks the model), for
- * the first prompt of the session and for a second one. A fresh daemon per run.
+ * the first prompt of the session and for a second one, and for each the TTFT added (the
+ * vendor's first byte → the first `agent_message_chunk` at the client). A fresh daemon per run.
+ * The first prompt is sent as soon as `session/new` answers, or `promptDelayMs` later (a
+ * user typing it: the daemon is idle meanwhile).
  */
-export async function benchFirstPrompt(runs = 11): Promise<Record<string, number>> {
+export async function benchFirstPrompt(runs = 11, promptDelayMs = 0): Promise<Record<string, number>> {
   let arrived = 0;
   let arrivedUs = 0;
+  let answered = 0;
   const server = await startSseServer(chatFrames(['ok']), {
     onRequest: () => {
       arrived = performance.now();
       arrivedUs = monotonicUs();
     },
+    onAnswer: () => void (answered = performance.now()),
   });
   // The last run's moments on the monotonic clock, the one a daemon's --cpu-prof profile uses:
   // summarise-cpu-profile.js --from/--to reads the daemon's work between two of them.
@@ -32,12 +37,19 @@ export async function benchFirstPrompt(runs = 11): Promise<Record<string, number
   const sessionNewCpu: number[] = [];
   const first: number[] = [];
   const second: number[] = [];
+  // TTFT added: the vendor's first byte → the first agent_message_chunk at the client.
+  const firstTtft: number[] = [];
+  const secondTtft: number[] = [];
   try {
     for (let run = 0; run < runs; run++) {
       const spawned = performance.now();
       marks.spawnUs = monotonicUs();
       const daemon = spawnStdioDaemon(home);
       const call = (method: string, params: unknown): Promise<any> => daemon.connection.sendRequest(method, params);
+      let firstChunk = 0;
+      daemon.connection.onNotification('session/update', (params: { update: { sessionUpdate: string } }) => {
+        if (params.update.sessionUpdate === 'agent_message_chunk' && firstChunk === 0) firstChunk = performance.now();
+      });
       await call('initialize', { protocolVersion: 1 });
       initialize.push(performance.now() - spawned);
       initializeCpu.push(processCpuMs(daemon.child.pid));
@@ -45,12 +57,15 @@ export async function benchFirstPrompt(runs = 11): Promise<Record<string, number
       sessionNew.push(performance.now() - spawned);
       sessionNewCpu.push(processCpuMs(daemon.child.pid));
       marks.sessionNewUs = monotonicUs();
+      if (promptDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, promptDelayMs));
       for (const into of [first, second]) {
+        firstChunk = 0;
         const sent = performance.now();
         const sentUs = monotonicUs();
         const answer = await call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
         if (answer.stopReason !== 'end_turn') throw new Error(`prompt ended ${JSON.stringify(answer)}`);
         into.push(arrived - sent);
+        (into === first ? firstTtft : secondTtft).push(firstChunk - answered);
         if (into === first) Object.assign(marks, { firstPromptUs: sentUs, firstRequestUs: arrivedUs });
       }
       daemon.connection.dispose();
@@ -64,12 +79,15 @@ export async function benchFirstPrompt(runs = 11): Promise<Record<string, number
   }
   return {
     runs,
+    promptDelayMs,
     initializeMs: median(initialize),
     sessionNewMs: median(sessionNew),
     initializeCpuMs: median(initializeCpu),
     sessionNewCpuMs: median(sessionNewCpu),
     firstPromptToRequestMs: median(first),
     secondPromptToRequestMs: median(second),
+    firstReplyTtftAddedMs: median(firstTtft),
+    secondReplyTtftAddedMs: median(secondTtft),
     ...marks,
   };
 }

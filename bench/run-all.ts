@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const relayChunks = Number(process.argv[3] ?? 5000);
   if (!only || only === 'cold-start') console.log(JSON.stringify({ bench: 'cold-start', ...(await benchColdStart()) }));
   if (!only || only === 'snapshot') console.log(JSON.stringify({ bench: 'cold-start-snapshot', ...(await benchColdStartSnapshot()) }));
-  if (!only || only === 'first-prompt') console.log(JSON.stringify({ bench: 'first-prompt', ...(await benchFirstPrompt()) }));
+  if (!only || only === 'first-prompt') console.log(JSON.stringify({ bench: 'first-prompt', ...(await benchFirstPrompt(11, Number(only === 'first-prompt' ? (process.argv[3] ?? 0) : 0))) }));
   if (!only || only === 'loop') console.log(JSON.stringify({ bench: 'loop-overhead', ...(await benchLoopOverhead()) }));
   if (!only || only === 'abort') console.log(JSON.stringify({ bench: 'abort-latency', ...(await benchAbortLatency()) }));
   if (!only || only === 'config') console.log(JSON.stringify({ bench: 'config-reload', ...(await benchConfigReload()) }));

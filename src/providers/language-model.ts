@@ -14,9 +14,10 @@ export interface LanguageModel {
   readonly protocol: string;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
   /**
-   * Opens a connection to the model's server ahead of a first request, sending nothing,
-   * so that request finds it connected. Never throws; models that must sign in or look
-   * up their endpoint first leave it out.
+   * Readies the model for a first request while nothing else runs: opens a connection to
+   * its server (sending nothing), and may run its response parser once over a sample, so
+   * that the request finds it connected and the first reply its parser compiled. Never
+   * throws; models that must sign in or look up their endpoint first leave it out.
    */
-  preconnect?(): void;
+  prepare?(): void;
 }

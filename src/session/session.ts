@@ -233,6 +233,11 @@ export class Session {
     this.emit({ type: 'settings_changed' });
   }
 
+  /** Idle, and no prompt has come yet. */
+  awaitsFirstPrompt(): boolean {
+    return this.turns.state === 'idle' && this.runner === undefined && this.conversation.length === 0;
+  }
+
   /**
    * While the session waits for its first prompt: opens a connection to the server of the
    * model a prompt would use now (sending nothing), and builds what a first turn builds
@@ -246,8 +251,8 @@ export class Session {
       const project = this.live.refresh();
       const agent = project.agent(this.record);
       const model = project.resolveModel(agent.model ?? this.record.model);
-      model.model.preconnect?.();
-      if (this.turns.state !== 'idle') return;
+      model.model.prepare?.();
+      if (!this.awaitsFirstPrompt()) return;
       await this.turnRunner(project);
       const idle = new AbortController().signal;
       await project.turnSettings(this.record, agent, model, { signal: idle, requestSignal: () => idle });

@@ -43,8 +43,8 @@ export class AnthropicMessagesModel implements LanguageModel {
     this.options = options;
   }
 
-  /** Opens the connection the first request will use (only the origin matters). */
-  preconnect(): void {
+  /** Opens the connection the first request will use (only the origin matters), sending nothing. */
+  prepare(): void {
     preconnect(this.options.baseUrl);
   }
 

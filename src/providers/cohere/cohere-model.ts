@@ -45,8 +45,8 @@ export class CohereModel implements LanguageModel {
     return buildCohereBody({ ...request, model: request.model !== '' ? request.model : this.modelId }, new CohereToolNames());
   }
 
-  /** Opens the connection the first request will use (only the origin matters). */
-  preconnect(): void {
+  /** Opens the connection the first request will use (only the origin matters), sending nothing. */
+  prepare(): void {
     preconnect(this.options.baseUrl);
   }
 

@@ -38,8 +38,8 @@ export class GeminiModel implements LanguageModel {
     this.options = options;
   }
 
-  /** Opens the connection the first request will use (only the origin matters). */
-  preconnect(): void {
+  /** Opens the connection the first request will use (only the origin matters), sending nothing. */
+  prepare(): void {
     preconnect(this.options.baseUrl);
   }
 

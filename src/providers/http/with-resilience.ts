@@ -143,7 +143,7 @@ export function withResilience(model: LanguageModel, options: ResilienceOptions)
     provider: model.provider,
     modelId: model.modelId,
     protocol: model.protocol,
-    ...(model.preconnect ? { preconnect: () => model.preconnect?.() } : {}),
+    ...(model.prepare ? { prepare: () => model.prepare?.() } : {}),
     stream,
   };
 }

@@ -52,6 +52,16 @@ export interface OpenAIChatConnection {
 }
 
 /** A LanguageModel speaking OpenAI Chat Completions (POST /chat/completions, SSE). */
+/** The start and end of a reply as servers stream it (role, a delta, the finish, usage), for prepare(). */
+const SAMPLE_CHUNK = [
+  '{"id":"p","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}',
+  '{"id":"p","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"content":"."},"finish_reason":null}]}',
+  '{"id":"p","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}',
+  '{"id":"p","object":"chat.completion.chunk","created":0,"model":"m","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}',
+]
+  .map((json) => `data: ${json}\n\n`)
+  .join('');
+
 export class OpenAIChatModel implements LanguageModel {
   readonly provider: string;
   readonly modelId: string;
@@ -80,9 +90,11 @@ export class OpenAIChatModel implements LanguageModel {
     return buildOpenAIChatBody({ ...request, model: request.model === '' ? this.modelId : request.model }, this.options.quirks ?? {});
   }
 
-  preconnect(): void {
+  prepare(): void {
     // With a connect step (a login that supplies the URL) the endpoint is not known yet.
     if (this.options.connect === undefined) preconnect(this.url());
+    // zod builds the chunk schema's fast path on its first parse: not on the first reply's first token.
+    createOpenAIChatStreamParser({ provider: this.provider, model: this.modelId }).push(SAMPLE_CHUNK);
   }
 
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {

@@ -65,8 +65,8 @@ export class OpenAIResponsesModel implements LanguageModel {
   }
 
   /** The endpoint for this provider, OpenAI or Azure. */
-  /** Opens the connection the first request will use (only the origin matters). */
-  preconnect(): void {
+  /** Opens the connection the first request will use (only the origin matters), sending nothing. */
+  prepare(): void {
     preconnect(this.url());
   }
 

@@ -19,16 +19,20 @@ export async function benchFirstPrompt(runs = 11, promptDelayMs = 0): Promise<Re
   let arrived = 0;
   let arrivedUs = 0;
   let answered = 0;
+  let answeredUs = 0;
   const server = await startSseServer(chatFrames(['ok']), {
     onRequest: () => {
       arrived = performance.now();
       arrivedUs = monotonicUs();
     },
-    onAnswer: () => void (answered = performance.now()),
+    onAnswer: () => {
+      answered = performance.now();
+      answeredUs = monotonicUs();
+    },
   });
   // The last run's moments on the monotonic clock, the one a daemon's --cpu-prof profile uses:
   // summarise-cpu-profile.js --from/--to reads the daemon's work between two of them.
-  const marks = { spawnUs: 0, sessionNewUs: 0, firstPromptUs: 0, firstRequestUs: 0 };
+  const marks = { spawnUs: 0, sessionNewUs: 0, firstPromptUs: 0, firstRequestUs: 0, firstAnswerUs: 0, firstChunkUs: 0 };
   const { home, cleanup } = benchHome({ model: 'local/bench', providers: { local: { type: 'openai-chat', baseUrl: `${server.url}/v1` } } });
   const workspace = mkdtempSync(join(tmpdir(), 'agentd-bench-ws-'));
   const initialize: number[] = [];
@@ -47,8 +51,11 @@ export async function benchFirstPrompt(runs = 11, promptDelayMs = 0): Promise<Re
       const daemon = spawnStdioDaemon(home);
       const call = (method: string, params: unknown): Promise<any> => daemon.connection.sendRequest(method, params);
       let firstChunk = 0;
+      let firstChunkUs = 0;
       daemon.connection.onNotification('session/update', (params: { update: { sessionUpdate: string } }) => {
-        if (params.update.sessionUpdate === 'agent_message_chunk' && firstChunk === 0) firstChunk = performance.now();
+        if (params.update.sessionUpdate !== 'agent_message_chunk' || firstChunk !== 0) return;
+        firstChunk = performance.now();
+        firstChunkUs = monotonicUs();
       });
       await call('initialize', { protocolVersion: 1 });
       initialize.push(performance.now() - spawned);
@@ -66,7 +73,7 @@ export async function benchFirstPrompt(runs = 11, promptDelayMs = 0): Promise<Re
         if (answer.stopReason !== 'end_turn') throw new Error(`prompt ended ${JSON.stringify(answer)}`);
         into.push(arrived - sent);
         (into === first ? firstTtft : secondTtft).push(firstChunk - answered);
-        if (into === first) Object.assign(marks, { firstPromptUs: sentUs, firstRequestUs: arrivedUs });
+        if (into === first) Object.assign(marks, { firstPromptUs: sentUs, firstRequestUs: arrivedUs, firstAnswerUs: answeredUs, firstChunkUs });
       }
       daemon.connection.dispose();
       daemon.child.stdin.end();

@@ -35,6 +35,8 @@ export interface PostStreamOptions {
   classifyError: (status: number, bodyText: string, headers: Headers) => ProviderError;
   /** Secrets (API keys) to blank out of any error message built from a response body. */
   redact?: string[];
+  /** Called once the request is written, while the answer is awaited (work the reply will need, done meanwhile). */
+  afterSend?: () => void;
 }
 
 /** Error bodies beyond this are cut: a classifier needs the start, not a 10 MB HTML page. */
@@ -61,7 +63,9 @@ export async function postStream(options: PostStreamOptions): Promise<AsyncItera
   let response: IncomingMessage;
   try {
     // Silence in the body is the idle watchdog's job (readBody).
-    response = await httpPost(url, { headers, body: stringifyRequestBody(options.body), signal: options.signal, connectMs: timeouts.connectMs, firstByteMs: timeouts.firstByteMs });
+    const answer = httpPost(url, { headers, body: stringifyRequestBody(options.body), signal: options.signal, connectMs: timeouts.connectMs, firstByteMs: timeouts.firstByteMs });
+    options.afterSend?.();
+    response = await answer;
   } catch (error) {
     throw networkError(error, context);
   }

@@ -62,6 +62,15 @@ const SAMPLE_CHUNK = [
   .map((json) => `data: ${json}\n\n`)
   .join('');
 
+let parserReady = false;
+
+/** zod builds the chunk schema's fast path on its first parse: done once per process on a sample, not on a reply's first token. */
+function readyParser(): void {
+  if (parserReady) return;
+  parserReady = true;
+  createOpenAIChatStreamParser({ provider: 'prepare', model: 'prepare' }).push(SAMPLE_CHUNK);
+}
+
 export class OpenAIChatModel implements LanguageModel {
   readonly provider: string;
   readonly modelId: string;
@@ -93,8 +102,7 @@ export class OpenAIChatModel implements LanguageModel {
   prepare(): void {
     // With a connect step (a login that supplies the URL) the endpoint is not known yet.
     if (this.options.connect === undefined) preconnect(this.url());
-    // zod builds the chunk schema's fast path on its first parse: not on the first reply's first token.
-    createOpenAIChatStreamParser({ provider: this.provider, model: this.modelId }).push(SAMPLE_CHUNK);
+    readyParser();
   }
 
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
@@ -135,6 +143,8 @@ export class OpenAIChatModel implements LanguageModel {
       ...(this.options.timeouts !== undefined ? { timeouts: this.options.timeouts } : {}),
       ...(this.options.maxResponseBytes !== undefined ? { maxResponseBytes: this.options.maxResponseBytes } : {}),
       signal,
+      // A process's first reply: the parser is readied while the request travels, if prepare() did not.
+      afterSend: readyParser,
     });
   }
 

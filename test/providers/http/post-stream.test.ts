@@ -99,6 +99,18 @@ describe('postStream', () => {
     expect(error.retryAfterMs).toBe(1500);
   });
 
+  it('calls afterSend once, after the request went out and before its answer is awaited to the end', async () => {
+    server.enqueue({ body: 'data: x\n\n' });
+    const order: string[] = [];
+    const pending = postStream(options({ afterSend: () => void order.push(`afterSend, requests seen: ${server.requests.length}`) }));
+    order.push('postStream returned');
+    const body = await pending;
+    order.push('answered');
+    expect(await readAll(body)).toBe('data: x\n\n');
+    const before = server.requests.length - 1;
+    expect(order).toEqual([`afterSend, requests seen: ${before}`, 'postStream returned', 'answered']);
+  });
+
   it('reports a refused connection as a network error', async () => {
     const closed = await startReplayServer();
     const url = `${closed.url}/v1`;

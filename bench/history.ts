@@ -113,11 +113,11 @@ async function timeLoad(home: string, cwd: string, settleMs: number): Promise<{ 
  * Commits `count` messages as a coding session leaves them: turns of a prompt, a few tool
  * rounds (a call, then its result of a few hundred bytes to a few KB, with what the live
  * client was shown) and a closing answer, and one compaction summary two thirds in.
- * Returns the time each `appendMessage` took, and the CPU time (user and system) of them all:
+ * `model` is the ref its assistant messages record as their author. Returns the time each `appendMessage` took, and the CPU time (user and system) of them all:
  * on a machine shared with other work, wall-clock times also count the moments the
  * process waited for a core.
  */
-export function fillSession(store: Store, sessionId: string, cwd: string, count: number): { times: number[]; cpuMs: number } {
+export function fillSession(store: Store, sessionId: string, cwd: string, count: number, model = 'bench/model'): { times: number[]; cpuMs: number } {
   store.createSession({ id: sessionId, cwd });
   const random = seeded(12);
   const times: number[] = [];
@@ -148,7 +148,7 @@ export function fillSession(store: Store, sessionId: string, cwd: string, count:
         sessionId,
         turnId,
         role: 'assistant',
-        model: 'bench/model',
+        model,
         content: [
           ...(random() < 0.3 ? [{ type: 'thinking', text: words(random, 40), signature: 'sig' }] : []),
           { type: 'text', text: words(random, 10 + Math.floor(random() * 40)) },
@@ -170,7 +170,7 @@ export function fillSession(store: Store, sessionId: string, cwd: string, count:
         },
       });
     }
-    append({ sessionId, turnId, role: 'assistant', model: 'bench/model', content: [{ type: 'text', text: words(random, 30 + Math.floor(random() * 150)) }], costUsd: 0.001 });
+    append({ sessionId, turnId, role: 'assistant', model, content: [{ type: 'text', text: words(random, 30 + Math.floor(random() * 150)) }], costUsd: 0.001 });
     store.endTurn(turnId, 'end_turn');
   }
   return { times, cpuMs: cpuMicros / 1000 };

@@ -30,7 +30,7 @@ export async function benchLoopOverhead(runs = 300): Promise<{ runs: number; tur
     let session = started.daemon.sessions.create({ cwd: workspace });
     for (let i = 0; i < runs + 20; i++) {
       const t0 = performance.now();
-      const outcome = await session.prompt([{ type: 'text', text: 'plan it' }]);
+      const outcome = await session.submit([{ type: 'text', text: 'plan it' }]).outcome;
       const t1 = performance.now();
       if (outcome.stopReason !== 'end_turn') throw new Error(`unexpected stop ${outcome.stopReason}`);
       // The same two exchanges without the loop: POST, read the whole SSE body.

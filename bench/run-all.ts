@@ -8,6 +8,7 @@ import { benchStreamResponsiveness } from './dashboard/stream-responsiveness.js'
 import { benchFirstPrompt } from './first-prompt.js';
 import { benchHistory } from './history.js';
 import { benchLoopOverhead } from './loop-overhead.js';
+import { benchRequestPreparation } from './request-preparation.js';
 import { benchRelay } from './relay/bench-relay.js';
 import { benchScale } from './scale/scale.js';
 
@@ -18,11 +19,16 @@ async function main(): Promise<void> {
   const relayChunks = Number(process.argv[3] ?? 5000);
   if (!only || only === 'cold-start') console.log(JSON.stringify({ bench: 'cold-start', ...(await benchColdStart()) }));
   if (!only || only === 'snapshot') console.log(JSON.stringify({ bench: 'cold-start-snapshot', ...(await benchColdStartSnapshot()) }));
-  if (!only || only === 'first-prompt') console.log(JSON.stringify({ bench: 'first-prompt', ...(await benchFirstPrompt()) }));
+  if (!only || only === 'first-prompt') console.log(JSON.stringify({ bench: 'first-prompt', ...(await benchFirstPrompt(11, Number(only === 'first-prompt' ? (process.argv[3] ?? 0) : 0))) }));
   if (!only || only === 'loop') console.log(JSON.stringify({ bench: 'loop-overhead', ...(await benchLoopOverhead()) }));
   if (!only || only === 'abort') console.log(JSON.stringify({ bench: 'abort-latency', ...(await benchAbortLatency()) }));
   if (!only || only === 'config') console.log(JSON.stringify({ bench: 'config-reload', ...(await benchConfigReload()) }));
   if (!only || only === 'history') console.log(JSON.stringify({ bench: 'history', ...(await benchHistory(Number(process.argv[3] ?? 10_000), Number(process.argv[4] ?? 7))) }));
+  // `request 100,1000,10000 9`: history lengths, then timed prompts per length.
+  if (!only || only === 'request') {
+    const sizes = process.argv[3]?.split(',').map(Number);
+    for (const figures of await benchRequestPreparation(sizes, Number(process.argv[4] ?? 9))) console.log(JSON.stringify({ bench: 'request-preparation', ...figures }));
+  }
   if (!only || only === 'scale') await benchScale(Number(process.argv[3] ?? 100), Number(process.argv[4] ?? 2000), Number(process.argv[5] ?? 3), (result) => console.log(JSON.stringify({ bench: 'scale', ...result })));
   // The dashboard in headless Chromium (dashboard/run-dashboard.js runs each part with other sizes).
   if (!only || only === 'dashboard') {

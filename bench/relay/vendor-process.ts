@@ -22,7 +22,8 @@ const server = http.createServer((req, res) => {
         res.end();
         return;
       }
-      res.write(writes[next++]!, writeNext);
+      // paced: the next event a millisecond (a timer's least) after this one reached the socket.
+      res.write(writes[next++]!, mode === 'paced' ? () => setTimeout(writeNext, 1) : writeNext);
     };
     writeNext();
   });

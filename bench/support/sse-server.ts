@@ -4,13 +4,14 @@ import { listenOnLoopback } from './listen-on-loopback.js';
 /** A loopback HTTP server that answers every request with the same SSE body, written as given chunks. */
 export async function startSseServer(
   chunks: string[],
-  /** holdOpen: the stream never ends on its own (the client aborts it); onRequest: called as each request arrives. */
-  options: { holdOpen?: boolean; onRequest?: () => void } = {},
+  /** holdOpen: the stream never ends on its own (the client aborts it); onRequest: called as each request arrives; onAnswer: just before its first byte is written. */
+  options: { holdOpen?: boolean; onRequest?: () => void; onAnswer?: () => void } = {},
 ): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     options.onRequest?.();
     req.resume();
     req.on('end', () => {
+      options.onAnswer?.();
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       for (const chunk of chunks) res.write(chunk);
       if (!options.holdOpen) res.end();

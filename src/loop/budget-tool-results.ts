@@ -36,6 +36,17 @@ export function budgetToolResults(history: readonly ModelMessage[], maxChars = D
       exceeded = total > maxChars;
       continue;
     }
+    if (exceeded) {
+      // Past the budget every result of the message is replaced, the same way each request:
+      // one shared copy, so the request's conversion of it is made once too.
+      let budgeted = overBudget.get(message);
+      if (budgeted === undefined) {
+        budgeted = omitAll(message);
+        overBudget.set(message, budgeted);
+      }
+      out[i] = budgeted;
+      continue;
+    }
     // Results of one message are counted newest last-part first, matching the walk order.
     const content = [...message.content];
     let changed = false;
@@ -47,20 +58,40 @@ export function budgetToolResults(history: readonly ModelMessage[], maxChars = D
         exceeded = total > maxChars;
         if (!exceeded) continue;
       }
-      const marker = omittedToolResultText(chars);
-      if (chars <= marker.length) continue;
-      content[j] = {
-        type: 'tool_result',
-        toolCallId: result.toolCallId,
-        toolName: result.toolName,
-        content: [{ type: 'text', text: marker }],
-        ...(result.isError !== undefined ? { isError: result.isError } : {}),
-      };
+      const omitted = omit(result, chars);
+      if (omitted === result) continue;
+      content[j] = omitted;
       changed = true;
     }
     if (changed) out[i] = { role: 'tool', content } satisfies ToolMessage;
   }
   return out;
+}
+
+/** Tool messages wholly past the budget, as budgeted: messages are never changed, so neither is this. */
+const overBudget = new WeakMap<ToolMessage, ModelMessage>();
+
+function omitAll(message: ToolMessage): ModelMessage {
+  let changed = false;
+  const content = message.content.map((result) => {
+    const omitted = omit(result, textChars(result));
+    if (omitted !== result) changed = true;
+    return omitted;
+  });
+  return changed ? ({ role: 'tool', content } satisfies ToolMessage) : message;
+}
+
+/** The result replaced by its marker, or itself when the marker would be no shorter. */
+function omit(result: ToolResultPart, chars: number): ToolResultPart {
+  const marker = omittedToolResultText(chars);
+  if (chars <= marker.length) return result;
+  return {
+    type: 'tool_result',
+    toolCallId: result.toolCallId,
+    toolName: result.toolName,
+    content: [{ type: 'text', text: marker }],
+    ...(result.isError !== undefined ? { isError: result.isError } : {}),
+  };
 }
 
 function textChars(result: ToolResultPart): number {

@@ -25,6 +25,9 @@ export interface HistoryTarget {
  */
 export function convertHistoryForModel(messages: readonly ModelMessage[], target: HistoryTarget): ModelMessage[] {
   const ref = `${target.provider}/${target.modelId}`;
+  // The usual case, a session on one model: nothing to change, and each message is checked once.
+  const key = `${target.protocol}\n${ref}`;
+  if (messages.every((message) => passesUnchanged(message, target, ref, key))) return [...messages];
   const ids = new ToolCallIds(target.protocol);
   return messages.map((message): ModelMessage => {
     if (message.role === 'user') return message;
@@ -40,6 +43,24 @@ export function convertHistoryForModel(messages: readonly ModelMessage[], target
     });
     return { ...message, content };
   });
+}
+
+/** For each message checked, the target (protocol and model) it goes to unchanged; messages are never changed once made. */
+const unchangedFor = new WeakMap<ModelMessage, string>();
+
+/**
+ * Whether the message goes to the target as it is: a user message; a tool message or the
+ * target's own message whose tool-call ids all spell the same for the target. When every
+ * message of a history does, no id is rewritten anywhere, so none can clash either.
+ */
+function passesUnchanged(message: ModelMessage, target: HistoryTarget, ref: string, key: string): boolean {
+  if (message.role === 'user' || unchangedFor.get(message) === key) return true;
+  const unchanged =
+    message.role === 'tool'
+      ? message.content.every((result) => spell(target.protocol, result.toolCallId) === result.toolCallId)
+      : writtenBy(message, target, ref) && message.content.every((part) => part.type !== 'tool_call' || spell(target.protocol, part.id) === part.id);
+  if (unchanged) unchangedFor.set(message, key);
+  return unchanged;
 }
 
 /** Whether the target model wrote the message: by its recorded model, else (older rows) by its reasoning's protocol. */
@@ -78,7 +99,7 @@ class ToolCallIds {
   valid(id: string): string {
     const known = this.map.get(id);
     if (known !== undefined) return known;
-    let next = this.spell(id);
+    let next = spell(this.protocol, id);
     // Two ids that spell the same after cleaning must stay two calls, and so must an id that
     // needed no rewrite and one rewritten earlier to its spelling. An id kept as it is may
     // repeat (servers that number calls per turn): each result still follows its own call.
@@ -96,15 +117,16 @@ class ToolCallIds {
   renamed(id: string): string | undefined {
     return this.map.get(id);
   }
+}
 
-  private spell(id: string): string {
-    if (this.protocol === 'anthropic-messages' || this.protocol === 'bedrock') {
-      const clean = id.replace(/[^a-zA-Z0-9_-]/g, '_') || 'call';
-      return clean.slice(0, MAX_ID_LENGTH);
-    }
-    // Cohere documents no id format beyond a string (its own are `<tool name>_<random>`), so it is kept as OpenAI's are.
-    if (this.protocol === 'openai-responses' || this.protocol === 'openai-chat' || this.protocol === 'cohere') return id === '' ? 'call' : id.slice(0, MAX_ID_LENGTH);
-    // Gemini matches results by name and order; its converter keeps only ids Gemini itself assigned.
-    return id;
+/** An id as the protocol accepts it (before any clash with another id is resolved). */
+function spell(protocol: string, id: string): string {
+  if (protocol === 'anthropic-messages' || protocol === 'bedrock') {
+    const clean = id.replace(/[^a-zA-Z0-9_-]/g, '_') || 'call';
+    return clean.slice(0, MAX_ID_LENGTH);
   }
+  // Cohere documents no id format beyond a string (its own are `<tool name>_<random>`), so it is kept as OpenAI's are.
+  if (protocol === 'openai-responses' || protocol === 'openai-chat' || protocol === 'cohere') return id === '' ? 'call' : id.slice(0, MAX_ID_LENGTH);
+  // Gemini matches results by name and order; its converter keeps only ids Gemini itself assigned.
+  return id;
 }

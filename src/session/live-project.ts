@@ -21,6 +21,8 @@ interface Seen {
 export class LiveProject {
   private current: Project;
   private dispatch: (Seen & { tools: SessionToolDispatch }) | undefined;
+  /** A dispatch being built: a second caller meanwhile (a warm-up and a prompt) waits for the same one. */
+  private building: (Seen & { done: Promise<void> }) | undefined;
   /** The project version the running turn's settings were built from, and its agent. */
   private turnSeen: Seen | undefined;
   private turnAgent: AgentDefinition | undefined;
@@ -87,9 +89,15 @@ export class LiveProject {
   /** Makes the tool dispatch of the project's current version the one in use, building it on first use. */
   async useToolsOf(project: Project, host: ToolHost): Promise<void> {
     if (isSeen(this.dispatch, project)) return;
+    if (this.building !== undefined && isSeen(this.building, project)) return this.building.done;
     const version = project.version;
-    const tools = await project.toolDispatch(host);
-    this.dispatch = { project, version, tools };
+    const done = project.toolDispatch(host).then((tools) => void (this.dispatch = { project, version, tools }));
+    this.building = { project, version, done };
+    try {
+      await done;
+    } finally {
+      if (this.building?.done === done) this.building = undefined;
+    }
   }
 
   /** The tool dispatch in use (see useToolsOf). */

@@ -241,6 +241,34 @@ export class Session {
     this.emit({ type: 'settings_changed' });
   }
 
+  /** Idle, and no prompt has come yet. */
+  awaitsFirstPrompt(): boolean {
+    return this.turns.state === 'idle' && this.runner === undefined && this.conversation.length === 0;
+  }
+
+  /**
+   * While the session waits for its first prompt: opens a connection to the server of the
+   * model a prompt would use now (sending nothing), and builds what a first turn builds
+   * before its request (the tool dispatch, the system prompt, the tool specs), so that the
+   * first prompt finds them made. Nothing here may fail: a model that cannot be resolved
+   * (a misconfiguration the prompt will report) or a dispatch that cannot be built (which
+   * the turn retries) is left for the prompt.
+   */
+  async warmUp(): Promise<void> {
+    try {
+      const project = this.live.refresh();
+      const agent = project.agent(this.record);
+      const model = project.resolveModel(agent.model ?? this.record.model);
+      model.model.prepare?.();
+      if (!this.awaitsFirstPrompt()) return;
+      await this.turnRunner(project);
+      const idle = new AbortController().signal;
+      await project.turnSettings(this.record, agent, model, { signal: idle, requestSignal: () => idle });
+    } catch {
+      // The prompt builds these again and says what is wrong.
+    }
+  }
+
   /**
    * Compacts the conversation now (session/compact); only while idle, and the session
    * stays busy (refusing prompts, cancellable) until the summary is applied.

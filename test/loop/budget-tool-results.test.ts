@@ -82,6 +82,18 @@ describe('budgetToolResults', () => {
     expect(kept.content[0]!.content).toEqual([{ type: 'text', text: omittedToolResultText(30_000) }]);
   });
 
+  it('gives a message wholly past the budget the same budgeted copy on every request, and the same content as a fresh walk', () => {
+    const history: ModelMessage[] = [...exchange('a', 30_000), ...exchange('b', 30_000), ...exchange('c', 40_000), ...exchange('d', 20_000)];
+    const first = budgetToolResults(history, 50_000);
+    const second = budgetToolResults([...history, ...exchange('e', 100)], 50_000);
+    // d + c pass 50k at c (the boundary, rebuilt each time); b and a are wholly past it.
+    expect(second[1]).toBe(first[1]);
+    expect(second[3]).toBe(first[3]);
+    expect(first[1]).not.toBe(history[1]);
+    expect(second.slice(0, 8)).toEqual(budgetToolResults(structuredClone(history), 50_000));
+    expect((first[1] as ToolMessage).content[0]!.content).toEqual([{ type: 'text', text: omittedToolResultText(30_000) }]);
+  });
+
   it('rejects a negative budget', () => {
     expect(() => budgetToolResults([], -1)).toThrow('maxChars must be a number >= 0, got -1');
   });

@@ -252,6 +252,20 @@ describe('history converted for another model', () => {
     expect(convertHistoryForModel(messages, targets.bedrock).map((m) => m.content.map((p) => (p as { id?: string }).id ?? (p as { toolCallId: string }).toolCallId))).toEqual([['call_0'], ['call_0'], ['call_0'], ['call_0']]);
   });
 
+  it('a history checked once for one model is checked again for another: a tool message passing to one is rewritten for the next', () => {
+    const messages: ModelMessage[] = [
+      { role: 'assistant', model: 'local/qwen3', content: [{ type: 'tool_call', id: 'call.1', name: 'read', args: {} }] },
+      { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call.1', toolName: 'read', content: [{ type: 'text', text: '1' }] }] },
+    ];
+    const own = convertHistoryForModel(messages, { protocol: 'openai-chat', provider: 'local', modelId: 'qwen3' });
+    own.forEach((message, i) => expect(message).toBe(messages[i]));
+    // The same message objects, now to the same model ref spoken over Anthropic's protocol (no dots in ids), then back.
+    const other = convertHistoryForModel(messages, { protocol: 'anthropic-messages', provider: 'local', modelId: 'qwen3' });
+    expect((other[0]!.content[0] as { id: string }).id).toBe('call_1');
+    expect((other[1]!.content[0] as { toolCallId: string }).toolCallId).toBe('call_1');
+    expect(convertHistoryForModel(messages, { protocol: 'openai-chat', provider: 'local', modelId: 'qwen3' })).toEqual(own);
+  });
+
   it('a stored message without its model is judged by its reasoning: same protocol passes, another is converted', () => {
     const { model: _model, ...unknown } = assistantFrom('gemini');
     expect(convertHistoryForModel([unknown], targets.gemini)).toEqual([unknown]);

@@ -35,6 +35,8 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** The body parsed as JSON when it is JSON, else the raw text. */
   body: unknown;
+  /** The body as received, for byte-for-byte comparisons. */
+  text: string;
 }
 
 export interface ReplayServer {
@@ -77,6 +79,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
       path: req.url ?? '/',
       headers: flattenHeaders(req.headers),
       body: parseBody(text),
+      text,
     });
     const response = queue.shift() ?? options.respond?.(requests.at(-1)!);
     if (response === undefined) {

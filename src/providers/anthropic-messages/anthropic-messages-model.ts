@@ -1,4 +1,5 @@
 import type { HttpTimeouts } from '../http/post-stream.js';
+import { preconnect } from '../http/keep-alive-agents.js';
 import { streamHttpModel } from '../http/stream-http-model.js';
 import type { LanguageModel } from '../language-model.js';
 import type { ModelRequest } from '../request.js';
@@ -40,6 +41,11 @@ export class AnthropicMessagesModel implements LanguageModel {
     this.provider = options.provider;
     this.modelId = options.modelId;
     this.options = options;
+  }
+
+  /** Opens the connection the first request will use (only the origin matters), sending nothing. */
+  prepare(): void {
+    preconnect(this.options.baseUrl);
   }
 
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {

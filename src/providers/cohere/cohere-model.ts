@@ -1,4 +1,5 @@
 import type { HttpTimeouts } from '../http/post-stream.js';
+import { preconnect } from '../http/keep-alive-agents.js';
 import { streamHttpModel } from '../http/stream-http-model.js';
 import type { LanguageModel } from '../language-model.js';
 import type { ModelRequest } from '../request.js';
@@ -42,6 +43,11 @@ export class CohereModel implements LanguageModel {
   /** The exact JSON body for a request (pure; exposed for request-shape tests). */
   body(request: ModelRequest): CohereChatBody {
     return buildCohereBody({ ...request, model: request.model !== '' ? request.model : this.modelId }, new CohereToolNames());
+  }
+
+  /** Opens the connection the first request will use (only the origin matters), sending nothing. */
+  prepare(): void {
+    preconnect(this.options.baseUrl);
   }
 
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {

@@ -1,5 +1,6 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { agentFor } from './keep-alive-agents.js';
 
 /** A transport limit ran out; `code` names which, for networkError. */
 export class TransportTimeoutError extends Error {
@@ -22,19 +23,6 @@ export interface HttpPostOptions {
   firstByteMs: number;
 }
 
-/** Keep-alive pools per origin, shared by every model talking to it (warm connections between turns). */
-const agents = new Map<string, http.Agent>();
-
-function agentFor(url: URL): http.Agent {
-  let agent = agents.get(url.origin);
-  if (!agent) {
-    const options = { keepAlive: true, keepAliveMsecs: 1_000, timeout: 30_000 };
-    agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
-    agents.set(url.origin, agent);
-  }
-  return agent;
-}
-
 /**
  * POSTs `body` with Node's own http/https client and resolves with the response once its
  * headers arrive; the body is the response stream. Node's client is part of the runtime
@@ -45,9 +33,12 @@ function agentFor(url: URL): http.Agent {
 export function httpPost(url: URL, options: HttpPostOptions): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
+    // Encoded once: its length is the header, and the socket writes the same bytes (a long
+    // history's body is megabytes; measuring and then encoding the string walked it twice).
+    const payload = Buffer.from(options.body);
     const request = client.request(url, {
       method: 'POST',
-      headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) },
+      headers: { ...options.headers, 'content-length': String(payload.length) },
       agent: agentFor(url),
       signal: options.signal,
     });
@@ -72,6 +63,6 @@ export function httpPost(url: URL, options: HttpPostOptions): Promise<IncomingMe
       clearTimeout(timer);
       reject(error);
     });
-    request.end(options.body);
+    request.end(payload);
   });
 }

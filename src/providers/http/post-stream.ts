@@ -5,6 +5,7 @@ import { createIdleWatchdog } from './idle-watchdog.js';
 import { networkError, type NetworkErrorContext } from './network-error.js';
 import { parseRetryAfter } from './parse-retry-after.js';
 import { releaseBody } from './release-body.js';
+import { stringifyRequestBody } from './request-body-json.js';
 
 /** Transport timeouts for one streamed request, in milliseconds. */
 export interface HttpTimeouts {
@@ -22,7 +23,7 @@ export interface PostStreamOptions {
   url: string;
   /** Request headers; `content-type: application/json` is added when absent. */
   headers: Record<string, string>;
-  /** Serialized with JSON.stringify. */
+  /** Serialized as JSON.stringify would (stringifyRequestBody: remembered items' JSON is reused). */
   body: unknown;
   /** Aborting tears the request down at once, in any state, surfacing kind `aborted`. */
   signal: AbortSignal;
@@ -34,6 +35,8 @@ export interface PostStreamOptions {
   classifyError: (status: number, bodyText: string, headers: Headers) => ProviderError;
   /** Secrets (API keys) to blank out of any error message built from a response body. */
   redact?: string[];
+  /** Called once the request is written, while the answer is awaited (work the reply will need, done meanwhile). */
+  afterSend?: () => void;
 }
 
 /** Error bodies beyond this are cut: a classifier needs the start, not a 10 MB HTML page. */
@@ -60,14 +63,18 @@ export async function postStream(options: PostStreamOptions): Promise<AsyncItera
   let response: IncomingMessage;
   try {
     // Silence in the body is the idle watchdog's job (readBody).
-    response = await httpPost(url, { headers, body: JSON.stringify(options.body), signal: options.signal, connectMs: timeouts.connectMs, firstByteMs: timeouts.firstByteMs });
+    const answer = httpPost(url, { headers, body: stringifyRequestBody(options.body), signal: options.signal, connectMs: timeouts.connectMs, firstByteMs: timeouts.firstByteMs });
+    options.afterSend?.();
+    response = await answer;
   } catch (error) {
     throw networkError(error, context);
   }
 
-  const responseHeaders = toHeaders(response.headers);
   const status = response.statusCode ?? 0;
   if (status < 200 || status > 299) {
+    // Built only here: the first `new Headers()` of a process loads Node's fetch
+    // internals (tens of ms), which a successful answer's first token must not wait for.
+    const responseHeaders = toHeaders(response.headers);
     // Through the idle watchdog and only as far as the limit: a server that stalls or
     // sends a huge page with its error status must not hang the turn or fill memory.
     let text = '';

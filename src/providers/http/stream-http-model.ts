@@ -26,6 +26,8 @@ export interface HttpModelRequest {
   /** Most content bytes one response may bring (default DEFAULT_MAX_RESPONSE_BYTES). */
   maxResponseBytes?: number;
   signal: AbortSignal;
+  /** Called once the request is written, while the answer is awaited (see PostStreamOptions). */
+  afterSend?: () => void;
 }
 
 /**
@@ -62,6 +64,7 @@ export async function* streamHttpModel(request: HttpModelRequest): AsyncGenerato
         ...(request.timeouts !== undefined ? { timeouts: request.timeouts } : {}),
         classifyError: request.classifyError,
         redact: request.secrets.filter((secret): secret is string => secret !== undefined && secret !== ''),
+        ...(request.afterSend !== undefined ? { afterSend: request.afterSend } : {}),
       }),
     parser,
     (error) => toProviderError(error, { provider, model, protocol, signal }),

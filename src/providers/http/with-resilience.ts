@@ -139,7 +139,13 @@ export function withResilience(model: LanguageModel, options: ResilienceOptions)
     }
   }
 
-  return { provider: model.provider, modelId: model.modelId, protocol: model.protocol, stream };
+  return {
+    provider: model.provider,
+    modelId: model.modelId,
+    protocol: model.protocol,
+    ...(model.prepare ? { prepare: () => model.prepare?.() } : {}),
+    stream,
+  };
 }
 
 function aborted(model: LanguageModel): ProviderError {

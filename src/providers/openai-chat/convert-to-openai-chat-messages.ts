@@ -1,6 +1,16 @@
 import type { ImagePart, ModelMessage, TextPart, ToolResultPart } from '../message.js';
 import type { SystemBlock } from '../request.js';
+import { rememberWireItem } from '../http/request-body-json.js';
 import type { ChatContentPart, ChatMessage, ChatToolCall } from './openai-chat-api-types.js';
+
+/**
+ * Each history message's wire form, made once: a long session's every request repeats
+ * the same messages, and history messages are never changed once made (a compaction or a
+ * budgeted tool result is a new object). The wire objects are shared between requests and
+ * remembered for stringifyRequestBody, so nothing may change them after this.
+ */
+const withReasoning = new WeakMap<ModelMessage, ChatMessage[]>();
+const withoutReasoning = new WeakMap<ModelMessage, ChatMessage[]>();
 
 /** How the conversion treats what differs between servers. */
 export interface ConvertOpenAIChatOptions {
@@ -32,49 +42,62 @@ export function convertToOpenAIChatMessages(
   const systemText = system.map((block) => block.text).filter((text) => text !== '').join('\n\n');
   if (systemText !== '') result.push({ role: options.systemRole, content: systemText });
 
+  const cache = options.replayReasoningContent ? withReasoning : withoutReasoning;
   for (const message of messages) {
-    switch (message.role) {
-      case 'user':
-        result.push({ role: 'user', content: userContent(message.content) });
-        break;
-      case 'assistant': {
-        // Separate text parts (blocks the vendor kept apart) stay apart as paragraphs;
-        // server_tool parts are Anthropic's own blocks and are not sent.
-        const text = message.content.flatMap((part) => (part.type === 'text' && part.text !== '' ? [part.text] : [])).join('\n\n');
-        const reasoning = message.content.flatMap((part) => (part.type === 'thinking' ? [part.text] : [])).join('');
-        const toolCalls: ChatToolCall[] = message.content.flatMap((part) =>
-          part.type === 'tool_call'
-            ? [{ id: part.id, type: 'function' as const, function: { name: part.name, arguments: JSON.stringify(part.args) } }]
-            : [],
-        );
-        // An assistant turn with nothing to say (e.g. only foreign reasoning) is left out:
-        // several servers reject an assistant message with neither content nor tool calls.
-        if (text === '' && toolCalls.length === 0) break;
-        result.push({
-          role: 'assistant',
-          content: text === '' ? null : text,
-          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-          ...(options.replayReasoningContent && reasoning !== '' ? { reasoning_content: reasoning } : {}),
-        });
-        break;
-      }
-      case 'tool': {
-        const images: ImagePart[] = [];
-        for (const part of message.content) {
-          result.push({ role: 'tool', tool_call_id: part.toolCallId, content: toolResultText(part) });
-          images.push(...part.content.filter((item): item is ImagePart => item.type === 'image'));
-        }
-        if (images.length > 0) {
-          result.push({
-            role: 'user',
-            content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...images.map(imagePart)],
-          });
-        }
-        break;
-      }
+    let converted = cache.get(message);
+    if (converted === undefined) {
+      converted = convertMessage(message, options).map(rememberWireItem);
+      cache.set(message, converted);
     }
+    for (const item of converted) result.push(item);
   }
   return result;
+}
+
+/** One history message as Chat Completions messages (none, one, or a tool message's several). */
+function convertMessage(message: ModelMessage, options: ConvertOpenAIChatOptions): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  switch (message.role) {
+    case 'user':
+      out.push({ role: 'user', content: userContent(message.content) });
+      return out;
+    case 'assistant': {
+      // Separate text parts (blocks the vendor kept apart) stay apart as paragraphs;
+      // server_tool parts are Anthropic's own blocks and are not sent.
+      const text = message.content.flatMap((part) => (part.type === 'text' && part.text !== '' ? [part.text] : [])).join('\n\n');
+      const reasoning = message.content.flatMap((part) => (part.type === 'thinking' ? [part.text] : [])).join('');
+      const toolCalls: ChatToolCall[] = message.content.flatMap((part) =>
+        part.type === 'tool_call'
+          ? [{ id: part.id, type: 'function' as const, function: { name: part.name, arguments: JSON.stringify(part.args) } }]
+          : [],
+      );
+      // An assistant turn with nothing to say (e.g. only foreign reasoning) is left out:
+      // several servers reject an assistant message with neither content nor tool calls.
+      if (text === '' && toolCalls.length === 0) return out;
+      out.push({
+        role: 'assistant',
+        content: text === '' ? null : text,
+        ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        ...(options.replayReasoningContent && reasoning !== '' ? { reasoning_content: reasoning } : {}),
+      });
+      return out;
+    }
+    case 'tool': {
+      const images: ImagePart[] = [];
+      for (const part of message.content) {
+        out.push({ role: 'tool', tool_call_id: part.toolCallId, content: toolResultText(part) });
+        images.push(...part.content.filter((item): item is ImagePart => item.type === 'image'));
+      }
+      if (images.length > 0) {
+        out.push({
+          role: 'user',
+          content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...images.map(imagePart)],
+        });
+      }
+      return out;
+    }
+  }
+  return out;
 }
 
 function userContent(parts: ReadonlyArray<TextPart | ImagePart>): string | ChatContentPart[] {

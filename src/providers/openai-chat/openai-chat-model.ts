@@ -1,4 +1,5 @@
 import type { HttpTimeouts } from '../http/post-stream.js';
+import { preconnect } from '../http/keep-alive-agents.js';
 import { ProviderError } from '../provider-error.js';
 import { streamHttpModel } from '../http/stream-http-model.js';
 import type { LanguageModel } from '../language-model.js';
@@ -51,6 +52,25 @@ export interface OpenAIChatConnection {
 }
 
 /** A LanguageModel speaking OpenAI Chat Completions (POST /chat/completions, SSE). */
+/** The start and end of a reply as servers stream it (role, a delta, the finish, usage), for prepare(). */
+const SAMPLE_CHUNK = [
+  '{"id":"p","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}',
+  '{"id":"p","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"content":"."},"finish_reason":null}]}',
+  '{"id":"p","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}',
+  '{"id":"p","object":"chat.completion.chunk","created":0,"model":"m","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}',
+]
+  .map((json) => `data: ${json}\n\n`)
+  .join('');
+
+let parserReady = false;
+
+/** zod builds the chunk schema's fast path on its first parse: done once per process on a sample, not on a reply's first token. */
+function readyParser(): void {
+  if (parserReady) return;
+  parserReady = true;
+  createOpenAIChatStreamParser({ provider: 'prepare', model: 'prepare' }).push(SAMPLE_CHUNK);
+}
+
 export class OpenAIChatModel implements LanguageModel {
   readonly provider: string;
   readonly modelId: string;
@@ -77,6 +97,12 @@ export class OpenAIChatModel implements LanguageModel {
   /** The exact JSON body for a request (pure; exposed for request-shape tests). */
   body(request: ModelRequest): ChatRequestBody {
     return buildOpenAIChatBody({ ...request, model: request.model === '' ? this.modelId : request.model }, this.options.quirks ?? {});
+  }
+
+  prepare(): void {
+    // With a connect step (a login that supplies the URL) the endpoint is not known yet.
+    if (this.options.connect === undefined) preconnect(this.url());
+    readyParser();
   }
 
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
@@ -117,6 +143,8 @@ export class OpenAIChatModel implements LanguageModel {
       ...(this.options.timeouts !== undefined ? { timeouts: this.options.timeouts } : {}),
       ...(this.options.maxResponseBytes !== undefined ? { maxResponseBytes: this.options.maxResponseBytes } : {}),
       signal,
+      // A process's first reply: the parser is readied while the request travels, if prepare() did not.
+      afterSend: readyParser,
     });
   }
 

@@ -1,4 +1,5 @@
 import { streamHttpModel } from '../http/stream-http-model.js';
+import { preconnect } from '../http/keep-alive-agents.js';
 import type { LanguageModel } from '../language-model.js';
 import type { ModelRequest } from '../request.js';
 import type { StreamEvent } from '../stream-event.js';
@@ -64,6 +65,11 @@ export class OpenAIResponsesModel implements LanguageModel {
   }
 
   /** The endpoint for this provider, OpenAI or Azure. */
+  /** Opens the connection the first request will use (only the origin matters), sending nothing. */
+  prepare(): void {
+    preconnect(this.url());
+  }
+
   url(): string {
     const base = trimSlash(this.options.baseUrl);
     const azure = this.options.azure;

@@ -53,6 +53,7 @@ export function withSetupHints(model: LanguageModel, setup: ProviderSetup): Lang
     provider: model.provider,
     modelId: model.modelId,
     protocol: model.protocol,
+    ...(model.prepare ? { prepare: () => model.prepare?.() } : {}),
     async *stream(request, signal): AsyncGenerator<StreamEvent> {
       for await (const event of model.stream(request, signal)) {
         const hint = event.type === 'error' ? setupHint(event.error, setup) : undefined;

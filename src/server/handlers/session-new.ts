@@ -4,8 +4,9 @@ import { sessionMcpSpecs, startSessionMcp } from './session-mcp.js';
 import { sessionConfigOptions, sessionModes } from '../acp/session-choices.js';
 import { tellStandingProblems } from '../acp/tell-standing-problems.js';
 import { requireDirectory } from './require-directory.js';
+import { warmPromptPath } from './warm-prompt-path.js';
 
-/** Creates a session rooted at an existing absolute cwd, starts its MCP servers (without waiting) and follows it. */
+/** Creates a session rooted at an existing absolute cwd, starts its MCP servers (without waiting), follows it, and warms it up once answered. */
 export const sessionNew: RequestHandler<'session/new'> = async (params, { client, daemon }) => {
   requireDirectory('session/new', 'cwd', params.cwd);
   const additional = params.additionalDirectories ?? [];
@@ -18,6 +19,8 @@ export const sessionNew: RequestHandler<'session/new'> = async (params, { client
   const modes = sessionModes(session);
   // After the agents were read for the modes: their files' errors are among the problems.
   const problems = tellStandingProblems(daemon, session);
+  // After this answer is written: the first prompt then finds its path warm.
+  warmPromptPath(session);
   return {
     sessionId: session.id,
     modes,

@@ -82,6 +82,35 @@ describe('postStream', () => {
     expect(error.message).toBe('classified 429: slow down, [redacted]');
   });
 
+  it("hands the classifier the error answer's own headers, retry-after-ms among them", async () => {
+    server.enqueue({ status: 503, headers: { 'retry-after-ms': '1500', 'x-request-id': 'req-42' }, body: 'overloaded' });
+    let seen: Headers | undefined;
+    const error = await failure(
+      postStream(
+        options({
+          classifyError: (status, bodyText, headers) => {
+            seen = headers;
+            return new ProviderError({ kind: 'overloaded', status, message: bodyText, provider: 'test' });
+          },
+        }),
+      ),
+    );
+    expect(seen?.get('x-request-id')).toBe('req-42');
+    expect(error.retryAfterMs).toBe(1500);
+  });
+
+  it('calls afterSend once, after the request went out and before its answer is awaited to the end', async () => {
+    server.enqueue({ body: 'data: x\n\n' });
+    const order: string[] = [];
+    const pending = postStream(options({ afterSend: () => void order.push(`afterSend, requests seen: ${server.requests.length}`) }));
+    order.push('postStream returned');
+    const body = await pending;
+    order.push('answered');
+    expect(await readAll(body)).toBe('data: x\n\n');
+    const before = server.requests.length - 1;
+    expect(order).toEqual([`afterSend, requests seen: ${before}`, 'postStream returned', 'answered']);
+  });
+
   it('reports a refused connection as a network error', async () => {
     const closed = await startReplayServer();
     const url = `${closed.url}/v1`;

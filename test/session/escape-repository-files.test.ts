@@ -98,10 +98,21 @@ describe('F13 repository files and special files, end to end', () => {
   ])('F13 hot reload: a config.json that becomes %s keeps the last good settings, with the reason', async (_name, plant, problem) => {
     h = await startLoopHarness();
     const file = join(h.workspace, '.agentd', 'config.json');
+    // The workspace is watched (the harness's session) before the good file is written, and
+    // the watch has reported that file before it is swapped: a swap made while the watch of
+    // the new .agentd/ folder is still being set up would go unseen.
+    const reloader = (await h.daemon.context()).reloader;
+    await reloader.settled();
+    const seen = h.peer.waitFor(
+      (m: WireMessage) => m.method === 'agentd/daemonEvent' && (m.params as { event: { type: string; file?: string } }).event.type === 'config_reloaded' && (m.params as { event: { file?: string } }).event.file === file,
+      10_000,
+      'config_reloaded of the good config.json',
+    );
     fs.mkdirSync(join(h.workspace, '.agentd'));
     fs.writeFileSync(file, JSON.stringify({ model: 'local/good-model' }));
     const sessionId = (await h.peer.call('session/new', { cwd: h.workspace, mcpServers: [] })).sessionId as string;
-    await (await h.daemon.context()).reloader.settled();
+    await reloader.settled();
+    await seen;
     const from = h.peer.received.length;
     const rejected = h.peer.waitFor(
       (m: WireMessage) => m.method === 'agentd/daemonEvent' && h.peer.received.indexOf(m) >= from && (m.params as { event: { type: string } }).event.type === 'config_rejected',

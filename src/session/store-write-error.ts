@@ -23,9 +23,9 @@ export class StoreWriteError extends Error {
  * Runs a store write; a failure of the database itself becomes a StoreWriteError naming
  * `what`. A StoreError (a caller's mistake: unknown id, ended turn) passes unchanged.
  */
-export function guardStoreWrite<T>(what: string, write: () => T): T {
+export async function guardStoreWrite<T>(what: string, write: () => Promise<T>): Promise<T> {
   try {
-    return write();
+    return await write();
   } catch (error) {
     if (error instanceof StoreError || error instanceof StoreWriteError) throw error;
     const code = (error as { code?: unknown }).code;

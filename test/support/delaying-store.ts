@@ -1,0 +1,43 @@
+import type { ScheduleStore } from '../../src/store/schedule-store.js';
+import type { Store } from '../../src/store/store.js';
+
+/** A store method's name, as the delay function sees it (`schedules.` before a schedule store's). */
+export type DelayFor = (method: string) => number;
+
+const STORE_METHODS = [
+  'createSession', 'getSession', 'listSessions', 'searchSessions', 'lastTurn', 'updateSession', 'addSessionCost', 'deleteSession',
+  'startTurn', 'endTurn', 'listTurns', 'appendMessage', 'costTotals', 'listMessages', 'recoverInterruptedTurns', 'close',
+] as const satisfies ReadonlyArray<keyof Store>;
+
+const SCHEDULE_METHODS = [
+  'listSchedules', 'getSchedule', 'saveSchedule', 'deleteSchedule', 'startRun', 'finishRun', 'lastRun', 'listRuns', 'recoverUnfinishedRuns',
+] as const satisfies ReadonlyArray<keyof ScheduleStore>;
+
+/**
+ * A real store whose every call waits before it reaches the database, as each call to a
+ * store on a network database does: what a caller relied on finishing within the tick it
+ * was made in shows. `inner` is the real store, for reading what is stored at a given moment.
+ */
+export interface DelayingStore extends Store {
+  readonly inner: Store;
+}
+
+export function delayingStore(inner: Store, delayFor: DelayFor): DelayingStore {
+  const wrap = <T extends object>(target: T, names: readonly string[], prefix: string): Record<string, unknown> => {
+    const wrapped: Record<string, unknown> = {};
+    for (const name of names) {
+      const method = (target as Record<string, (...args: unknown[]) => Promise<unknown>>)[name]!;
+      wrapped[name] = async (...args: unknown[]) => {
+        const ms = delayFor(`${prefix}${name}`);
+        if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+        return method.apply(target, args);
+      };
+    }
+    return wrapped;
+  };
+  return {
+    ...wrap(inner, STORE_METHODS, ''),
+    schedules: wrap(inner.schedules, SCHEDULE_METHODS, 'schedules.') as unknown as ScheduleStore,
+    inner,
+  } as unknown as DelayingStore;
+}

@@ -161,9 +161,10 @@ export class SessionWriter {
   /** Runs `write` after every write asked for before it; a failure of the database becomes a StoreWriteError naming `what`. */
   private write<T>(what: string, write: () => Promise<T>): Promise<T> {
     this.asked++;
-    this.pending++;
-    const done = this.tail.then(() => guardStoreWrite(what, write)).finally(() => this.pending--);
-    this.tail = done.catch(() => undefined);
+    // None in flight (the usual case): start at once, without waiting a tick for the queue.
+    const done = this.pending++ === 0 ? guardStoreWrite(what, write) : this.tail.then(() => guardStoreWrite(what, write));
+    const settle = (): void => void this.pending--;
+    this.tail = done.then(settle, settle);
     return done;
   }
 }

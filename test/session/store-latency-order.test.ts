@@ -132,6 +132,23 @@ describe('a store with network latency', () => {
     expect(started.daemon.sessions.get(session.id)).toBeUndefined();
   });
 
+  it('gives a client joining a running turn every message once: in the replay or as a live event, never neither, never both', async () => {
+    // Reads answer slowly, writes quickly: a read that ran before a commit would answer after the commit's event went out.
+    const reads = new Set(['listMessages', 'listTurns']);
+    const { started, replay, workspace } = await start((method) => (reads.has(method) ? { request: 5, response: 40 } : { request: 5, response: 0 }));
+    const session = await started.daemon.sessions.create({ cwd: workspace });
+    replay.enqueue({ body: chatCompletionSse(['an answer']) });
+    const done = session.submit([{ type: 'text', text: 'a prompt' }], { delivery: 'followUp' }).outcome;
+    const joined = await started.daemon.sessions.openWithMessages(session.id);
+    // What attaching does: the replay, then the live events from this moment on.
+    const seen = joined.messages.map((m) => JSON.stringify(m.content));
+    joined.session.subscribe((event) => {
+      if (event.type === 'message_committed') seen.push(JSON.stringify(event.message.content));
+    });
+    await done;
+    expect(seen).toEqual([JSON.stringify([{ type: 'text', text: 'a prompt' }]), JSON.stringify([{ type: 'text', text: 'an answer' }])]);
+  });
+
   it('loads a stored session once when two clients open it at the same moment', async () => {
     const { started, workspace } = await start(() => 10);
     const { id } = await started.daemon.sessions.create({ cwd: workspace });

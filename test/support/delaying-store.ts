@@ -1,8 +1,12 @@
 import type { ScheduleStore } from '../../src/store/schedule-store.js';
 import type { Store } from '../../src/store/store.js';
 
-/** A store method's name, as the delay function sees it (`schedules.` before a schedule store's). */
-export type DelayFor = (method: string) => number;
+/**
+ * How long a call waits, by the method's name (`schedules.` before a schedule store's):
+ * a number is the wait before the call reaches the database; `response` is a wait after
+ * it ran, before the caller hears (a network's two ways).
+ */
+export type DelayFor = (method: string) => number | { request: number; response: number };
 
 const STORE_METHODS = [
   'createSession', 'getSession', 'listSessions', 'searchSessions', 'lastTurn', 'updateSession', 'addSessionCost', 'deleteSession',
@@ -28,9 +32,12 @@ export function delayingStore(inner: Store, delayFor: DelayFor): DelayingStore {
     for (const name of names) {
       const method = (target as Record<string, (...args: unknown[]) => Promise<unknown>>)[name]!;
       wrapped[name] = async (...args: unknown[]) => {
-        const ms = delayFor(`${prefix}${name}`);
-        if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
-        return method.apply(target, args);
+        const delay = delayFor(`${prefix}${name}`);
+        const { request, response } = typeof delay === 'number' ? { request: delay, response: 0 } : delay;
+        await sleep(request);
+        const result = await method.apply(target, args);
+        await sleep(response);
+        return result;
       };
     }
     return wrapped;
@@ -40,4 +47,8 @@ export function delayingStore(inner: Store, delayFor: DelayFor): DelayingStore {
     schedules: wrap(inner.schedules, SCHEDULE_METHODS, 'schedules.') as unknown as ScheduleStore,
     inner,
   } as unknown as DelayingStore;
+}
+
+function sleep(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }

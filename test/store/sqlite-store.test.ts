@@ -307,7 +307,7 @@ describe('messages', () => {
     other.close();
 
     await expect(
-      await store.appendMessage({ sessionId: 's1', turnId: 't', role: 'assistant', content: [], costUsd: 10 }),
+      store.appendMessage({ sessionId: 's1', turnId: 't', role: 'assistant', content: [], costUsd: 10 }),
     ).rejects.toThrow(/cost update refused/);
     expect((await store.listMessages('s1')).map((m) => m.seq)).toEqual([1]);
     expect((await store.getSession('s1'))?.totalCostUsd).toBe(1);

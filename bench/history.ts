@@ -40,8 +40,8 @@ export async function benchHistory(messages = 10_000, loadRuns = 7): Promise<His
   try {
     const paths = resolveAgentdPaths({ AGENTD_HOME: home });
     const store = openStore(paths.databaseFile);
-    const { times: commits, cpuMs } = fillSession(store, 'bench-history', project, messages);
-    store.close();
+    const { times: commits, cpuMs } = await fillSession(store, 'bench-history', project, messages);
+    await store.close();
     const { size } = statSync(paths.databaseFile);
 
     const loads: number[] = [];
@@ -113,38 +113,39 @@ async function timeLoad(home: string, cwd: string, settleMs: number): Promise<{ 
  * Commits `count` messages as a coding session leaves them: turns of a prompt, a few tool
  * rounds (a call, then its result of a few hundred bytes to a few KB, with what the live
  * client was shown) and a closing answer, and one compaction summary two thirds in.
- * `model` is the ref its assistant messages record as their author. Returns the time each `appendMessage` took, and the CPU time (user and system) of them all:
- * on a machine shared with other work, wall-clock times also count the moments the
- * process waited for a core.
+ * `model` is the ref its assistant messages record as their author. Returns the time each
+ * `appendMessage` took (called and awaited, as the session writer does), and the CPU time
+ * (user and system) of them all: on a machine shared with other work, wall-clock times also
+ * count the moments the process waited for a core.
  */
-export function fillSession(store: Store, sessionId: string, cwd: string, count: number, model = 'bench/model'): { times: number[]; cpuMs: number } {
-  store.createSession({ id: sessionId, cwd });
+export async function fillSession(store: Store, sessionId: string, cwd: string, count: number, model = 'bench/model'): Promise<{ times: number[]; cpuMs: number }> {
+  await store.createSession({ id: sessionId, cwd });
   const random = seeded(12);
   const times: number[] = [];
   let cpuMicros = 0;
   let turn = 0;
-  const append = (message: NewMessage): void => {
+  const append = async (message: NewMessage): Promise<void> => {
     const cpu = process.cpuUsage();
     const start = performance.now();
-    store.appendMessage(message);
+    await store.appendMessage(message);
     times.push(performance.now() - start);
     const used = process.cpuUsage(cpu);
     cpuMicros += used.user + used.system;
   };
   while (times.length < count) {
     const turnId = `turn-${++turn}`;
-    store.startTurn(sessionId, turnId);
+    await store.startTurn(sessionId, turnId);
     const prompt = words(random, 20 + Math.floor(random() * 60));
     if (turn === Math.floor(count / 15)) {
       // A compaction summary, as compactContext stores it: its meta tells load what it replaced.
-      append({ sessionId, turnId, role: 'user', content: [{ type: 'text', text: `<summary of the earlier conversation>\n${words(random, 300)}\n</summary>` }], meta: { agentd: { compaction: { kept: 4, acknowledged: true, replaced: times.length - 4 } } } });
+      await append({ sessionId, turnId, role: 'user', content: [{ type: 'text', text: `<summary of the earlier conversation>\n${words(random, 300)}\n</summary>` }], meta: { agentd: { compaction: { kept: 4, acknowledged: true, replaced: times.length - 4 } } } });
     }
-    append({ sessionId, turnId, role: 'user', content: [{ type: 'text', text: prompt }], meta: { acp: [{ type: 'text', text: prompt }] } });
+    await append({ sessionId, turnId, role: 'user', content: [{ type: 'text', text: prompt }], meta: { acp: [{ type: 'text', text: prompt }] } });
     const rounds = 1 + Math.floor(random() * 5);
     for (let round = 0; round < rounds && times.length < count - 2; round++) {
       const callId = `call-${turn}-${round}`;
       const path = `${cwd}/src/${words(random, 1)}/${words(random, 1)}.ts`;
-      append({
+      await append({
         sessionId,
         turnId,
         role: 'assistant',
@@ -158,7 +159,7 @@ export function fillSession(store: Store, sessionId: string, cwd: string, count:
         costUsd: 0.001,
       });
       const output = words(random, 50 + Math.floor(random() * 600));
-      append({
+      await append({
         sessionId,
         turnId,
         role: 'tool',
@@ -170,8 +171,8 @@ export function fillSession(store: Store, sessionId: string, cwd: string, count:
         },
       });
     }
-    append({ sessionId, turnId, role: 'assistant', model, content: [{ type: 'text', text: words(random, 30 + Math.floor(random() * 150)) }], costUsd: 0.001 });
-    store.endTurn(turnId, 'end_turn');
+    await append({ sessionId, turnId, role: 'assistant', model, content: [{ type: 'text', text: words(random, 30 + Math.floor(random() * 150)) }], costUsd: 0.001 });
+    await store.endTurn(turnId, 'end_turn');
   }
   return { times, cpuMs: cpuMicros / 1000 };
 }

@@ -27,7 +27,7 @@ export async function benchLoopOverhead(runs = 300): Promise<{ runs: number; tur
   const turns: number[] = [];
   const http: number[] = [];
   try {
-    let session = started.daemon.sessions.create({ cwd: workspace });
+    let session = await started.daemon.sessions.create({ cwd: workspace });
     for (let i = 0; i < runs + 20; i++) {
       const t0 = performance.now();
       const outcome = await session.submit([{ type: 'text', text: 'plan it' }]).outcome;
@@ -44,7 +44,7 @@ export async function benchLoopOverhead(runs = 300): Promise<{ runs: number; tur
         http.push(t2 - t1);
       }
       // Keep the history from growing without bound across runs: a fresh session every 50 prompts.
-      if (i % 50 === 49) session = started.daemon.sessions.create({ cwd: workspace });
+      if (i % 50 === 49) session = await started.daemon.sessions.create({ cwd: workspace });
     }
   } finally {
     await started.shutdown();

@@ -68,8 +68,8 @@ async function oneLength(messages: number, prompts: number, warmup: number): Pro
   const project = mkdtempSync(join(tmpdir(), 'agentd-bench-project-'));
   const store = openStore(resolveAgentdPaths({ AGENTD_HOME: home }).databaseFile);
   // Written by the session's own model, as a long session mostly is (another model's messages take the hand-off path).
-  fillSession(store, 'bench-history', project, messages, 'local/bench');
-  store.close();
+  await fillSession(store, 'bench-history', project, messages, 'local/bench');
+  await store.close();
   const daemon = spawnStdioDaemon(home);
   const times: number[] = [];
   const cpu: number[] = [];

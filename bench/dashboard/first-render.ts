@@ -40,8 +40,8 @@ export async function benchFirstRender(sessions = 1000, runs = 7): Promise<First
     const folders = ['api', 'web', 'infra', 'docs', 'mobile'].map((name) => join(projects, name));
     for (const folder of folders) mkdirSync(folder);
     const store = openStore(resolveAgentdPaths({ AGENTD_HOME: home }).databaseFile);
-    seedSessions(store, folders, sessions);
-    store.close();
+    await seedSessions(store, folders, sessions);
+    await store.close();
     const dashboard = await openDashboard(home);
     try {
       const newest = seededTitle(sessions - 1);

@@ -11,15 +11,15 @@ export function seededTitle(i: number): string {
  * the sessions view and `daemon/costs` have what a daemon used for months has. Every
  * twentieth turn ended in an error, so the list has failed sessions too.
  */
-export function seedSessions(store: Store, projects: readonly string[], count: number): void {
+export async function seedSessions(store: Store, projects: readonly string[], count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
     const sessionId = `bench-${String(i).padStart(5, '0')}`;
     const model = i % 3 === 0 ? 'bench/large' : 'bench/small';
-    store.createSession({ id: sessionId, cwd: projects[i % projects.length]!, title: seededTitle(i), model });
+    await store.createSession({ id: sessionId, cwd: projects[i % projects.length]!, title: seededTitle(i), model });
     const turnId = `${sessionId}-t1`;
-    store.startTurn(sessionId, turnId);
-    store.appendMessage({ sessionId, turnId, role: 'user', content: [{ type: 'text', text: `Look at item ${i} and tell me what changed.` }] });
-    store.appendMessage({
+    await store.startTurn(sessionId, turnId);
+    await store.appendMessage({ sessionId, turnId, role: 'user', content: [{ type: 'text', text: `Look at item ${i} and tell me what changed.` }] });
+    await store.appendMessage({
       sessionId,
       turnId,
       role: 'assistant',
@@ -28,7 +28,7 @@ export function seedSessions(store: Store, projects: readonly string[], count: n
       usage: { inputTokens: 1_200 + i, outputTokens: 80, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
       costUsd: model === 'bench/large' ? 0.012 : 0.0021,
     });
-    if (i % 20 === 19) store.endTurn(turnId, 'error', 'the vendor answered 500');
-    else store.endTurn(turnId, 'end_turn');
+    if (i % 20 === 19) await store.endTurn(turnId, 'error', 'the vendor answered 500');
+    else await store.endTurn(turnId, 'end_turn');
   }
 }

@@ -82,7 +82,7 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
     config: config.hooks,
     // A trusted project's hooks replace the user's for its sessions (an untrusted one's are stripped).
     configOf: (id) => live.get(id)?.project.config.hooks,
-    cwdOf: (id) => live.record(id).cwd,
+    cwdOf: (id) => live.liveRecord(id).cwd,
     log,
     env,
   });

@@ -20,14 +20,14 @@ export function createRunPrompt(
   return async (request) => {
     const cwdProblem = describeCwdProblem(request.cwd);
     if (cwdProblem) throw new Error(`cwd: ${cwdProblem}`);
-    const session = sessions.create({
+    const session = await sessions.create({
       cwd: request.cwd,
       // Where the session came from, for the record; nothing reads a mode from it.
       meta: { schedule: { id: request.scheduleId, name: request.title, runId: request.runId, permissionMode: request.permissionMode } },
     });
     try {
-      if (request.agent !== undefined) session.setMode(request.agent);
-      if (request.model !== undefined) session.setModel(request.model);
+      if (request.agent !== undefined) await session.setMode(request.agent);
+      if (request.model !== undefined) await session.setModel(request.model);
     } catch (error) {
       // Nothing ran: the empty session would only clutter the list.
       await sessions.delete(session.id);

@@ -6,6 +6,7 @@ import { collectSecrets, redactSecrets } from '../config/redact-secrets.js';
 import { showControlCharacters } from '../config/show-control-characters.js';
 import type { PermissionAsker } from '../project/permission-asker.js';
 import type { DataDirLock } from '../store/data-dir-lock.js';
+import type { Store } from '../store/store.js';
 import type { PermissionMode } from '../tools/permissions/permission-modes.js';
 
 export interface StartOptions {
@@ -38,6 +39,8 @@ export interface StartOptions {
    * before serving anything); the daemon takes it otherwise, and releases it at shutdown.
    */
   lock?: DataDirLock;
+  /** Opens the store on the data directory's database file; `openStore` (SQLite) by default. */
+  openStore?: (file: string) => Store;
 }
 
 /** Paths, the validated config and the logger: what every daemon start needs first. */

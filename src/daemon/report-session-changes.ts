@@ -1,6 +1,7 @@
 import { broadcastDaemonEvent } from '../server/acp/broadcast-daemon-event.js';
 import type { DaemonContext } from '../server/daemon-context.js';
 import { sessionOverview } from '../server/session-overview.js';
+import { SessionNotFoundError } from '../session/session-errors.js';
 import type { SessionEvent } from '../session/session-event.js';
 
 /** The session events that change what a session overview shows (title, cost, mode, model, turn). */
@@ -11,19 +12,34 @@ const CHANGES_OVERVIEW = new Set<SessionEvent['type']>(['turn_start', 'turn_end'
  * created or loaded, unloaded, changes state (turn, abort, compaction, a permission
  * question opened or settled), title, cost, mode or model; `session_removed` when deleted.
  * Changes within one tick are sent once, after them: a turn's end is announced before its
- * state machine moves, and the overview must show the state it moved to.
+ * state machine moves, and the overview must show the state it moved to. Each batch is
+ * read from the store after the one before was sent, so a session's overviews go out in
+ * the order of its changes, and its removal after them.
  */
 export function reportSessionChanges(daemon: DaemonContext): void {
   const pending = new Set<string>();
   const unsubscribe = new Map<string, () => void>();
-  const flush = (): void => {
+  /** Settles when the last batch (or removal) was sent. */
+  let sent: Promise<void> = Promise.resolve();
+  const inOrder = (send: () => Promise<void>): void => {
+    sent = sent.then(send).catch((error: Error) => daemon.log(`session overviews: ${error.message}`));
+  };
+  const flush = async (): Promise<void> => {
     const ids = [...pending];
     pending.clear();
     for (const id of ids) {
-      if (!daemon.sessions.exists(id)) continue;
+      if (!(await daemon.sessions.exists(id))) continue;
+      let record;
+      try {
+        record = await daemon.sessions.record(id);
+      } catch (error) {
+        // Deleted while it was read: its removal follows.
+        if (error instanceof SessionNotFoundError) continue;
+        throw error;
+      }
       const session = sessionOverview({
-        record: daemon.sessions.record(id),
-        lastTurn: daemon.sessions.lastTurn(id),
+        record,
+        lastTurn: await daemon.sessions.lastTurn(id),
         live: daemon.sessions.get(id),
         question: daemon.permissionQuestions.oldest(id),
       });
@@ -31,7 +47,7 @@ export function reportSessionChanges(daemon: DaemonContext): void {
     }
   };
   const changed = (id: string): void => {
-    if (pending.size === 0) queueMicrotask(flush);
+    if (pending.size === 0) queueMicrotask(() => inOrder(flush));
     pending.add(id);
   };
   daemon.sessions.observe({
@@ -53,7 +69,7 @@ export function reportSessionChanges(daemon: DaemonContext): void {
     },
     deleted(id) {
       pending.delete(id);
-      broadcastDaemonEvent(daemon.clients, { type: 'session_removed', sessionId: id });
+      inOrder(async () => broadcastDaemonEvent(daemon.clients, { type: 'session_removed', sessionId: id }));
     },
   });
   daemon.permissionQuestions.onChange((id) => changed(id));

@@ -41,13 +41,13 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   const lock = options.lock ?? lockDataDir(paths.dataDir);
   let store: Store;
   try {
-    store = openStore(paths.databaseFile);
+    store = (options.openStore ?? openStore)(paths.databaseFile);
   } catch (error) {
     lock.release();
     throw error;
   }
   // Under the lock, every turn still 'running' belongs to an owner that is gone.
-  const recovered = store.recoverInterruptedTurns();
+  const recovered = await store.recoverInterruptedTurns();
   if (recovered.length > 0) log(`marked ${recovered.length} turn(s) interrupted by an earlier stop`);
   // Probed in the background so the first client is not kept waiting; bash awaits it.
   // `sandbox.enabled: false` turns bubblewrap off on purpose: bash then asks every time.
@@ -65,7 +65,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   void daemon.mcp.startConfigured(config.mcpServers);
   // Only the user's own config schedules run (a project file's are ignored); runs a killed daemon left are marked failed.
   const runSchedules = options.runSchedules !== false;
-  if (runSchedules) daemon.scheduler.start(config.schedules ?? []);
+  if (runSchedules) await daemon.scheduler.start(config.schedules ?? []);
   // Edits of config.json, AGENTS.md, skills and agents apply without a restart.
   followConfigChanges(daemon, { schedules: runSchedules });
   const watching = daemon.reloader.start().catch((error: Error) => log(`configuration files are not watched: ${error.message}`));
@@ -81,7 +81,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
       await daemon.reloader.close();
       await daemon.sessions.shutdown();
       await daemon.mcp.stopAll();
-      store.close();
+      await store.close();
       lock.release();
     },
   };

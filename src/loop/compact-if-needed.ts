@@ -47,7 +47,7 @@ export async function compactIfNeeded(ctx: LoopContext, state: LoopState, force 
       ctx.cost.add(costUsd, result.usage);
       priced = { usage: result.usage, costUsd };
     }
-    ctx.port.compacted(result, priced);
+    await ctx.port.compacted(result, priced);
     tracker.recordSuccess();
     ctx.port.emit({ type: 'compaction', compactionId, status: 'completed', tokensBefore: tokens, tokensAfter: estimateTokens(ctx.conversation.messages) });
     return true;

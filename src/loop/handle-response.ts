@@ -23,11 +23,11 @@ export async function handleResponse(ctx: LoopContext, state: LoopState, respons
   const { message } = response;
 
   if (response.aborted) {
-    commitPartial(ctx, message, CANCELLED_CALL, answered);
+    await commitPartial(ctx, message, CANCELLED_CALL, answered);
     return { stopReason: 'cancelled', lastMessage: message.content.length > 0 ? message : state.lastMessage };
   }
   if (response.interrupted) {
-    commitPartial(ctx, message, INTERRUPTED_CALL, answered);
+    await commitPartial(ctx, message, INTERRUPTED_CALL, answered);
     return 'continue';
   }
   if (response.error) {
@@ -35,7 +35,7 @@ export async function handleResponse(ctx: LoopContext, state: LoopState, respons
       state.overflowRetried = true;
       if (await compactIfNeeded(ctx, state, true)) return 'continue';
     }
-    commitPartial(ctx, message, `Not run: the model response failed (${response.error.message}).`, answered);
+    await commitPartial(ctx, message, `Not run: the model response failed (${response.error.message}).`, answered);
     ctx.port.emit({ type: 'notice', level: 'error', message: response.error.message });
     return { stopReason: 'end_turn', lastMessage: state.lastMessage, error: response.error };
   }
@@ -44,7 +44,7 @@ export async function handleResponse(ctx: LoopContext, state: LoopState, respons
   if (reason === 'max_tokens') return recoverMaxTokens(ctx, state, response, priced);
 
   state.lastMessage = message;
-  commitAssistant(ctx, message, 'complete', answered);
+  await commitAssistant(ctx, message, 'complete', answered);
   if (priced) ctx.conversation.markUsage(priced.usage);
   const calls = message.content.filter((p): p is ToolCallPart => p.type === 'tool_call');
   if (calls.length > 0) {
@@ -57,7 +57,7 @@ export async function handleResponse(ctx: LoopContext, state: LoopState, respons
     const steering = ctx.port.take('steering');
     const next = steering.length > 0 ? steering : ctx.port.take('followUp');
     if (next.length > 0) {
-      for (const m of next) commitUser(ctx, m);
+      for (const m of next) await commitUser(ctx, m);
       return 'continue';
     }
   }
@@ -73,20 +73,20 @@ async function recoverMaxTokens(
 ): Promise<LoopResult | 'continue'> {
   const { keep, dropped } = prepareMaxTokensRecovery(response.message);
   state.lastMessage = keep;
-  commitAssistant(ctx, keep, 'complete', { model: response.model.ref, ...priced });
+  await commitAssistant(ctx, keep, 'complete', { model: response.model.ref, ...priced });
   const calls = keep.content.filter((p): p is ToolCallPart => p.type === 'tool_call');
   if (state.recoveries >= MAX_TOKENS_RECOVERIES) {
-    if (calls.length > 0) commitTools(ctx, answerUnrun(calls, 'Not run: the response hit the output limit.'), 'complete');
+    if (calls.length > 0) await commitTools(ctx, answerUnrun(calls, 'Not run: the response hit the output limit.'), 'complete');
     return { stopReason: 'max_tokens', lastMessage: keep };
   }
   state.recoveries++;
   if (calls.length > 0) await runCalls(ctx, calls);
-  commitUser(ctx, resumeMessage(dropped));
+  await commitUser(ctx, resumeMessage(dropped));
   return 'continue';
 }
 
 async function runCalls(ctx: LoopContext, calls: ToolCallPart[]): Promise<void> {
   const { signal } = ctx.turn;
   const results = await dispatchToolCalls(calls, { ...ctx.tools(), refusal: ctx.turn.refusal }, signal);
-  commitTools(ctx, results, signal.aborted ? 'interrupted' : 'complete');
+  await commitTools(ctx, results, signal.aborted ? 'interrupted' : 'complete');
 }

@@ -26,10 +26,10 @@ export interface CommitMeta {
  * works with is its own (the conversation, the cost, tool dispatch).
  */
 export interface TurnPort {
-  /** Stores one message (one transaction) and appends it to the conversation; throws when the store fails. */
-  commit(message: ModelMessage, meta: CommitMeta): void;
+  /** Stores one message (one transaction) and appends it to the conversation; rejects when the store fails. */
+  commit(message: ModelMessage, meta: CommitMeta): Promise<void>;
   /** Stores a compaction's summary with its marker and replaces the conversation with the compacted one. */
-  compacted(result: CompactionResult, priced: { usage?: Usage; costUsd?: number }): void;
+  compacted(result: CompactionResult, priced: { usage?: Usage; costUsd?: number }): Promise<void>;
   /** One event for every client attached to the session. */
   emit(event: LoopEvent): void;
   /** Takes the messages waiting in a queue (steering: before the next request; followUp: when the model would stop). */

@@ -35,7 +35,7 @@ export async function runLoop(ctx: LoopContext): Promise<LoopResult> {
         ? { stopReason: 'end_turn', lastMessage: state.lastMessage, budgetExceeded: stop.message }
         : { stopReason: 'max_turn_requests', lastMessage: state.lastMessage };
     }
-    for (const message of ctx.port.take('steering')) commitUser(ctx, message);
+    for (const message of ctx.port.take('steering')) await commitUser(ctx, message);
     const tooLarge = state.requests === 0 ? await checkPromptFits(ctx) : undefined;
     if (tooLarge) {
       ctx.port.emit({ type: 'notice', level: 'error', message: tooLarge.message });

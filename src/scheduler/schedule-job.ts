@@ -56,7 +56,7 @@ export class ScheduleJob {
     this.timer?.stop();
     this.timer = undefined;
     this.current = spec;
-    if (!spec.enabled) this.dropQueued('the queued run never started: the schedule was disabled');
+    if (!spec.enabled) void this.dropQueued('the queued run never started: the schedule was disabled');
     this.start();
   }
 
@@ -95,8 +95,7 @@ export class ScheduleJob {
         ? `run ${this.running.runId} was still going and another run was already queued (overlap "queue" keeps one waiting)`
         : `run ${this.running.runId} was still going (overlap "skip")`;
     const runId = newRunId();
-    this.deps.store.startRun({ id: runId, scheduleId: this.spec.id, sessionId: null, trigger });
-    this.end(runId, null, { outcome: 'skipped', error: why });
+    await this.recordUnstarted(runId, trigger, { outcome: 'skipped', error: why });
     return { runId, sessionId: null, status: 'skipped' };
   }
 
@@ -107,7 +106,7 @@ export class ScheduleJob {
   async stop(why: string): Promise<void> {
     this.timer?.stop();
     this.timer = undefined;
-    this.dropQueued(`the queued run never started: ${why}`);
+    await this.dropQueued(`the queued run never started: ${why}`);
     const running = this.running;
     if (!running) return;
     running.stopped ??= { outcome: 'cancelled', error: `${why} while the run was going` };
@@ -138,22 +137,25 @@ export class ScheduleJob {
         signal: controller.signal,
       });
     } catch (error) {
-      this.deps.store.startRun({ id: runId, scheduleId: spec.id, sessionId: null, trigger });
-      this.end(runId, null, { outcome: 'failed', error: `the run could not start: ${(error as Error).message}` });
-      this.running = undefined;
-      settle();
-      this.startQueued();
+      try {
+        await this.recordUnstarted(runId, trigger, { outcome: 'failed', error: `the run could not start: ${(error as Error).message}` });
+      } finally {
+        this.running = undefined;
+        settle();
+        this.startQueued();
+      }
       return { runId, sessionId: null, status: 'failed', error: (error as Error).message };
     }
-    const row = this.deps.store.startRun({ id: runId, scheduleId: spec.id, sessionId: started.sessionId, trigger });
+    const row = await this.deps.store.startRun({ id: runId, scheduleId: spec.id, sessionId: started.sessionId, trigger });
     this.deps.emit({ type: 'schedule_run_started', scheduleId: spec.id, runId, sessionId: started.sessionId, trigger, startedAt: row.startedAt });
     const timeout = setTimeout(() => {
       running.stopped ??= { outcome: 'timed_out', error: `the run took longer than its timeout of ${spec.timeoutMs} ms and was aborted` };
       controller.abort(new Error('timed out'));
     }, spec.timeoutMs);
-    void started.done.then((result) => {
+    void started.done.then(async (result) => {
       clearTimeout(timeout);
-      this.end(runId, started.sessionId, outcomeOf(result, running.stopped));
+      // The row is complete before the run stops counting as going: `finished` means recorded.
+      await this.end(runId, started.sessionId, outcomeOf(result, running.stopped));
       this.running = undefined;
       settle();
       this.startQueued();
@@ -162,12 +164,21 @@ export class ScheduleJob {
   }
 
   /** A queued run that will not start still gets its row, so the id `schedules/run` gave is found. */
-  private dropQueued(why: string): void {
+  private async dropQueued(why: string): Promise<void> {
     const queued = this.queued;
     if (!queued) return;
     this.queued = undefined;
-    this.deps.store.startRun({ id: queued.runId, scheduleId: this.spec.id, sessionId: null, trigger: queued.trigger });
-    this.end(queued.runId, null, { outcome: 'cancelled', error: why });
+    try {
+      await this.recordUnstarted(queued.runId, queued.trigger, { outcome: 'cancelled', error: why });
+    } catch (error) {
+      this.deps.log(`schedule ${this.spec.id}: cannot record the dropped run ${queued.runId}: ${(error as Error).message}`);
+    }
+  }
+
+  /** The row of a run that never had a session (skipped, dropped, failed to start): started and ended at once. */
+  private async recordUnstarted(runId: string, trigger: ScheduleRunTrigger, end: ScheduleRunEnd): Promise<void> {
+    await this.deps.store.startRun({ id: runId, scheduleId: this.spec.id, sessionId: null, trigger });
+    await this.end(runId, null, end);
   }
 
   private startQueued(): void {
@@ -178,9 +189,9 @@ export class ScheduleJob {
   }
 
   /** Completes the history row and announces it. */
-  private end(runId: string, sessionId: string | null, end: ScheduleRunEnd): void {
+  private async end(runId: string, sessionId: string | null, end: ScheduleRunEnd): Promise<void> {
     try {
-      const row = this.deps.store.finishRun(runId, end);
+      const row = await this.deps.store.finishRun(runId, end);
       this.deps.emit({
         type: 'schedule_run_finished',
         scheduleId: this.spec.id,

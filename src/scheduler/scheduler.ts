@@ -40,6 +40,8 @@ export class Scheduler {
   private readonly deps: ScheduleJobDeps;
   private readonly now: () => Date;
   private stopped = false;
+  /** Settles when the last schedules/add, update or remove has: each reads and writes after the one before. */
+  private changes: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: SchedulerOptions) {
     this.deps = { store: options.store, runPrompt: options.runPrompt, emit: options.emit, log: options.log };
@@ -51,11 +53,13 @@ export class Scheduler {
    * timer starts, and each schedule with `runMissed` whose time passed while the daemon was
    * down runs once (trigger "missed").
    */
-  start(configSchedules: readonly ScheduleConfig[] = []): void {
+  async start(configSchedules: readonly ScheduleConfig[] = []): Promise<void> {
     const { store, log } = this.options;
-    const recovered = store.recoverUnfinishedRuns();
+    const recovered = await store.recoverUnfinishedRuns();
     if (recovered.length > 0) log(`marked ${recovered.length} scheduled run(s) failed: the daemon stopped while they ran`);
-    for (const stored of store.listSchedules()) {
+    const storedSchedules = await store.listSchedules();
+    if (this.stopped) return;
+    for (const stored of storedSchedules) {
       const spec = specFromStored(stored);
       this.startJob(this.added, spec);
     }
@@ -64,7 +68,7 @@ export class Scheduler {
       const { spec } = job;
       if (!spec.enabled || !spec.runMissed) continue;
       // Since the last run; a schedule never run counts from when it was added (config ones have no such time).
-      const since = store.lastRun(spec.id)?.startedAt ?? (spec.source === 'protocol' ? store.getSchedule(spec.id)?.createdAt : undefined);
+      const since = (await store.lastRun(spec.id))?.startedAt ?? (spec.source === 'protocol' ? (await store.getSchedule(spec.id))?.createdAt : undefined);
       const due = since !== undefined ? this.missedSince(spec, new Date(since)) : undefined;
       if (!due) continue;
       log(`schedule ${spec.id} was due at ${due.toISOString()} while the daemon was down; running it now`);
@@ -103,29 +107,36 @@ export class Scheduler {
   }
 
   /** `schedules/add`: checked, stored, started. */
-  add(params: AddScheduleRequest): Schedule {
-    const spec = specFromAdd(`sch_${randomUUID()}`, params);
-    this.requireValid(spec);
-    const job = this.startJob(this.added, this.save(spec));
-    return describe(job);
+  add(params: AddScheduleRequest): Promise<Schedule> {
+    return this.oneAtATime(async () => {
+      const spec = specFromAdd(`sch_${randomUUID()}`, params);
+      this.requireValid(spec);
+      const job = this.startJob(this.added, await this.save(spec));
+      return describe(job);
+    });
   }
 
   /** `schedules/update` of an added schedule. */
-  update(params: UpdateScheduleRequest): Schedule {
-    const job = this.job(params.id);
-    if (job.spec.source === 'config') throw new ScheduleReadOnlyError(params.id, 'update');
-    const spec = applyUpdate(job.spec, params);
-    this.requireValid(spec);
-    job.replace(this.save(spec));
-    return describe(job);
+  update(params: UpdateScheduleRequest): Promise<Schedule> {
+    return this.oneAtATime(async () => {
+      const job = this.job(params.id);
+      if (job.spec.source === 'config') throw new ScheduleReadOnlyError(params.id, 'update');
+      const spec = applyUpdate(job.spec, params);
+      this.requireValid(spec);
+      job.replace(await this.save(spec));
+      return describe(job);
+    });
   }
 
   /** `schedules/remove` of an added schedule: its running run is cancelled, its history kept. */
   async remove(id: string): Promise<void> {
-    const job = this.job(id);
-    if (job.spec.source === 'config') throw new ScheduleReadOnlyError(id, 'remove');
-    this.added.delete(id);
-    this.options.store.deleteSchedule(id);
+    const job = await this.oneAtATime(async () => {
+      const job = this.job(id);
+      if (job.spec.source === 'config') throw new ScheduleReadOnlyError(id, 'remove');
+      this.added.delete(id);
+      await this.options.store.deleteSchedule(id);
+      return job;
+    });
     await job.stop('the schedule was removed');
   }
 
@@ -135,10 +146,10 @@ export class Scheduler {
   }
 
   /** `schedules/history`: newest first. A removed schedule's history stays readable. */
-  history(id: string, page: { cursor?: string; limit?: number }): ScheduleHistoryResponse {
+  async history(id: string, page: { cursor?: string; limit?: number }): Promise<ScheduleHistoryResponse> {
     const { store } = this.options;
-    if (!this.find(id) && !store.lastRun(id)) throw new ScheduleNotFoundError(id);
-    const { runs, nextCursor } = store.listRuns(id, page);
+    if (!this.find(id) && !(await store.lastRun(id))) throw new ScheduleNotFoundError(id);
+    const { runs, nextCursor } = await store.listRuns(id, page);
     return { runs: runs.map(toScheduleRun), nextCursor };
   }
 
@@ -197,9 +208,19 @@ export class Scheduler {
     if (issues.length > 0) throw new ScheduleInvalidError(issues);
   }
 
-  private save(spec: ScheduleSpec): ScheduleSpec {
+  /**
+   * Runs `change` after every change asked for before it: an update reads the schedule
+   * another has just saved, and a removal cannot be undone by a save still in flight.
+   */
+  private oneAtATime<T>(change: () => Promise<T>): Promise<T> {
+    const done = this.changes.then(change);
+    this.changes = done.catch(() => undefined);
+    return done;
+  }
+
+  private async save(spec: ScheduleSpec): Promise<ScheduleSpec> {
     try {
-      this.options.store.saveSchedule({ id: spec.id, name: spec.name, definition: definitionOf(spec) });
+      await this.options.store.saveSchedule({ id: spec.id, name: spec.name, definition: definitionOf(spec) });
     } catch (error) {
       if (error instanceof StoreError && error.code === 'conflict') throw new ScheduleInvalidError([`name: ${error.message}`]);
       throw error;

@@ -75,7 +75,7 @@ export function createAgentTool(options: AgentToolOptions): Tool<AgentToolArgs> 
     timeoutMs: () => Infinity,
     async execute(args, ctx): Promise<ToolResult> {
       const { sessions } = options;
-      const parent = sessions.open(ctx.sessionId);
+      const parent = await sessions.open(ctx.sessionId);
       const parentAgent = parent.project.agent(parent.record);
       const agents = parent.project.agents(parent.record);
       const name = args.agent ?? (parentAgent.access === 'full' ? 'build' : parentAgent.name);
@@ -91,7 +91,7 @@ export function createAgentTool(options: AgentToolOptions): Tool<AgentToolArgs> 
       if (!(await acquire(parent.id, settings.maxConcurrent, ctx.signal))) return error('The sub-agent call was cancelled before it started.');
       let child: Session | undefined;
       try {
-        child = sessions.create({
+        child = await sessions.create({
           cwd: ctx.cwd,
           additionalDirectories: ctx.additionalDirectories,
           meta: {
@@ -101,9 +101,9 @@ export function createAgentTool(options: AgentToolOptions): Tool<AgentToolArgs> 
             ...(remaining !== undefined ? { budgetUsd: remaining } : {}),
           },
         });
-        child.setMode(agent.name);
+        await child.setMode(agent.name);
         const model = agent.model ?? settings.executorModel ?? parent.record.model;
-        if (model) child.setModel(model);
+        if (model) await child.setModel(model);
         let text = '';
         const unsubscribe = child.subscribe((event) => {
           if (event.type !== 'text_delta') return;

@@ -26,18 +26,29 @@ export class LiveSessions {
     return this.live.has(id);
   }
 
-  /** The record of a live or stored session; throws SessionNotFoundError. */
-  record(id: string): SessionRecord {
-    const record = this.live.get(id)?.record ?? this.store.getSession(id);
+  /** The record of a live session (hooks run for running turns); throws SessionNotFoundError. */
+  liveRecord(id: string): SessionRecord {
+    const record = this.live.get(id)?.record;
     if (!record) throw new SessionNotFoundError(id);
     return record;
   }
 
-  /** The top-level session a sub-agent session belongs to (itself when it is not one). */
+  /** The record of a live or stored session; rejects with SessionNotFoundError. */
+  async record(id: string): Promise<SessionRecord> {
+    const record = this.live.get(id)?.record ?? (await this.store.getSession(id));
+    if (!record) throw new SessionNotFoundError(id);
+    return record;
+  }
+
+  /**
+   * The top-level session a sub-agent session belongs to (itself when it is not one), from
+   * the live sessions: asked when a running turn asks something, and a sub-agent runs
+   * inside its parent's turn, so its parents are live; the walk stops at one that is not.
+   */
   rootOf(id: string): string {
     let current = id;
     for (let depth = 0; depth < 16; depth++) {
-      const parent = this.store.getSession(current)?.meta.parentSessionId;
+      const parent = this.live.get(current)?.record.meta.parentSessionId;
       if (parent === undefined) return current;
       current = parent;
     }

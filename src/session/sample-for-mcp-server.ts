@@ -41,7 +41,7 @@ export async function sampleForMcpServer(session: Session, params: SamplingParam
     else if (event.type === 'error') throw new Error(`the model failed: ${event.error.message}`);
     else if (event.type === 'stop') stopReason = event.reason.unified === 'max_tokens' ? 'maxTokens' : 'endTurn';
   }
-  if (usage) session.addCost(model.price(usage), usage);
+  if (usage) await session.addCost(model.price(usage), usage);
   return { role: 'assistant', content: { type: 'text', text }, model: model.ref, stopReason };
 }
 

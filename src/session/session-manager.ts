@@ -22,6 +22,8 @@ export interface SessionLifecycle {
  */
 export class SessionManager {
   private readonly observers: SessionLifecycle[] = [];
+  /** Sessions being read from the store to go live: a second open waits for the first instead of loading a twin. */
+  private readonly loading = new Map<string, Promise<{ session: Session; messages: MessageRecord[] }>>();
 
   constructor(
     readonly store: Store,
@@ -35,9 +37,10 @@ export class SessionManager {
     private readonly projectFor: (cwd: string) => Project,
   ) {}
 
-  create(input: { cwd: string; additionalDirectories?: string[]; meta?: SessionMeta }): Session {
+  /** Resolves once the session's row exists (session/new answers after it). */
+  async create(input: { cwd: string; additionalDirectories?: string[]; meta?: SessionMeta }): Promise<Session> {
     const project = this.projectFor(input.cwd);
-    const record = this.store.createSession({
+    const record = await this.store.createSession({
       id: randomUUID(),
       cwd: input.cwd,
       additionalDirectories: input.additionalDirectories ?? [],
@@ -50,15 +53,15 @@ export class SessionManager {
   }
 
   /** Replaces a stored session's extra roots; only while it is not live (its tools were built with the old ones). */
-  setAdditionalDirectories(id: string, directories: string[]): void {
-    if (this.live.has(id)) throw new Error(`session ${id} is live; its directories cannot change`);
-    this.record(id);
-    this.store.updateSession(id, { additionalDirectories: directories });
+  async setAdditionalDirectories(id: string, directories: string[]): Promise<void> {
+    if (this.live.has(id) || this.loading.has(id)) throw new Error(`session ${id} is live; its directories cannot change`);
+    await this.record(id);
+    await this.store.updateSession(id, { additionalDirectories: directories });
   }
 
   /** The live session, loading it from the store when needed. */
-  open(id: string): Session {
-    return this.live.get(id) ?? this.load(id).session;
+  async open(id: string): Promise<Session> {
+    return this.live.get(id) ?? (await this.load(id)).session;
   }
 
   /**
@@ -66,10 +69,15 @@ export class SessionManager {
    * loaded by this call is built from the same records, so a long history is read and
    * parsed once, not once for the session and again for the replay.
    */
-  openWithMessages(id: string): { session: Session; messages: MessageRecord[] } {
-    const existing = this.live.get(id);
-    if (existing) return { session: existing, messages: this.store.listMessages(id) };
-    return this.load(id);
+  async openWithMessages(id: string): Promise<{ session: Session; messages: MessageRecord[]; turns: TurnRecord[] }> {
+    const loaded = this.live.has(id) ? undefined : await this.load(id);
+    const session = loaded?.session ?? (await this.open(id));
+    // Read while none of its writes is in flight: the replay holds exactly what was announced before the client attaches.
+    return session.readSettled(async (writes) => ({
+      session,
+      messages: loaded !== undefined && writes === 0 ? loaded.messages : await this.store.listMessages(id),
+      turns: await this.store.listTurns(id),
+    }));
   }
 
   /** Follows sessions going live and being unloaded. */
@@ -87,52 +95,57 @@ export class SessionManager {
   }
 
   /** Whether the session is live or stored. */
-  exists(id: string): boolean {
-    return this.live.has(id) || this.store.getSession(id) !== undefined;
+  async exists(id: string): Promise<boolean> {
+    return this.live.has(id) || (await this.store.getSession(id)) !== undefined;
   }
 
-  record(id: string): SessionRecord {
+  record(id: string): Promise<SessionRecord> {
     return this.live.record(id);
   }
 
-  list(query: ListSessionsQuery): { sessions: SessionRecord[]; nextCursor: string | null } {
+  list(query: ListSessionsQuery): Promise<{ sessions: SessionRecord[]; nextCursor: string | null }> {
     return this.store.listSessions(query);
   }
 
   /** Sessions of every project by cwd, title and a selection, with their last turns (see searchSessions). */
-  search(search: SessionSearch): SessionSearchPage {
+  search(search: SessionSearch): Promise<SessionSearchPage> {
     return this.store.searchSessions(search);
   }
 
   /** The session's newest turn, if it has one. */
-  lastTurn(id: string): TurnRecord | undefined {
+  lastTurn(id: string): Promise<TurnRecord | undefined> {
     return this.store.lastTurn(id);
   }
 
-  messages(id: string): MessageRecord[] {
-    this.record(id);
+  async messages(id: string): Promise<MessageRecord[]> {
+    await this.record(id);
     return this.store.listMessages(id);
   }
 
-  turns(id: string): TurnRecord[] {
+  turns(id: string): Promise<TurnRecord[]> {
     return this.store.listTurns(id);
   }
 
   /** Stops any running turn and unloads the session; its history stays in the store. */
   async close(id: string): Promise<void> {
-    this.record(id);
+    await this.record(id);
     const session = this.live.get(id);
     if (!session) return;
     this.unload(session);
     await session.abort();
   }
 
+  /** Stops the session's turn and waits for its writes before the rows go: a delete never races a commit. */
   async delete(id: string): Promise<void> {
-    this.record(id);
+    await this.loading.get(id)?.catch(() => undefined);
+    await this.record(id);
     const session = this.live.get(id);
-    if (session) this.unload(session);
-    if (session) await session.abort();
-    this.store.deleteSession(id);
+    if (session) {
+      this.unload(session);
+      await session.abort();
+      await session.writesSettled();
+    }
+    await this.store.deleteSession(id);
     for (const observer of this.observers) observer.deleted?.(id);
   }
 
@@ -148,11 +161,20 @@ export class SessionManager {
     await Promise.all(sessions.map((s) => s.abort()));
   }
 
-  private load(id: string): { session: Session; messages: MessageRecord[] } {
-    const record = this.store.getSession(id);
+  private load(id: string): Promise<{ session: Session; messages: MessageRecord[] }> {
+    let loading = this.loading.get(id);
+    if (!loading) {
+      loading = this.read(id).finally(() => this.loading.delete(id));
+      this.loading.set(id, loading);
+    }
+    return loading;
+  }
+
+  private async read(id: string): Promise<{ session: Session; messages: MessageRecord[] }> {
+    const record = await this.store.getSession(id);
     if (!record) throw new SessionNotFoundError(id);
     const project = this.projectFor(record.cwd);
-    const messages = this.store.listMessages(id);
+    const messages = await this.store.listMessages(id);
     // Neither step changes the records: repairTranscript returns new messages where it repairs.
     const history = repairTranscript(historyFromRecords(messages));
     const session = new Session(record, history, this.store, project, () => this.projectFor(record.cwd));

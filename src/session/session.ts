@@ -129,10 +129,8 @@ export class Session {
   }
 
   /** Sets a queue's delivery mode (session/set_config_option); stored with the session. */
-  setDeliveryMode(queue: QueueName, mode: QueueMode): void {
-    const record = this.writer.record;
-    const modes = { ...record.meta.deliveryModes, [queue]: mode };
-    this.writer.update({ meta: { ...record.meta, deliveryModes: modes } });
+  async setDeliveryMode(queue: QueueName, mode: QueueMode): Promise<void> {
+    await this.writer.updateMeta((meta) => ({ ...meta, deliveryModes: { ...meta.deliveryModes, [queue]: mode } }));
     this.queues.setMode(queue, mode);
     this.emit({ type: 'settings_changed' });
   }
@@ -143,9 +141,9 @@ export class Session {
   }
 
   /** Counts a priced model call made for the session outside its loop (an MCP server's sampling): cost, budget and store. */
-  addCost(usd: number, usage: Usage): void {
+  async addCost(usd: number, usage: Usage): Promise<void> {
     this.cost.add(usd, usage);
-    this.writer.addCost(usd);
+    await this.writer.addCost(usd);
   }
 
   get state(): SessionState {
@@ -166,6 +164,16 @@ export class Session {
   /** The connection that sent the running prompt, if any. */
   get promptOrigin(): string | undefined {
     return this.turns.current?.origin;
+  }
+
+  /** Resolves once every store write asked for so far has settled (session/delete waits for it). */
+  writesSettled(): Promise<void> {
+    return this.writer.settled();
+  }
+
+  /** Reads the store while none of this session's writes is in flight (see SessionWriter.readSettled), for a replay. */
+  readSettled<T>(read: (writes: number) => Promise<T>): Promise<T> {
+    return this.writer.readSettled(read);
   }
 
   /** The id of the turn in progress, if any. */
@@ -224,20 +232,20 @@ export class Session {
     return this.turns.abort(options.keepQueues === true);
   }
 
-  /** Switches the agent; takes effect at the next turn. Throws for an unknown mode. */
-  setMode(modeId: string): void {
+  /** Switches the agent; takes effect at the next turn. Rejects for an unknown mode. */
+  async setMode(modeId: string): Promise<void> {
     const agents = this.project.agents(this.record);
     if (!agents.some((a) => a.name === modeId)) {
       throw new UnknownChoiceError(`unknown mode "${modeId}"; available: ${agents.map((a) => a.name).join(', ')}`);
     }
-    this.writer.update({ mode: modeId });
+    await this.writer.update({ mode: modeId });
     this.emit({ type: 'mode_changed', modeId });
   }
 
   /** Chooses the session's model (`provider/model`); checked by resolving it now. */
-  setModel(ref: string): void {
+  async setModel(ref: string): Promise<void> {
     this.project.resolveModel(ref);
-    this.writer.update({ model: ref });
+    await this.writer.update({ model: ref });
     this.emit({ type: 'settings_changed' });
   }
 
@@ -357,15 +365,15 @@ export class Session {
 
   private turnPort(): TurnPort {
     return {
-      commit: (message, meta) => {
-        this.writer.commit(message, meta);
+      commit: async (message, meta) => {
+        await this.writer.commit(message, meta);
         this.conversation.append(message);
       },
-      compacted: (result, priced) => {
+      compacted: async (result, priced) => {
         // The store keeps every message; the marker tells a later load where to resume from.
         const [summary] = result.newHistory;
         if (summary?.role === 'user') {
-          this.writer.commit(summary, { status: 'complete', ...priced, meta: compactionMarker(result, this.conversation.messages) });
+          await this.writer.commit(summary, { status: 'complete', ...priced, meta: compactionMarker(result, this.conversation.messages) });
         }
         this.conversation.replace(result.newHistory);
       },

@@ -23,14 +23,20 @@ export class StoreWriteError extends Error {
  * Runs a store write; a failure of the database itself becomes a StoreWriteError naming
  * `what`. A StoreError (a caller's mistake: unknown id, ended turn) passes unchanged.
  */
-export function guardStoreWrite<T>(what: string, write: () => T): T {
-  try {
-    return write();
-  } catch (error) {
+export function guardStoreWrite<T>(what: string, write: () => Promise<T>): Promise<T> {
+  const named = (error: unknown): never => {
     if (error instanceof StoreError || error instanceof StoreWriteError) throw error;
     const code = (error as { code?: unknown }).code;
     throw new StoreWriteError(what, typeof code === 'string' ? code : undefined, error);
+  };
+  // Not an async function: a commit on SQLite pays for one promise here, not three.
+  let written: Promise<T>;
+  try {
+    written = write();
+  } catch (error) {
+    written = Promise.reject(error);
   }
+  return written.catch(named);
 }
 
 function describeCause(code: string | undefined, cause: unknown): string {

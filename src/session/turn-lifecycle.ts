@@ -77,29 +77,36 @@ export class TurnLifecycle {
 
   /**
    * Starts a turn: stores its prompt, then runs `work` (the loop) and ends the turn whatever
-   * happened. Throws, with nothing left running, when the prompt cannot be stored.
+   * happened. Rejects, with nothing left running, when the prompt cannot be stored. The
+   * session is busy from this call on, before any write, so a second prompt sent while the
+   * first is being stored is refused or queued, never started beside it.
    */
   start(prompt: TurnPrompt, work: (turn: RunningTurn) => Promise<LoopResult>): Promise<PromptOutcome> {
-    const { writer } = this.parts;
     const turn = new RunningTurn(prompt.origin, prompt.run, prompt.permissionMode);
     this.machine.turnStarted();
     this.turn = turn;
+    this.parts.writer.remember(prompt.message, prompt.blocks, prompt.origin);
+    const done = this.storePromptThenRun(turn, prompt, work);
+    this.ended = done.catch(() => undefined);
+    return done;
+  }
+
+  /** The turn's row first, then its prompt (the turn's first message), then the loop. */
+  private async storePromptThenRun(turn: RunningTurn, prompt: TurnPrompt, work: (turn: RunningTurn) => Promise<LoopResult>): Promise<PromptOutcome> {
+    const { writer } = this.parts;
     try {
-      writer.startTurn(turn.id);
-      writer.remember(prompt.message, prompt.blocks, prompt.origin);
-      writer.commit(prompt.message, { status: 'complete' });
-      writer.titleFrom(prompt.blocks);
+      await writer.startTurn(turn.id);
+      await writer.commit(prompt.message, { status: 'complete' });
+      await writer.titleFrom(prompt.blocks);
     } catch (error) {
       // Nothing ran: the session must not stay busy because the store failed.
+      await this.endFailedTurn(error as Error);
       this.turn = undefined;
       this.machine.turnEnded();
-      this.endFailedTurn(error as Error);
       throw error;
     }
     this.parts.conversation.append(prompt.message);
-    const done = this.run(turn, work);
-    this.ended = done.catch(() => undefined);
-    return done;
+    return this.run(turn, work);
   }
 
   /** Runs `work` (a compaction outside a turn) in the compacting state; a cancel aborts its signal. */
@@ -144,15 +151,16 @@ export class TurnLifecycle {
       this.log(`turn failed: ${failure.stack ?? failure.message}`);
     }
     try {
-      writer.endTurn(failure ? 'error' : outcome.stopReason, failure?.message ?? null);
+      await writer.endTurn(failure ? 'error' : outcome.stopReason, failure?.message ?? null);
     } catch (error) {
       // The turn's messages are saved, its end is not (it is, before the next turn).
       failure ??= error as Error;
       this.log((error as Error).message);
     }
+    // Before the session is idle again: the next turn starts from the reloaded history.
+    if (failure instanceof StoreWriteError) await this.reloadHistory();
     this.turn = undefined;
     this.machine.turnEnded();
-    if (failure instanceof StoreWriteError) this.reloadHistory();
     queues.settle(outcome.stopReason, failure);
     // Messages still waiting (the turn ended before it could take them) get the turn's
     // outcome too, unless an abort asked to keep them for the next turn.
@@ -163,9 +171,9 @@ export class TurnLifecycle {
   }
 
   /** A turn that failed before its loop ran: record its end if it was started at all. */
-  private endFailedTurn(error: Error): void {
+  private async endFailedTurn(error: Error): Promise<void> {
     try {
-      this.parts.writer.endTurn('error', error.message);
+      await this.parts.writer.endTurn('error', error.message);
     } catch (failure) {
       this.log((failure as Error).message);
     }
@@ -176,9 +184,9 @@ export class TurnLifecycle {
    * continue from what is stored, as a reload would, so the next request and a later
    * session/load see the same conversation.
    */
-  private reloadHistory(): void {
+  private async reloadHistory(): Promise<void> {
     try {
-      this.parts.conversation.replace(repairTranscript(historyFromRecords(this.parts.store.listMessages(this.parts.writer.record.id))));
+      this.parts.conversation.replace(repairTranscript(historyFromRecords(await this.parts.store.listMessages(this.parts.writer.record.id))));
     } catch (error) {
       this.log(`cannot reload the history: ${(error as Error).message}`);
     }

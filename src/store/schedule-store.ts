@@ -47,20 +47,20 @@ export interface ScheduleRunEnd {
 
 export interface ScheduleStore {
   /** Every stored schedule, by name. */
-  listSchedules(): StoredSchedule[];
-  getSchedule(id: string): StoredSchedule | undefined;
+  listSchedules(): Promise<StoredSchedule[]>;
+  getSchedule(id: string): Promise<StoredSchedule | undefined>;
   /** Inserts or replaces the schedule with this id; fails with `conflict` when another has the name. */
-  saveSchedule(schedule: { id: string; name: string; definition: Record<string, unknown> }): StoredSchedule;
+  saveSchedule(schedule: { id: string; name: string; definition: Record<string, unknown> }): Promise<StoredSchedule>;
   /** Returns false when it did not exist; its runs stay. */
-  deleteSchedule(id: string): boolean;
+  deleteSchedule(id: string): Promise<boolean>;
   /** Records a run that starts now (ended fields null). */
-  startRun(run: { id: string; scheduleId: string; sessionId: string | null; trigger: ScheduleRunTrigger }): ScheduleRunRecord;
+  startRun(run: { id: string; scheduleId: string; sessionId: string | null; trigger: ScheduleRunTrigger }): Promise<ScheduleRunRecord>;
   /** Sets the end of a run that is going on; fails for an unknown or already ended run. */
-  finishRun(id: string, end: ScheduleRunEnd): ScheduleRunRecord;
+  finishRun(id: string, end: ScheduleRunEnd): Promise<ScheduleRunRecord>;
   /** The newest run of the schedule (any outcome), if any. */
-  lastRun(scheduleId: string): ScheduleRunRecord | undefined;
+  lastRun(scheduleId: string): Promise<ScheduleRunRecord | undefined>;
   /** Newest first; the cursor is opaque, limit default 20, at most 200. */
-  listRuns(scheduleId: string, page: { cursor?: string; limit?: number }): { runs: ScheduleRunRecord[]; nextCursor: string | null };
+  listRuns(scheduleId: string, page: { cursor?: string; limit?: number }): Promise<{ runs: ScheduleRunRecord[]; nextCursor: string | null }>;
   /** At start-up: every run without an end (the daemon died during it) becomes failed; returns them. */
-  recoverUnfinishedRuns(): ScheduleRunRecord[];
+  recoverUnfinishedRuns(): Promise<ScheduleRunRecord[]>;
 }

@@ -30,23 +30,27 @@ interface RunRow {
 const DEFAULT_PAGE = 20;
 const MAX_PAGE = 200;
 
-/** `ScheduleStore` on the daemon's database; every mutating method is one statement. */
+/** `ScheduleStore` on the daemon's database; every mutating method is one statement, done at once (see SqliteStore). */
 export class SqliteScheduleStore implements ScheduleStore {
   constructor(
     private readonly db: Database.Database,
     private readonly now: () => string,
   ) {}
 
-  listSchedules(): StoredSchedule[] {
+  async listSchedules(): Promise<StoredSchedule[]> {
     return (this.db.prepare('SELECT * FROM schedules ORDER BY name').all() as ScheduleRow[]).map(toSchedule);
   }
 
-  getSchedule(id: string): StoredSchedule | undefined {
+  async getSchedule(id: string): Promise<StoredSchedule | undefined> {
+    return this.readSchedule(id);
+  }
+
+  private readSchedule(id: string): StoredSchedule | undefined {
     const row = this.db.prepare('SELECT * FROM schedules WHERE id = ?').get(id) as ScheduleRow | undefined;
     return row ? toSchedule(row) : undefined;
   }
 
-  saveSchedule(schedule: { id: string; name: string; definition: Record<string, unknown> }): StoredSchedule {
+  async saveSchedule(schedule: { id: string; name: string; definition: Record<string, unknown> }): Promise<StoredSchedule> {
     const now = this.now();
     try {
       this.db
@@ -61,21 +65,21 @@ export class SqliteScheduleStore implements ScheduleStore {
       }
       throw error;
     }
-    return this.getSchedule(schedule.id)!;
+    return this.readSchedule(schedule.id)!;
   }
 
-  deleteSchedule(id: string): boolean {
+  async deleteSchedule(id: string): Promise<boolean> {
     return this.db.prepare('DELETE FROM schedules WHERE id = ?').run(id).changes > 0;
   }
 
-  startRun(run: { id: string; scheduleId: string; sessionId: string | null; trigger: ScheduleRunTrigger }): ScheduleRunRecord {
+  async startRun(run: { id: string; scheduleId: string; sessionId: string | null; trigger: ScheduleRunTrigger }): Promise<ScheduleRunRecord> {
     this.db
       .prepare('INSERT INTO schedule_runs (id, schedule_id, session_id, trigger, started_at) VALUES (?, ?, ?, ?, ?)')
       .run(run.id, run.scheduleId, run.sessionId, run.trigger, this.now());
     return this.requireRun(run.id);
   }
 
-  finishRun(id: string, end: ScheduleRunEnd): ScheduleRunRecord {
+  async finishRun(id: string, end: ScheduleRunEnd): Promise<ScheduleRunRecord> {
     const changed = this.db
       .prepare('UPDATE schedule_runs SET ended_at = ?, outcome = ?, stop_reason = ?, cost_usd = ?, error = ? WHERE id = ? AND ended_at IS NULL')
       .run(this.now(), end.outcome, end.stopReason ?? null, end.costUsd ?? 0, end.error ?? null, id).changes;
@@ -83,14 +87,14 @@ export class SqliteScheduleStore implements ScheduleStore {
     return this.requireRun(id);
   }
 
-  lastRun(scheduleId: string): ScheduleRunRecord | undefined {
+  async lastRun(scheduleId: string): Promise<ScheduleRunRecord | undefined> {
     const row = this.db
       .prepare('SELECT rowid, * FROM schedule_runs WHERE schedule_id = ? ORDER BY started_at DESC, rowid DESC LIMIT 1')
       .get(scheduleId) as RunRow | undefined;
     return row ? toRun(row) : undefined;
   }
 
-  listRuns(scheduleId: string, page: { cursor?: string; limit?: number }): { runs: ScheduleRunRecord[]; nextCursor: string | null } {
+  async listRuns(scheduleId: string, page: { cursor?: string; limit?: number }): Promise<{ runs: ScheduleRunRecord[]; nextCursor: string | null }> {
     const limit = Math.min(Math.max(1, Math.floor(page.limit ?? DEFAULT_PAGE)), MAX_PAGE);
     const after = page.cursor !== undefined ? decodeRunCursor(page.cursor) : undefined;
     // One row more than asked tells whether another page follows.
@@ -109,7 +113,7 @@ export class SqliteScheduleStore implements ScheduleStore {
     return { runs: shown.map(toRun), nextCursor: rows.length > limit && last ? encodeRunCursor(last) : null };
   }
 
-  recoverUnfinishedRuns(): ScheduleRunRecord[] {
+  async recoverUnfinishedRuns(): Promise<ScheduleRunRecord[]> {
     const rows = this.db
       .prepare(`UPDATE schedule_runs SET ended_at = ?, outcome = 'failed', error = ? WHERE ended_at IS NULL RETURNING *`)
       .all(this.now(), 'agentd stopped while this run was going (the daemon was killed or crashed)') as RunRow[];

@@ -58,7 +58,9 @@ const MAX_PAGE = 200;
 /**
  * `Store` on a better-sqlite3 connection that `openStore` has configured and migrated.
  * Each mutating method is one statement or one transaction, so a crash leaves either
- * all of a call's writes or none of them.
+ * all of a call's writes or none of them. better-sqlite3 is synchronous: each method does
+ * its work at once and returns it as one resolved promise (no other hop), so awaiting
+ * it costs a microtask, not a turn of the event loop.
  */
 export class SqliteStore implements Store {
   readonly #db: Database.Database;
@@ -75,7 +77,7 @@ export class SqliteStore implements Store {
     this.schedules = new SqliteScheduleStore(db, this.#now);
   }
 
-  createSession(input: NewSession): SessionRecord {
+  async createSession(input: NewSession): Promise<SessionRecord> {
     requireText(input.id, 'session id');
     requireText(input.cwd, 'session cwd');
     const now = this.#now();
@@ -105,12 +107,16 @@ export class SqliteStore implements Store {
     return this.#requireSession(input.id);
   }
 
-  getSession(id: string): SessionRecord | undefined {
+  async getSession(id: string): Promise<SessionRecord | undefined> {
+    return this.#readSession(id);
+  }
+
+  #readSession(id: string): SessionRecord | undefined {
     const row = this.#sql('SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
     return row === undefined ? undefined : toSessionRecord(row);
   }
 
-  listSessions(query: ListSessionsQuery): { sessions: SessionRecord[]; nextCursor: string | null } {
+  async listSessions(query: ListSessionsQuery): Promise<{ sessions: SessionRecord[]; nextCursor: string | null }> {
     const limit = pageSize(query.limit);
     const where: string[] = [];
     const params: string[] = [];
@@ -134,18 +140,18 @@ export class SqliteStore implements Store {
     return { sessions: page, nextCursor };
   }
 
-  searchSessions(search: SessionSearch): SessionSearchPage {
+  async searchSessions(search: SessionSearch): Promise<SessionSearchPage> {
     return searchSessions(this.#db, search);
   }
 
-  lastTurn(sessionId: string): TurnRecord | undefined {
+  async lastTurn(sessionId: string): Promise<TurnRecord | undefined> {
     return lastTurn(this.#db, sessionId);
   }
 
-  updateSession(
+  async updateSession(
     id: string,
     patch: Partial<Pick<SessionRecord, 'title' | 'model' | 'mode' | 'meta' | 'additionalDirectories'>>,
-  ): SessionRecord {
+  ): Promise<SessionRecord> {
     const columns: Array<[string, unknown]> = [['updated_at', this.#now()]];
     if (patch.title !== undefined) columns.push(['title', patch.title]);
     if (patch.model !== undefined) columns.push(['model', patch.model]);
@@ -161,17 +167,17 @@ export class SqliteStore implements Store {
     return this.#requireSession(id);
   }
 
-  addSessionCost(id: string, usd: number): void {
+  async addSessionCost(id: string, usd: number): Promise<void> {
     const result = this.#sql('UPDATE sessions SET total_cost_usd = total_cost_usd + ?, updated_at = ? WHERE id = ?').run(usd, this.#now(), id);
     if (result.changes === 0) throw unknownSession(id);
   }
 
-  deleteSession(id: string): boolean {
+  async deleteSession(id: string): Promise<boolean> {
     // Turns and messages go with it through ON DELETE CASCADE (foreign_keys=ON).
     return this.#sql('DELETE FROM sessions WHERE id = ?').run(id).changes > 0;
   }
 
-  startTurn(sessionId: string, turnId: string): TurnRecord {
+  async startTurn(sessionId: string, turnId: string): Promise<TurnRecord> {
     requireText(turnId, 'turn id');
     const start = this.#db.transaction((): TurnRecord => {
       this.#requireSession(sessionId);
@@ -186,7 +192,7 @@ export class SqliteStore implements Store {
     return start();
   }
 
-  endTurn(turnId: string, status: Exclude<TurnStatus, 'running'>, error: string | null = null): void {
+  async endTurn(turnId: string, status: Exclude<TurnStatus, 'running'>, error: string | null = null): Promise<void> {
     const end = this.#db.transaction(() => {
       const row = this.#sql('SELECT status FROM turns WHERE id = ?').get(turnId) as
         | Pick<TurnRow, 'status'>
@@ -206,13 +212,13 @@ export class SqliteStore implements Store {
     end();
   }
 
-  listTurns(sessionId: string): TurnRecord[] {
+  async listTurns(sessionId: string): Promise<TurnRecord[]> {
     const rows = this.#sql('SELECT * FROM turns WHERE session_id = ? ORDER BY started_at, rowid')
       .all(sessionId) as TurnRow[];
     return rows.map(toTurnRecord);
   }
 
-  appendMessage(message: NewMessage): MessageRecord {
+  async appendMessage(message: NewMessage): Promise<MessageRecord> {
     if (!Array.isArray(message.content)) {
       throw new StoreError('invalid_argument', 'message content must be an array of content blocks');
     }
@@ -252,11 +258,11 @@ export class SqliteStore implements Store {
     }
   }
 
-  costTotals(query: CostQuery): DayModelCost[] {
+  async costTotals(query: CostQuery): Promise<DayModelCost[]> {
     return costTotals(this.#db, query);
   }
 
-  listMessages(sessionId: string): MessageRecord[] {
+  async listMessages(sessionId: string): Promise<MessageRecord[]> {
     // Row by row rather than .all(): each row's JSON text is garbage once parsed, and dies
     // young instead of surviving, with every other row, into the old generation (a
     // 10,000-message session spent less than half the time in GC this way).
@@ -267,7 +273,7 @@ export class SqliteStore implements Store {
     return records;
   }
 
-  recoverInterruptedTurns(): TurnRecord[] {
+  async recoverInterruptedTurns(): Promise<TurnRecord[]> {
     const rows = this.#sql(
       `UPDATE turns SET status = 'interrupted', ended_at = ?, error = ?
        WHERE status = 'running' RETURNING *`,
@@ -275,7 +281,7 @@ export class SqliteStore implements Store {
     return rows.map(toTurnRecord).sort((a, b) => a.startedAt.localeCompare(b.startedAt));
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.#db.close();
   }
 
@@ -309,7 +315,7 @@ export class SqliteStore implements Store {
   }
 
   #requireSession(id: string): SessionRecord {
-    const session = this.getSession(id);
+    const session = this.#readSession(id);
     if (session === undefined) throw unknownSession(id);
     return session;
   }

@@ -1,8 +1,9 @@
 /**
  * The persistence contract: sessions, their turns and their committed messages.
  * `sqlite-store.ts` implements it on better-sqlite3; callers depend only on this file.
- * Every method is synchronous because better-sqlite3 is, and a committed message must be
- * on disk before the event announcing it goes out.
+ * Every method is asynchronous, so a store on a network database fits behind it; a caller
+ * awaits a write before it announces what was written (a committed message is stored
+ * before the event announcing it goes out).
  */
 import type { ScheduleStore } from './schedule-store.js';
 import type { SessionMeta } from './session-meta.js';
@@ -199,45 +200,45 @@ export const DEFAULT_SESSION_MODE = 'build';
 
 export interface Store {
   /** Inserts a session; fails when the id is taken. */
-  createSession(input: NewSession): SessionRecord;
-  getSession(id: string): SessionRecord | undefined;
+  createSession(input: NewSession): Promise<SessionRecord>;
+  getSession(id: string): Promise<SessionRecord | undefined>;
   /** Newest first by updatedAt; cursor is opaque (encode updatedAt+id), limit default 50 max 200. */
-  listSessions(query: ListSessionsQuery): { sessions: SessionRecord[]; nextCursor: string | null };
+  listSessions(query: ListSessionsQuery): Promise<{ sessions: SessionRecord[]; nextCursor: string | null }>;
   /** Sessions of every project filtered by cwd, title and a selection, newest activity first, with their last turns and the total. */
-  searchSessions(search: SessionSearch): SessionSearchPage;
+  searchSessions(search: SessionSearch): Promise<SessionSearchPage>;
   /** The session's newest turn, if it has one. */
-  lastTurn(sessionId: string): TurnRecord | undefined;
+  lastTurn(sessionId: string): Promise<TurnRecord | undefined>;
   /** Replaces the given fields (meta is replaced, not merged) and bumps updatedAt. */
   updateSession(
     id: string,
     patch: Partial<Pick<SessionRecord, 'title' | 'model' | 'mode' | 'meta' | 'additionalDirectories'>>,
-  ): SessionRecord;
+  ): Promise<SessionRecord>;
   /** Adds a cost spent for the session outside its messages (an MCP server's sampling) to its total; bumps updatedAt. */
-  addSessionCost(id: string, usd: number): void;
+  addSessionCost(id: string, usd: number): Promise<void>;
   /** Deletes the session, its messages and turns. Returns false when it did not exist. */
-  deleteSession(id: string): boolean;
+  deleteSession(id: string): Promise<boolean>;
   /** Records a new `running` turn; the session must exist and the id be unused. */
-  startTurn(sessionId: string, turnId: string): TurnRecord;
+  startTurn(sessionId: string, turnId: string): Promise<TurnRecord>;
   /** Sets the final status of a running turn; fails for an unknown or already ended turn. */
-  endTurn(turnId: string, status: Exclude<TurnStatus, 'running'>, error?: string | null): void;
+  endTurn(turnId: string, status: Exclude<TurnStatus, 'running'>, error?: string | null): Promise<void>;
   /** The session's turns, oldest first. */
-  listTurns(sessionId: string): TurnRecord[];
+  listTurns(sessionId: string): Promise<TurnRecord[]>;
   /**
    * One transaction: insert the message, add its cost to the session total, bump session updatedAt.
    * The record returned holds the caller's own content, usage and meta objects (not a copy read back).
    */
-  appendMessage(message: NewMessage): MessageRecord;
+  appendMessage(message: NewMessage): Promise<MessageRecord>;
   /**
    * Spending per UTC day and model: every stored message a model produced (assistant
    * answers and compaction summaries), by the day it was stored; sorted by day then model.
    */
-  costTotals(query: CostQuery): DayModelCost[];
+  costTotals(query: CostQuery): Promise<DayModelCost[]>;
   /** The session's messages in `seq` order. */
-  listMessages(sessionId: string): MessageRecord[];
+  listMessages(sessionId: string): Promise<MessageRecord[]>;
   /** At start-up: every turn still 'running' (the daemon died mid-turn) becomes 'interrupted'; returns them. */
-  recoverInterruptedTurns(): TurnRecord[];
+  recoverInterruptedTurns(): Promise<TurnRecord[]>;
   /** Schedules added over the protocol and every schedule's runs (same database). */
   readonly schedules: ScheduleStore;
   /** Closes the database; the store must not be used afterwards. */
-  close(): void;
+  close(): Promise<void>;
 }

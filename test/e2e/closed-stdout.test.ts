@@ -21,11 +21,11 @@ describe('a closed stdout ends a command quietly', () => {
   const env = daemonEnv(home.home);
   let id = '';
 
-  beforeAll(() => {
+  beforeAll(async () => {
     const paths = resolveAgentdPaths(env);
     mkdirSync(paths.dataDir, { recursive: true });
     const store = openStore(paths.databaseFile);
-    for (let i = 0; i < 50; i++) id = store.createSession({ id: `s${i}-${'x'.repeat(30)}`, cwd: '/tmp', title: `session ${i}` }).id;
+    for (let i = 0; i < 50; i++) id = (await store.createSession({ id: `s${i}-${'x'.repeat(30)}`, cwd: '/tmp', title: `session ${i}` })).id;
     store.close();
   });
   afterAll(() => home.cleanup());

@@ -60,19 +60,19 @@ describe.skipIf(!hasPython3)('F15 agentd run on a real terminal', () => {
 
 describe('F15 agentd sessions and permissions print what the model wrote visibly', () => {
   let home: ReturnType<typeof makeHome>;
-  beforeEach(() => {
+  beforeEach(async () => {
     home = makeHome({});
   });
   afterEach(() => home.cleanup());
 
   /** A stored session as a model would leave it: its title, an answer and a tool call all carrying `raw`. */
-  function storeSession(raw: string): string {
+  async function storeSession(raw: string): Promise<string> {
     const store = openStore(join(home.home, 'data', 'agentd.db'));
     try {
-      store.createSession({ id: 'sess-1', cwd: `/work/repo${raw.slice(0, 3)}`, title: `Fix the build ${raw}` });
-      store.startTurn('sess-1', 'turn-1');
-      store.appendMessage({ sessionId: 'sess-1', turnId: 'turn-1', role: 'user', content: [{ type: 'text', text: 'fix it' }] });
-      store.appendMessage({
+      await store.createSession({ id: 'sess-1', cwd: `/work/repo${raw.slice(0, 3)}`, title: `Fix the build ${raw}` });
+      await store.startTurn('sess-1', 'turn-1');
+      await store.appendMessage({ sessionId: 'sess-1', turnId: 'turn-1', role: 'user', content: [{ type: 'text', text: 'fix it' }] });
+      await store.appendMessage({
         sessionId: 'sess-1',
         turnId: 'turn-1',
         role: 'assistant',
@@ -81,7 +81,7 @@ describe('F15 agentd sessions and permissions print what the model wrote visibly
           { type: 'tool_call', id: 'call_1', name: `bash${raw}`, args: { command: raw } },
         ],
       });
-      store.endTurn('turn-1', 'end_turn');
+      await store.endTurn('turn-1', 'end_turn');
     } finally {
       store.close();
     }
@@ -91,7 +91,7 @@ describe('F15 agentd sessions and permissions print what the model wrote visibly
   const cases = [PAYLOADS[0]!, PAYLOADS[4]!, PAYLOADS[5]!, PAYLOADS[10]!];
 
   it.each(cases)('F15 terminal: agentd sessions lists a title with $name visibly', async ({ raw, shown }) => {
-    storeSession(raw);
+    await storeSession(raw);
     const listed = await runCli(['sessions'], daemonEnv(home.home));
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain(`  Fix the build ${shown}\n`);
@@ -102,7 +102,7 @@ describe('F15 agentd sessions and permissions print what the model wrote visibly
   });
 
   it.each(cases)('F15 terminal: agentd sessions show prints a title, answer and tool name with $name visibly; export -o keeps the file exact', async ({ raw, shown }) => {
-    const id = storeSession(raw);
+    const id = await storeSession(raw);
     const env = daemonEnv(home.home);
     const show = await runCli(['sessions', 'show', id], env);
     expect(show.code).toBe(0);

@@ -40,7 +40,7 @@ describe.skipIf(!hasJq)("the README's command-line examples, run as printed", ()
     const paths = resolveAgentdPaths(env);
     mkdirSync(paths.dataDir, { recursive: true });
     const store = openStore(paths.databaseFile);
-    for (let i = 0; i < 400; i++) store.createSession({ id: `old-${i}-${'0'.repeat(30)}`, cwd: '/elsewhere', title: `older session ${i} ${'x'.repeat(100)}` });
+    for (let i = 0; i < 400; i++) await store.createSession({ id: `old-${i}-${'0'.repeat(30)}`, cwd: '/elsewhere', title: `older session ${i} ${'x'.repeat(100)}` });
     store.close();
   });
   afterAll(async () => {
@@ -50,7 +50,7 @@ describe.skipIf(!hasJq)("the README's command-line examples, run as printed", ()
     rmSync(repo, { recursive: true, force: true });
   });
 
-  it('has the five lines this test knows', () => {
+  it('has the five lines this test knows', async () => {
     expect(lines.map((line) => line.split('#')[0]!.trim().split(' ').slice(0, 3).join(' '))).toEqual([
       'agentd run "Why',
       'git diff |',

@@ -86,9 +86,9 @@ describe('agentd schedules against a running daemon', () => {
     // An added schedule, last run in 2024 and due every New Year since, that wants missed runs.
     const store = openStore(resolveAgentdPaths(env).databaseFile, { now: () => new Date('2024-06-01T00:00:00Z') });
     const definition = { cron: '0 0 1 1 *', timezone: 'UTC', prompt: 'catch up', cwd: workspace, timeoutMs: 60_000, permissionMode: 'ask', overlap: 'skip', runMissed: true, enabled: true };
-    store.schedules.saveSchedule({ id: 'sch_old', name: 'old', definition });
-    store.schedules.startRun({ id: 'run_2024', scheduleId: 'sch_old', sessionId: null, trigger: 'cron' });
-    store.schedules.finishRun('run_2024', { outcome: 'completed' });
+    await store.schedules.saveSchedule({ id: 'sch_old', name: 'old', definition });
+    await store.schedules.startRun({ id: 'run_2024', scheduleId: 'sch_old', sessionId: null, trigger: 'cron' });
+    await store.schedules.finishRun('run_2024', { outcome: 'completed' });
     store.close();
 
     replay.enqueue({ body: chatCompletionSse(['hi']) });

@@ -55,7 +55,7 @@ describe('agentd sessions list|show|export|delete', () => {
     const { resolveAgentdPaths } = await import('../../src/config/agentd-paths.js');
     const store = openStore(resolveAgentdPaths(env).databaseFile);
     const twin = `${sessionId.slice(0, 1)}-twin`;
-    store.createSession({ id: twin, cwd: workspace });
+    await store.createSession({ id: twin, cwd: workspace });
     store.close();
     const ambiguous = await runCli(['sessions', 'show', sessionId.slice(0, 1)], env);
     expect(ambiguous.code).toBe(1);

@@ -54,8 +54,8 @@ function loopContext(model: LanguageModel, registry: ToolRegistry, history: Mode
   const emit = (event: LoopEvent): void => void events.push(event);
   return {
     port: {
-      commit: (message) => conversation.append(message),
-      compacted: (result) => conversation.replace(result.newHistory),
+      commit: async (message) => conversation.append(message),
+      compacted: async (result) => conversation.replace(result.newHistory),
       emit,
       take: () => [],
       settingsForNextRequest: async (current) => current,

@@ -24,9 +24,9 @@ describe('Scheduler.setConfigSchedules (what a config reload calls)', () => {
     rmSync(workspace, { recursive: true, force: true });
   });
 
-  it('replaces the config-sourced set: added, changed and removed ones; added-over-the-protocol ones stay', () => {
+  it('replaces the config-sourced set: added, changed and removed ones; added-over-the-protocol ones stay', async () => {
     const { scheduler } = started.daemon;
-    const added = scheduler.add({ name: 'mine', cron: '0 3 * * *', timezone: 'UTC', prompt: 'p', cwd: workspace });
+    const added = await scheduler.add({ name: 'mine', cron: '0 3 * * *', timezone: 'UTC', prompt: 'p', cwd: workspace });
     expect(scheduler.list().map((s) => [s.id, s.source])).toEqual([
       ['a', 'config'],
       ['b', 'config'],

@@ -44,7 +44,7 @@ describe('scheduled runs are headless: nobody is asked', () => {
     // The run's mode ended with it: whoever goes on with the session later gets the project's.
     const store = openStore(resolveAgentdPaths(bed.env).databaseFile, { readOnly: true });
     try {
-      const { meta } = store.getSession(run.sessionId!)!;
+      const { meta } = (await store.getSession(run.sessionId!))!;
       expect(meta).not.toHaveProperty('permissionMode');
       expect(meta.schedule).toEqual({ id: schedule.id, name: `w-${permissionMode}`, runId: run.runId, permissionMode });
     } finally {

@@ -24,8 +24,8 @@ describe('schedules across daemon restarts (the same SQLite file)', () => {
     // store's own clock writes them, as a daemon of that time would have.
     const store = openStore(resolveAgentdPaths(bed.env).databaseFile, { now: () => new Date('2024-06-01T12:00:00Z') });
     for (const id of [schedule.id, other.id]) {
-      store.schedules.startRun({ id: `run_old_${id}`, scheduleId: id, sessionId: null, trigger: 'cron' });
-      store.schedules.finishRun(`run_old_${id}`, { outcome: 'completed', stopReason: 'end_turn' });
+      await store.schedules.startRun({ id: `run_old_${id}`, scheduleId: id, sessionId: null, trigger: 'cron' });
+      await store.schedules.finishRun(`run_old_${id}`, { outcome: 'completed', stopReason: 'end_turn' });
     }
     store.close();
 
@@ -47,7 +47,7 @@ describe('schedules across daemon restarts (the same SQLite file)', () => {
     await bed.daemon.close();
     // What a daemon killed mid-run leaves behind: a started row and no end.
     const store = openStore(resolveAgentdPaths(bed.env).databaseFile);
-    store.schedules.startRun({ id: 'run_killed', scheduleId: schedule.id, sessionId: 'ses_gone', trigger: 'cron' });
+    await store.schedules.startRun({ id: 'run_killed', scheduleId: schedule.id, sessionId: 'ses_gone', trigger: 'cron' });
     store.close();
 
     const { peer } = await bed.restart();

@@ -65,7 +65,7 @@ describe('a session switching between Bedrock and Anthropic through fallbacks', 
 
   it('to Bedrock: it answers priced as itself with its reasoning kept; Anthropic later gets that reasoning as text only', async () => {
     const { replay, workspace, options, state } = await start(ANTHROPIC, BEDROCK);
-    const session = state.daemon!.daemon.sessions.create({ cwd: workspace });
+    const session = await state.daemon!.daemon.sessions.create({ cwd: workspace });
     const events: LoopEvent[] = [];
     session.subscribe((event) => void events.push(event as LoopEvent));
     serve(replay, 'anthropic-messages', 'http-529-overloaded-error');
@@ -77,7 +77,7 @@ describe('a session switching between Bedrock and Anthropic through fallbacks', 
     expect(usage).toMatchObject({ model: BEDROCK });
     expect((usage as { costUsd: number }).costUsd).toBeCloseTo((24 * 3.3 + 41 * 16.5) / 1e6, 12);
     expect(replay.requests[1]!.body).toMatchObject({ inferenceConfig: { maxTokens: 32_000 } });
-    const stored = state.daemon!.daemon.sessions.messages(session.id).find((m) => m.role === 'assistant')!;
+    const stored = (await state.daemon!.daemon.sessions.messages(session.id)).find((m) => m.role === 'assistant')!;
     expect(stored.model).toBe(BEDROCK);
     expect(stored.content).toContainEqual({ type: 'thinking', text: 'The user greets me in French. A short answer will do.', signature: BEDROCK_SIGNATURE, providerProtocol: 'bedrock' });
 
@@ -85,7 +85,7 @@ describe('a session switching between Bedrock and Anthropic through fallbacks', 
     await state.daemon!.shutdown();
     state.daemon = await startDaemon(options);
     serve(replay, 'anthropic-messages', 'text-only');
-    expect(await state.daemon.daemon.sessions.open(id).submit([{ type: 'text', text: 'Et toi ?' }]).outcome).toEqual({ stopReason: 'end_turn' });
+    expect(await (await state.daemon.daemon.sessions.open(id)).submit([{ type: 'text', text: 'Et toi ?' }]).outcome).toEqual({ stopReason: 'end_turn' });
     const toAnthropic = JSON.stringify(replay.requests[2]!.body);
     expect(toAnthropic).not.toContain(BEDROCK_SIGNATURE);
     expect(toAnthropic).toContain('<thinking>\\nThe user greets me in French. A short answer will do.\\n</thinking>');
@@ -93,11 +93,11 @@ describe('a session switching between Bedrock and Anthropic through fallbacks', 
 
   it('from Bedrock: Anthropic answers when Bedrock is unavailable; Bedrock later gets that reasoning as text only, and its own signature back', async () => {
     const { replay, workspace, state } = await start(BEDROCK, ANTHROPIC);
-    const session = state.daemon!.daemon.sessions.create({ cwd: workspace });
+    const session = await state.daemon!.daemon.sessions.create({ cwd: workspace });
     serveBedrockUnavailable(replay);
     serve(replay, 'anthropic-messages', 'thinking-with-signature');
     expect(await session.submit([{ type: 'text', text: 'What is 27 × 453?' }]).outcome).toEqual({ stopReason: 'end_turn' });
-    expect(state.daemon!.daemon.sessions.messages(session.id).filter((m) => m.role === 'assistant').map((m) => m.model)).toEqual([ANTHROPIC]);
+    expect((await state.daemon!.daemon.sessions.messages(session.id)).filter((m) => m.role === 'assistant').map((m) => m.model)).toEqual([ANTHROPIC]);
 
     serve(replay, 'bedrock', 'text-with-reasoning');
     expect(await session.submit([{ type: 'text', text: 'Salut !' }]).outcome).toEqual({ stopReason: 'end_turn' });

@@ -46,7 +46,7 @@ describe('a Bedrock model in the daemon', () => {
     for (const name of ['AWS_PROFILE', 'AWS_BEARER_TOKEN_BEDROCK', 'AWS_REGION', 'AWS_DEFAULT_REGION', 'AWS_SHARED_CREDENTIALS_FILE', 'AWS_CONFIG_FILE']) delete env[name];
     const daemon = await startDaemon({ cwd: workspace, env, version: 'test', write: () => {} });
     cleanups.push(() => daemon.shutdown());
-    const session = daemon.daemon.sessions.create({ cwd: workspace });
+    const session = await daemon.daemon.sessions.create({ cwd: workspace });
 
     serve(replay, 'tool-use-read');
     serve(replay, 'answer-after-tool');
@@ -72,7 +72,7 @@ describe('a Bedrock model in the daemon', () => {
     });
     expect(JSON.stringify(second)).toContain('buy oat milk');
 
-    const assistant = daemon.daemon.sessions.messages(session.id).filter((m) => m.role === 'assistant');
+    const assistant = (await daemon.daemon.sessions.messages(session.id)).filter((m) => m.role === 'assistant');
     expect(assistant.map((m) => m.model)).toEqual([`bedrock/${MODEL_ID}`, `bedrock/${MODEL_ID}`]);
     expect(assistant.at(-1)?.content).toEqual([{ type: 'text', text: 'The note says: buy oat milk.' }]);
   });

@@ -40,7 +40,7 @@ describe('Cohere in a fallback', () => {
     cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
     const started = await startDaemon({ cwd: workspace, env: daemonEnv(home.home), version: 'test', write: () => {} });
     cleanups.push(() => started.shutdown());
-    const session = started.daemon.sessions.create({ cwd: workspace });
+    const session = await started.daemon.sessions.create({ cwd: workspace });
     const events: LoopEvent[] = [];
     session.subscribe((event) => void events.push(event as LoopEvent));
 
@@ -62,7 +62,7 @@ describe('Cohere in a fallback', () => {
         { type: 'text', text: '27 × 453 = 12,231.' },
       ],
     });
-    const models = started.daemon.sessions.messages(session.id).filter((m) => m.role === 'assistant').map((m) => m.model);
+    const models = (await started.daemon.sessions.messages(session.id)).filter((m) => m.role === 'assistant').map((m) => m.model);
     expect(models).toEqual([FALLBACK, PRIMARY]);
   });
 });

@@ -19,18 +19,18 @@ describe('queue delivery modes', () => {
     const options = { cwd: workspace, env: daemonEnv(home.home), version: 'test', write: () => {} };
 
     const first = await startDaemon(options);
-    const session = first.daemon.sessions.create({ cwd: workspace });
+    const session = await first.daemon.sessions.create({ cwd: workspace });
     expect([session.deliveryMode('steering'), session.deliveryMode('followUp')]).toEqual(['all', 'oneAtATime']);
-    session.setDeliveryMode('steering', 'oneAtATime');
-    session.setDeliveryMode('followUp', 'all');
+    await session.setDeliveryMode('steering', 'oneAtATime');
+    await session.setDeliveryMode('followUp', 'all');
     const id = session.id;
     await first.shutdown();
 
     const second = await startDaemon(options);
     cleanups.push(() => second.shutdown());
-    const loaded = second.daemon.sessions.open(id);
+    const loaded = await second.daemon.sessions.open(id);
     expect([loaded.deliveryMode('steering'), loaded.deliveryMode('followUp')]).toEqual(['oneAtATime', 'all']);
     // Other settings kept in the record's meta survive the change.
-    expect(second.daemon.sessions.record(id).meta).toMatchObject({ deliveryModes: { steering: 'oneAtATime', followUp: 'all' } });
+    expect((await second.daemon.sessions.record(id)).meta).toMatchObject({ deliveryModes: { steering: 'oneAtATime', followUp: 'all' } });
   });
 });

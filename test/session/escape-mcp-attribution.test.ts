@@ -83,7 +83,7 @@ function finalAnswer(): void {
 /** The stored text of a tool call's result in a session. */
 async function resultOf(sessionId: string, callId: string): Promise<string> {
   const { store } = (await bed.daemon.context()).sessions;
-  const tool = store.listMessages(sessionId).find((m) => m.role === 'tool' && JSON.stringify(m.content).includes(callId));
+  const tool = (await store.listMessages(sessionId)).find((m) => m.role === 'tool' && JSON.stringify(m.content).includes(callId));
   return JSON.stringify(tool?.content ?? null);
 }
 
@@ -150,7 +150,7 @@ describe('F8 MCP requests of a config server belong to the session whose call ca
     expect(bed.samplingQuestions).toEqual(expect.arrayContaining([{ client: 'a', sessionId: bed.a.sessionId }, { client: 'b', sessionId: bed.b.sessionId }]));
     // Each billed for its own: the tool call's request ($0.003) and its own sampling ($0.2).
     const { sessions } = await bed.daemon.context();
-    for (const who of [bed.a, bed.b]) expect(sessions.store.getSession(who.sessionId)!.totalCostUsd).toBeCloseTo(0.203, 9);
+    for (const who of [bed.a, bed.b]) expect((await sessions.store.getSession(who.sessionId))!.totalCostUsd).toBeCloseTo(0.203, 9);
   });
 
   it('F8 a sampling request with no call in flight (sent after the call ended) is refused', async () => {
@@ -180,7 +180,7 @@ describe('F8 MCP requests of a config server belong to the session whose call ca
 
   it('F8 an ask session samples while a bypass run waits for the server: asked of the ask session\'s client, never approved by the run\'s mode', async () => {
     await start({}, { respond: byPrompt({ sample: ['call_ask', 'sample', { text: 'ask session', waitMs: 800 }], wait: ['call_run', 'wait', { ms: 100 }] }) });
-    const run = (await bed.daemon.context()).sessions.open(bed.a.sessionId);
+    const run = await (await bed.daemon.context()).sessions.open(bed.a.sessionId);
     const asking = prompt(bed.b, 'sample');
     await callStarted(bed.b.peer, bed.b.sessionId, 'call_ask');
     const running = run.submit([{ type: 'text', text: 'wait' }], { run: { permissionMode: 'bypass' } }).outcome;
@@ -215,7 +215,7 @@ describe('F8 the cost of a server\'s sampling is its session\'s', () => {
     await prompt(bed.b, 'sample');
     const { sessions } = await bed.daemon.context();
     expect(sessions.get(bed.b.sessionId)!.record.totalCostUsd).toBeCloseTo(0.203, 9);
-    expect(sessions.store.getSession(bed.b.sessionId)!.totalCostUsd).toBeCloseTo(0.203, 9);
+    expect((await sessions.store.getSession(bed.b.sessionId))!.totalCostUsd).toBeCloseTo(0.203, 9);
     expect(sessions.get(bed.a.sessionId)!.record.totalCostUsd).toBe(0);
   });
 
@@ -236,7 +236,7 @@ describe('F8 the cost of a server\'s sampling is its session\'s', () => {
     await start(config);
     callTool('call_b', 'sample', { text: 'b', waitMs: 0 });
     finalAnswer();
-    if (viaRun) await (await bed.daemon.context()).sessions.open(bed.b.sessionId).submit([{ type: 'text', text: 'sample' }], { run: { budgetUsd: 0.002 } }).outcome;
+    if (viaRun) await (await (await bed.daemon.context()).sessions.open(bed.b.sessionId)).submit([{ type: 'text', text: 'sample' }], { run: { budgetUsd: 0.002 } }).outcome;
     else await prompt(bed.b, 'sample');
     expect(await resultOf(bed.b.sessionId, 'call_b')).toMatch(/sampling refused: This session has cost \$0\.003.*budget of \$0\.002/);
     // The tool call's request only: nothing was sampled.

@@ -97,7 +97,7 @@ describe('F16 per-run state: a run\'s permission mode and budget stay with its t
     const sessionId = await bypassRun();
     const store = openStore(resolveAgentdPaths(bed.env).databaseFile, { readOnly: true });
     try {
-      const { meta } = store.getSession(sessionId)!;
+      const { meta } = (await store.getSession(sessionId))!;
       expect(meta).not.toHaveProperty('permissionMode');
       expect(meta).not.toHaveProperty('budgetUsd');
     } finally {
@@ -113,7 +113,7 @@ describe('F16 per-run state: a run\'s permission mode and budget stay with its t
     const { peer } = bed.daemon;
     const questions = rejectAndCount(peer);
     const { sessionId } = await peer.call('session/new', { cwd: bed.workspace, mcpServers: [] });
-    const session = (await bed.daemon.context()).sessions.open(sessionId);
+    const session = await (await bed.daemon.context()).sessions.open(sessionId);
     const runWrite = async (mode: 'ask' | 'bypass', file: string): Promise<void> => {
       bed.replay.enqueue({ body: chatToolCallSse([{ id: `call_${file}`, name: 'write', arguments: { path: file, content: `${mode}\n` } }]) });
       bed.replay.enqueue({ body: chatCompletionSse(['ok']) });
@@ -135,7 +135,7 @@ describe('F16 per-run state: a run\'s permission mode and budget stay with its t
     const { peer } = bed.daemon;
     const questions = rejectAndCount(peer);
     const { sessionId } = await peer.call('session/new', { cwd: bed.workspace, mcpServers: [] });
-    const session = (await bed.daemon.context()).sessions.open(sessionId);
+    const session = await (await bed.daemon.context()).sessions.open(sessionId);
     // The run's first answer is slow, so the client's message arrives while it runs.
     bed.replay.enqueue({ body: chatCompletionSse(['thinking']), chunking: { splitAt: [8, 16, 24, 32] }, delayMs: 150 });
     bed.replay.enqueue({ body: chatToolCallSse([{ id: 'call_j', name: 'write', arguments: { path: 'joined.txt', content: 'x\n' } }]) });
@@ -156,7 +156,7 @@ describe('F16 a run\'s budget is its turn\'s only', () => {
     bed = await startScheduleTestBed();
     const { peer } = bed.daemon;
     const { sessionId } = await peer.call('session/new', { cwd: bed.workspace, mcpServers: [] });
-    const session = (await bed.daemon.context()).sessions.open(sessionId);
+    const session = await (await bed.daemon.context()).sessions.open(sessionId);
     const run = await session.submit([{ type: 'text', text: 'costly' }], { run: { budgetUsd: 0 } }).outcome;
     expect(run.budgetExceeded).toMatch(/budget of \$0/);
     expect(bed.replay.requests).toHaveLength(0);
@@ -173,7 +173,7 @@ describe('F16 a record written by an older version with a run\'s mode or budget 
     await bed.daemon.close();
     const store = openStore(resolveAgentdPaths(bed.env).databaseFile);
     try {
-      store.createSession({ id: 'legacy-run', cwd: bed.workspace, additionalDirectories: [], meta: { schedule: { id: 's', name: 'old', runId: 'r', permissionMode: mode }, permissionMode: mode, budgetUsd: 0 } });
+      await store.createSession({ id: 'legacy-run', cwd: bed.workspace, additionalDirectories: [], meta: { schedule: { id: 's', name: 'old', runId: 'r', permissionMode: mode }, permissionMode: mode, budgetUsd: 0 } });
     } finally {
       store.close();
     }

@@ -50,7 +50,7 @@ describe('a fallback from another vendor answers', () => {
 
     let daemon: StartedDaemon | undefined = await startDaemon(options);
     cleanups.push(() => daemon?.shutdown());
-    const session = daemon.daemon.sessions.create({ cwd: workspace });
+    const session = await daemon.daemon.sessions.create({ cwd: workspace });
     const events: LoopEvent[] = [];
     session.subscribe((event) => void events.push(event as LoopEvent));
     serve(replay, 'anthropic-messages', 'http-529-overloaded-error');
@@ -67,7 +67,7 @@ describe('a fallback from another vendor answers', () => {
     expect(toPrimary).toMatchObject({ max_tokens: 64_000 });
     expect(toFallback).toMatchObject({ generationConfig: { maxOutputTokens: 65_536 } });
 
-    const stored = daemon.daemon.sessions.messages(session.id).find((m) => m.role === 'assistant')!;
+    const stored = (await daemon.daemon.sessions.messages(session.id)).find((m) => m.role === 'assistant')!;
     expect(stored.model).toBe(FALLBACK);
     expect(stored.costUsd).toBeCloseTo((14 * 0.3 + 104 * 2.5) / 1e6, 12);
     expect(stored.content).toContainEqual(expect.objectContaining({ type: 'thinking', providerProtocol: 'gemini' }));
@@ -79,12 +79,12 @@ describe('a fallback from another vendor answers', () => {
     const fresh = await startDaemon(options);
     cleanups.push(() => fresh.shutdown());
     serve(replay, 'anthropic-messages', 'text-only');
-    expect(await fresh.daemon.sessions.open(id).submit([{ type: 'text', text: 'And 27 × 454?' }]).outcome).toEqual({ stopReason: 'end_turn' });
+    expect(await (await fresh.daemon.sessions.open(id)).submit([{ type: 'text', text: 'And 27 × 454?' }]).outcome).toEqual({ stopReason: 'end_turn' });
     const again = JSON.stringify(replay.requests[2]!.body);
     expect(again).not.toContain(GEMINI_SIGNATURE);
     expect(again).toContain('<thinking>');
     expect(again).toContain('27 × 453 = 12,231.');
-    expect(fresh.daemon.sessions.messages(id).filter((m) => m.role === 'assistant').map((m) => m.model)).toEqual([FALLBACK, PRIMARY]);
+    expect((await fresh.daemon.sessions.messages(id)).filter((m) => m.role === 'assistant').map((m) => m.model)).toEqual([FALLBACK, PRIMARY]);
   });
 });
 
@@ -111,7 +111,7 @@ describe('every vendor falls back to the next and takes the session back', () =>
     const daemon = await startDaemon({ cwd: workspace, env: await bed.env(home.home), version: 'test', write: () => {} });
     cleanups.push(() => daemon.shutdown());
 
-    const session = daemon.daemon.sessions.create({ cwd: workspace });
+    const session = await daemon.daemon.sessions.create({ cwd: workspace });
     const events: LoopEvent[] = [];
     session.subscribe((event) => void events.push(event as LoopEvent));
     primary.unavailable(bed.replay);
@@ -119,7 +119,7 @@ describe('every vendor falls back to the next and takes the session back', () =>
     expect(await session.submit([{ type: 'text', text: 'First question' }]).outcome).toEqual({ stopReason: 'end_turn' });
     expect(events.find((e) => e.type === 'fallback')).toMatchObject({ from: primary.ref, to: fallback.ref });
     expect(events.find((e) => e.type === 'usage')).toMatchObject({ model: fallback.ref });
-    const answered = daemon.daemon.sessions.messages(session.id).find((m) => m.role === 'assistant') as AssistantMessage;
+    const answered = (await daemon.daemon.sessions.messages(session.id)).find((m) => m.role === 'assistant') as AssistantMessage;
     expect(answered.model).toBe(fallback.ref);
     const texts = answered.content.flatMap((p) => (p.type === 'text' ? [p.text] : []));
     expect(texts.join('')).not.toBe('');
@@ -139,7 +139,7 @@ describe('every vendor falls back to the next and takes the session back', () =>
       if (part.redacted !== undefined) expect(back).not.toContain(part.redacted);
       if (part.providerData?.['itemId'] !== undefined) expect(back).not.toContain(String(part.providerData['itemId']));
     }
-    expect(daemon.daemon.sessions.messages(session.id).filter((m) => m.role === 'assistant').map((m) => m.model)).toEqual([fallback.ref, primary.ref]);
+    expect((await daemon.daemon.sessions.messages(session.id)).filter((m) => m.role === 'assistant').map((m) => m.model)).toEqual([fallback.ref, primary.ref]);
   });
 
   // Mid-turn: the fallback calls tools, and the primary, back for the next request of the same turn, gets those calls and their results on its own wire.
@@ -156,13 +156,13 @@ describe('every vendor falls back to the next and takes the session back', () =>
     const daemon = await startDaemon({ cwd: workspace, env: await bed.env(home.home), version: 'test', write: () => {} });
     cleanups.push(() => daemon.shutdown());
 
-    const session = daemon.daemon.sessions.create({ cwd: workspace });
+    const session = await daemon.daemon.sessions.create({ cwd: workspace });
     primary.unavailable(bed.replay);
     fallback.toolCall(bed.replay);
     primary.answer(bed.replay);
     expect(await session.submit([{ type: 'text', text: 'Look it up' }]).outcome).toEqual({ stopReason: 'end_turn' });
     expect(bed.replay.requests).toHaveLength(3);
-    const stored = daemon.daemon.sessions.messages(session.id);
+    const stored = await daemon.daemon.sessions.messages(session.id);
     expect(stored.filter((m) => m.role === 'assistant').map((m) => m.model)).toEqual([fallback.ref, primary.ref]);
     const calls = (stored.find((m) => m.role === 'assistant') as AssistantMessage).content.flatMap((p) => (p.type === 'tool_call' ? [p] : []));
     const results = (stored.find((m) => m.role === 'tool') as ToolMessage).content;

@@ -47,7 +47,7 @@ describe('GitHub Copilot in fallback and across vendors', () => {
     const daemon = await startDaemon({ cwd: workspace, env, version: 'test', write: () => {} });
     cleanups.push(() => daemon.shutdown());
 
-    const session = daemon.daemon.sessions.create({ cwd: workspace });
+    const session = await daemon.daemon.sessions.create({ cwd: workspace });
     const events: LoopEvent[] = [];
     session.subscribe((event) => void events.push(event as LoopEvent));
     serve(replay, 'anthropic-messages', 'text-only');
@@ -66,6 +66,6 @@ describe('GitHub Copilot in fallback and across vendors', () => {
       expect.objectContaining({ role: 'assistant', content: 'Hello! How can I help you today?' }),
       expect.objectContaining({ role: 'user' }),
     ]);
-    expect(daemon.daemon.sessions.messages(session.id).filter((m) => m.role === 'assistant').map((m) => m.model)).toEqual([ANTHROPIC, COPILOT]);
+    expect((await daemon.daemon.sessions.messages(session.id)).filter((m) => m.role === 'assistant').map((m) => m.model)).toEqual([ANTHROPIC, COPILOT]);
   });
 });

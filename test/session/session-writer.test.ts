@@ -24,38 +24,38 @@ describe('SessionWriter when the store fails', () => {
   let events: SessionEvent[];
   let writer: SessionWriter;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'agentd-writer-'));
     store = openImpatientStore(join(dir, 'agentd.db'));
-    const record = store.createSession({ id: 's1', cwd: dir });
+    const record = await store.createSession({ id: 's1', cwd: dir });
     events = [];
     writer = new SessionWriter(record, store, (event) => events.push(event));
   });
 
-  afterEach(() => {
+  afterEach(async () => {
     store.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
   /** Another connection holds the write lock (as a stuck process would) while `during` runs. */
-  function whileLocked(during: () => void): void {
+  async function whileLocked(during: () => Promise<void>): Promise<void> {
     const other = new Database(join(dir, 'agentd.db'));
     other.exec('BEGIN IMMEDIATE');
     try {
-      during();
+      await during();
     } finally {
       other.exec('ROLLBACK');
       other.close();
     }
   }
 
-  it('[F10 store-failure] a locked database at turn end still announces the end, and records it before the next turn', () => {
-    writer.startTurn('t1');
-    writer.commit({ role: 'user', content: [{ type: 'text', text: 'hello' }] }, { status: 'complete' });
+  it('[F10 store-failure] a locked database at turn end still announces the end, and records it before the next turn', async () => {
+    await writer.startTurn('t1');
+    await writer.commit({ role: 'user', content: [{ type: 'text', text: 'hello' }] }, { status: 'complete' });
     let failure: unknown;
-    whileLocked(() => {
+    await whileLocked(async () => {
       try {
-        writer.endTurn('end_turn', null);
+        await writer.endTurn('end_turn', null);
       } catch (error) {
         failure = error;
       }
@@ -63,26 +63,26 @@ describe('SessionWriter when the store fails', () => {
     expect(failure).toBeInstanceOf(StoreWriteError);
     expect((failure as StoreWriteError).message).toMatch(/^the session store could not save the end of the turn \(SQLITE_BUSY: .*another process held the database too long/);
     expect(events.at(-1)).toMatchObject({ type: 'turn_end', turnId: 't1', error: (failure as Error).message });
-    expect(store.listTurns('s1').map((t) => t.status)).toEqual(['running']);
+    expect((await store.listTurns('s1')).map((t) => t.status)).toEqual(['running']);
 
-    writer.startTurn('t2');
-    expect(store.listTurns('s1').map((t) => [t.id, t.status])).toEqual([
+    await writer.startTurn('t2');
+    expect((await store.listTurns('s1')).map((t) => [t.id, t.status])).toEqual([
       ['t1', 'end_turn'],
       ['t2', 'running'],
     ]);
-    expect(store.listMessages('s1').map((m) => m.content)).toEqual([[{ type: 'text', text: 'hello' }]]);
+    expect((await store.listMessages('s1')).map((m) => m.content)).toEqual([[{ type: 'text', text: 'hello' }]]);
   });
 
-  it('[F10 store-failure] a locked database when a message commits throws StoreWriteError and announces nothing', () => {
-    writer.startTurn('t1');
+  it('[F10 store-failure] a locked database when a message commits throws StoreWriteError and announces nothing', async () => {
+    await writer.startTurn('t1');
     const before = events.length;
-    whileLocked(() => {
-      expect(() => writer.commit({ role: 'assistant', content: [{ type: 'text', text: 'lost' }] }, { status: 'complete', costUsd: 0.5 })).toThrow(
+    await whileLocked(async () => {
+      await expect(writer.commit({ role: 'assistant', content: [{ type: 'text', text: 'lost' }] }, { status: 'complete', costUsd: 0.5 })).rejects.toThrow(
         /could not save the model's message \(SQLITE_BUSY/,
       );
     });
     expect(events.length).toBe(before);
     expect(writer.record.totalCostUsd).toBe(0);
-    expect(store.listMessages('s1')).toEqual([]);
+    expect(await store.listMessages('s1')).toEqual([]);
   });
 });

@@ -42,7 +42,7 @@ describe('the cost of a Vertex turn follows the provider location', () => {
     cleanups.push(() => started.shutdown());
 
     replay.enqueue({ body: loadFixture('vertex', fixture).bytes });
-    const session = started.daemon.sessions.create({ cwd: dir });
+    const session = await started.daemon.sessions.create({ cwd: dir });
     const events: LoopEvent[] = [];
     session.subscribe((event) => void events.push(event as LoopEvent));
     expect(await session.submit([{ type: 'text', text: 'Hello' }]).outcome).toEqual({ stopReason: 'end_turn' });

@@ -8,15 +8,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 
 let dir: string;
-beforeEach(() => {
+beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-'));
 });
-afterEach(() => {
+afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe('openStore', () => {
-  it('creates private parent directories and file, in WAL mode with the pragmas set', () => {
+  it('creates private parent directories and file, in WAL mode with the pragmas set', async () => {
     const file = path.join(dir, 'a', 'b', 'agentd.db');
     const store = openStore(file);
     try {
@@ -29,19 +29,19 @@ describe('openStore', () => {
       // checked through the store's behaviour (cascade deletes) in sqlite-store.test.ts.
       const other = new Database(file, { readonly: true });
       expect(other.pragma('journal_mode', { simple: true })).toBe('wal');
-      other.close();
+      await other.close();
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
-  it('names the file when it is not a database', () => {
+  it('names the file when it is not a database', async () => {
     const file = path.join(dir, 'agentd.db');
     fs.writeFileSync(file, 'this is not sqlite, just text long enough to be read as a header'.repeat(20));
     expect(() => openStore(file)).toThrow(`cannot open the agentd database ${file}: file is not a database`);
   });
 
-  it('keeps committed data written by a process killed with SIGKILL, and recovers its turn', () => {
+  it('keeps committed data written by a process killed with SIGKILL, and recovers its turn', async () => {
     const file = path.join(dir, 'agentd.db');
     const setup = openStore(file);
     setup.createSession({ id: 's1', cwd: '/w' });
@@ -81,15 +81,15 @@ describe('openStore', () => {
 
     const store = openStore(file);
     try {
-      expect(store.listMessages('s1').map((m) => [m.id, m.content])).toEqual([
+      expect((await store.listMessages('s1')).map((m) => [m.id, m.content])).toEqual([
         ['m1', [{ type: 'text', text: 'committed' }]],
       ]);
-      expect(store.recoverInterruptedTurns()).toEqual([
+      expect(await store.recoverInterruptedTurns()).toEqual([
         expect.objectContaining({ id: 't1', sessionId: 's1', status: 'interrupted' }),
       ]);
-      expect(store.listTurns('s1').map((t) => t.status)).toEqual(['interrupted']);
+      expect((await store.listTurns('s1')).map((t) => t.status)).toEqual(['interrupted']);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

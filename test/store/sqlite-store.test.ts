@@ -17,20 +17,20 @@ function open(): Store {
   return openStore(file, { now: () => new Date(Date.UTC(2025, 0, 1) + clock++ * 1000) });
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-'));
   file = path.join(dir, 'data', 'agentd.db');
   clock = 0;
   store = open();
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function storeError(fn: () => unknown): StoreError {
+async function storeError(fn: () => Promise<unknown>): Promise<StoreError> {
   try {
-    fn();
+    await fn();
   } catch (error) {
     if (error instanceof StoreError) return error;
     throw error;
@@ -48,8 +48,8 @@ function countRows(table: string): number {
 }
 
 describe('sessions', () => {
-  it('creates with defaults and reads back the same record after reopening', () => {
-    const created = store.createSession({ id: 's1', cwd: '/work/a' });
+  it('creates with defaults and reads back the same record after reopening', async () => {
+    const created = await store.createSession({ id: 's1', cwd: '/work/a' });
     expect(created).toEqual({
       id: 's1',
       cwd: '/work/a',
@@ -62,7 +62,7 @@ describe('sessions', () => {
       totalCostUsd: 0,
       meta: {},
     });
-    store.createSession({
+    await store.createSession({
       id: 's2',
       cwd: '/work/b',
       additionalDirectories: ['/work/lib'],
@@ -71,113 +71,113 @@ describe('sessions', () => {
       mode: 'plan',
       meta: { client: { name: 'zed' } },
     });
-    store.close();
+    await store.close();
     store = open();
-    expect(store.getSession('s1')).toEqual(created);
-    expect(store.getSession('s2')).toMatchObject({
+    expect(await store.getSession('s1')).toEqual(created);
+    expect(await store.getSession('s2')).toMatchObject({
       additionalDirectories: ['/work/lib'],
       title: 'Fix the build',
       model: 'anthropic/claude-sonnet-4-5',
       mode: 'plan',
       meta: { client: { name: 'zed' } },
     });
-    expect(store.getSession('missing')).toBeUndefined();
+    expect(await store.getSession('missing')).toBeUndefined();
   });
 
-  it('refuses a duplicate or empty id', () => {
-    expect(storeError(() => store.createSession({ id: '', cwd: '/w' })).message).toBe(
+  it('refuses a duplicate or empty id', async () => {
+    expect((await storeError(() => store.createSession({ id: '', cwd: '/w' }))).message).toBe(
       'session id must be a non-empty string, got ""',
     );
-    store.createSession({ id: 's1', cwd: '/w' });
-    const error = storeError(() => store.createSession({ id: 's1', cwd: '/w' }));
+    await store.createSession({ id: 's1', cwd: '/w' });
+    const error = await storeError(() => store.createSession({ id: 's1', cwd: '/w' }));
     expect(error.code).toBe('conflict');
     expect(error.message).toContain('session "s1" already exists');
   });
 
-  it('updates the given fields, bumps updatedAt, and fails for an unknown session', () => {
-    store.createSession({ id: 's1', cwd: '/w', title: 'old', meta: { a: 1 } });
-    const updated = store.updateSession('s1', { title: null, mode: 'explore', meta: { b: 2 } });
+  it('updates the given fields, bumps updatedAt, and fails for an unknown session', async () => {
+    await store.createSession({ id: 's1', cwd: '/w', title: 'old', meta: { a: 1 } });
+    const updated = await store.updateSession('s1', { title: null, mode: 'explore', meta: { b: 2 } });
     expect(updated).toMatchObject({ title: null, mode: 'explore', meta: { b: 2 }, model: null });
     expect(updated.updatedAt > updated.createdAt).toBe(true);
-    const error = storeError(() => store.updateSession('nope', { title: 'x' }));
+    const error = await storeError(() => store.updateSession('nope', { title: 'x' }));
     expect(error.code).toBe('not_found');
     expect(error.message).toContain('session "nope" does not exist');
   });
 
-  it('lists newest first in pages of 3, with a cwd filter', () => {
+  it('lists newest first in pages of 3, with a cwd filter', async () => {
     // s0..s6, each created a second after the previous one; even ones in /even.
-    for (let i = 0; i < 7; i++) store.createSession({ id: `s${i}`, cwd: i % 2 === 0 ? '/even' : '/odd' });
+    for (let i = 0; i < 7; i++) await store.createSession({ id: `s${i}`, cwd: i % 2 === 0 ? '/even' : '/odd' });
     // Touching s2 makes it the most recently updated.
-    store.updateSession('s2', { title: 'touched' });
+    await store.updateSession('s2', { title: 'touched' });
 
     const pages: string[][] = [];
     let cursor: string | undefined;
     for (;;) {
-      const page = store.listSessions({ limit: 3, ...(cursor === undefined ? {} : { cursor }) });
+      const page = await store.listSessions({ limit: 3, ...(cursor === undefined ? {} : { cursor }) });
       pages.push(page.sessions.map((s) => s.id));
       if (page.nextCursor === null) break;
       cursor = page.nextCursor;
     }
     expect(pages).toEqual([['s2', 's6', 's5'], ['s4', 's3', 's1'], ['s0']]);
 
-    const even = store.listSessions({ cwd: '/even', limit: 3 });
+    const even = await store.listSessions({ cwd: '/even', limit: 3 });
     expect(even.sessions.map((s) => s.id)).toEqual(['s2', 's6', 's4']);
     expect(even.nextCursor).not.toBeNull();
-    const evenRest = store.listSessions({ cwd: '/even', limit: 3, cursor: even.nextCursor ?? '' });
+    const evenRest = await store.listSessions({ cwd: '/even', limit: 3, cursor: even.nextCursor ?? '' });
     expect(evenRest).toEqual({ sessions: [expect.objectContaining({ id: 's0' })], nextCursor: null });
 
-    expect(store.listSessions({}).sessions).toHaveLength(7);
-    expect(store.listSessions({ cwd: '/nowhere' })).toEqual({ sessions: [], nextCursor: null });
+    expect((await store.listSessions({})).sessions).toHaveLength(7);
+    expect(await store.listSessions({ cwd: '/nowhere' })).toEqual({ sessions: [], nextCursor: null });
   });
 
-  it('breaks updatedAt ties by id so paging never skips or repeats', () => {
-    store.close();
+  it('breaks updatedAt ties by id so paging never skips or repeats', async () => {
+    await store.close();
     store = openStore(file, { now: () => new Date('2025-01-01T00:00:00.000Z') });
-    for (const id of ['b', 'd', 'a', 'c']) store.createSession({ id, cwd: '/w' });
-    const first = store.listSessions({ limit: 2 });
-    const second = store.listSessions({ limit: 2, cursor: first.nextCursor ?? '' });
+    for (const id of ['b', 'd', 'a', 'c']) await store.createSession({ id, cwd: '/w' });
+    const first = await store.listSessions({ limit: 2 });
+    const second = await store.listSessions({ limit: 2, cursor: first.nextCursor ?? '' });
     expect([...first.sessions, ...second.sessions].map((s: SessionRecord) => s.id)).toEqual(['d', 'c', 'b', 'a']);
     expect(second.nextCursor).toBeNull();
   });
 
-  it('names a bad cursor and a bad limit', () => {
-    const cursorError = storeError(() => store.listSessions({ cursor: 'not-a-cursor' }));
+  it('names a bad cursor and a bad limit', async () => {
+    const cursorError = await storeError(() => store.listSessions({ cursor: 'not-a-cursor' }));
     expect(cursorError.code).toBe('invalid_argument');
     expect(cursorError.message).toContain('invalid session list cursor "not-a-cursor"');
-    const limitError = storeError(() => store.listSessions({ limit: 0 }));
+    const limitError = await storeError(() => store.listSessions({ limit: 0 }));
     expect(limitError.message).toContain('limit must be a whole number >= 1, got 0');
   });
 
-  it('caps the page size at 200', () => {
-    for (let i = 0; i < 201; i++) store.createSession({ id: `s${String(i).padStart(3, '0')}`, cwd: '/w' });
-    const page = store.listSessions({ limit: 1000 });
+  it('caps the page size at 200', async () => {
+    for (let i = 0; i < 201; i++) await store.createSession({ id: `s${String(i).padStart(3, '0')}`, cwd: '/w' });
+    const page = await store.listSessions({ limit: 1000 });
     expect(page.sessions).toHaveLength(200);
     expect(page.nextCursor).not.toBeNull();
-    expect(store.listSessions({}).sessions).toHaveLength(50);
+    expect((await store.listSessions({})).sessions).toHaveLength(50);
   });
 
-  it('deletes a session with its turns and messages', () => {
-    store.createSession({ id: 's1', cwd: '/w' });
-    store.createSession({ id: 's2', cwd: '/w' });
+  it('deletes a session with its turns and messages', async () => {
+    await store.createSession({ id: 's1', cwd: '/w' });
+    await store.createSession({ id: 's2', cwd: '/w' });
     for (const id of ['s1', 's2']) {
-      store.startTurn(id, `${id}-t1`);
-      store.appendMessage({ sessionId: id, turnId: `${id}-t1`, role: 'user', content: [{ type: 'text', text: 'hi' }] });
+      await store.startTurn(id, `${id}-t1`);
+      await store.appendMessage({ sessionId: id, turnId: `${id}-t1`, role: 'user', content: [{ type: 'text', text: 'hi' }] });
     }
-    expect(store.deleteSession('s1')).toBe(true);
-    expect(store.deleteSession('s1')).toBe(false);
-    expect(store.getSession('s1')).toBeUndefined();
-    expect(store.listMessages('s1')).toEqual([]);
-    expect(store.listTurns('s1')).toEqual([]);
+    expect(await store.deleteSession('s1')).toBe(true);
+    expect(await store.deleteSession('s1')).toBe(false);
+    expect(await store.getSession('s1')).toBeUndefined();
+    expect(await store.listMessages('s1')).toEqual([]);
+    expect(await store.listTurns('s1')).toEqual([]);
     expect(countRows('messages')).toBe(1);
     expect(countRows('turns')).toBe(1);
-    expect(store.listMessages('s2')).toHaveLength(1);
+    expect(await store.listMessages('s2')).toHaveLength(1);
   });
 });
 
 describe('turns', () => {
-  it('starts, ends and lists turns in order', () => {
-    store.createSession({ id: 's1', cwd: '/w' });
-    const t1 = store.startTurn('s1', 't1');
+  it('starts, ends and lists turns in order', async () => {
+    await store.createSession({ id: 's1', cwd: '/w' });
+    const t1 = await store.startTurn('s1', 't1');
     expect(t1).toEqual({
       id: 't1',
       sessionId: 's1',
@@ -186,10 +186,10 @@ describe('turns', () => {
       endedAt: null,
       error: null,
     });
-    store.endTurn('t1', 'end_turn');
-    store.startTurn('s1', 't2');
-    store.endTurn('t2', 'error', 'provider returned 500');
-    expect(store.listTurns('s1')).toEqual([
+    await store.endTurn('t1', 'end_turn');
+    await store.startTurn('s1', 't2');
+    await store.endTurn('t2', 'error', 'provider returned 500');
+    expect(await store.listTurns('s1')).toEqual([
       { ...t1, status: 'end_turn', endedAt: '2025-01-01T00:00:02.000Z' },
       {
         id: 't2',
@@ -202,48 +202,48 @@ describe('turns', () => {
     ]);
   });
 
-  it('gives clear errors for an unknown session, a reused id and a double end', () => {
-    expect(storeError(() => store.startTurn('nope', 't1')).message).toContain('session "nope" does not exist');
-    store.createSession({ id: 's1', cwd: '/w' });
-    store.startTurn('s1', 't1');
-    expect(storeError(() => store.startTurn('s1', 't1')).code).toBe('conflict');
-    expect(storeError(() => store.endTurn('t9', 'end_turn')).message).toContain('turn "t9" does not exist');
-    store.endTurn('t1', 'cancelled');
-    const twice = storeError(() => store.endTurn('t1', 'end_turn'));
+  it('gives clear errors for an unknown session, a reused id and a double end', async () => {
+    expect((await storeError(() => store.startTurn('nope', 't1'))).message).toContain('session "nope" does not exist');
+    await store.createSession({ id: 's1', cwd: '/w' });
+    await store.startTurn('s1', 't1');
+    expect((await storeError(() => store.startTurn('s1', 't1'))).code).toBe('conflict');
+    expect((await storeError(() => store.endTurn('t9', 'end_turn'))).message).toContain('turn "t9" does not exist');
+    await store.endTurn('t1', 'cancelled');
+    const twice = await storeError(() => store.endTurn('t1', 'end_turn'));
     expect(twice.code).toBe('conflict');
     expect(twice.message).toContain('already ended with status "cancelled"');
     expect(countRows('turns')).toBe(1);
   });
 
-  it('marks running turns interrupted on recovery, once', () => {
-    store.createSession({ id: 's1', cwd: '/w' });
-    store.startTurn('s1', 'done');
-    store.endTurn('done', 'end_turn');
-    store.startTurn('s1', 'running');
-    store.close();
+  it('marks running turns interrupted on recovery, once', async () => {
+    await store.createSession({ id: 's1', cwd: '/w' });
+    await store.startTurn('s1', 'done');
+    await store.endTurn('done', 'end_turn');
+    await store.startTurn('s1', 'running');
+    await store.close();
     store = open();
-    const recovered = store.recoverInterruptedTurns();
+    const recovered = await store.recoverInterruptedTurns();
     expect(recovered).toEqual([
       expect.objectContaining({ id: 'running', status: 'interrupted', error: expect.stringContaining('stopped') }),
     ]);
     expect(recovered[0]?.endedAt).not.toBeNull();
-    expect(store.recoverInterruptedTurns()).toEqual([]);
-    expect(store.listTurns('s1').map((t) => t.status)).toEqual(['end_turn', 'interrupted']);
+    expect(await store.recoverInterruptedTurns()).toEqual([]);
+    expect((await store.listTurns('s1')).map((t) => t.status)).toEqual(['end_turn', 'interrupted']);
   });
 });
 
 describe('messages', () => {
-  it('appends in seq order, parses JSON columns and adds cost to the session', () => {
-    store.createSession({ id: 's1', cwd: '/w' });
-    store.startTurn('s1', 't1');
-    const user = store.appendMessage({
+  it('appends in seq order, parses JSON columns and adds cost to the session', async () => {
+    await store.createSession({ id: 's1', cwd: '/w' });
+    await store.startTurn('s1', 't1');
+    const user = await store.appendMessage({
       sessionId: 's1',
       turnId: 't1',
       role: 'user',
       content: [{ type: 'text', text: 'hello' }],
     });
     const usage = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 2, cacheWriteTokens: 0, reasoningTokens: 1 };
-    const assistant = store.appendMessage({
+    const assistant = await store.appendMessage({
       id: 'm-assistant',
       sessionId: 's1',
       turnId: 't1',
@@ -255,7 +255,7 @@ describe('messages', () => {
       costUsd: 0.25,
       meta: { stopReason: 'cancelled' },
     });
-    store.appendMessage({ sessionId: 's1', turnId: 't1', role: 'assistant', content: [], costUsd: 0.5 });
+    await store.appendMessage({ sessionId: 's1', turnId: 't1', role: 'assistant', content: [], costUsd: 0.5 });
 
     expect(user).toMatchObject({
       seq: 1,
@@ -283,22 +283,22 @@ describe('messages', () => {
       meta: { stopReason: 'cancelled' },
       createdAt: '2025-01-01T00:00:03.000Z',
     });
-    store.close();
+    await store.close();
     store = open();
-    expect(store.listMessages('s1')).toEqual([user, assistant, expect.objectContaining({ seq: 3 })]);
-    expect(store.getSession('s1')).toMatchObject({ totalCostUsd: 0.75, updatedAt: '2025-01-01T00:00:04.000Z' });
+    expect(await store.listMessages('s1')).toEqual([user, assistant, expect.objectContaining({ seq: 3 })]);
+    expect(await store.getSession('s1')).toMatchObject({ totalCostUsd: 0.75, updatedAt: '2025-01-01T00:00:04.000Z' });
   });
 
-  it('writes nothing when the session is unknown', () => {
-    const error = storeError(() => store.appendMessage({ sessionId: 'nope', turnId: 't', role: 'user', content: [] }));
+  it('writes nothing when the session is unknown', async () => {
+    const error = await storeError(() => store.appendMessage({ sessionId: 'nope', turnId: 't', role: 'user', content: [] }));
     expect(error.code).toBe('not_found');
     expect(error.message).toContain('session "nope" does not exist');
     expect(countRows('messages')).toBe(0);
   });
 
-  it('rolls the message back when updating the session fails after the insert', () => {
-    store.createSession({ id: 's1', cwd: '/w' });
-    store.appendMessage({ sessionId: 's1', turnId: 't', role: 'user', content: [], costUsd: 1 });
+  it('rolls the message back when updating the session fails after the insert', async () => {
+    await store.createSession({ id: 's1', cwd: '/w' });
+    await store.appendMessage({ sessionId: 's1', turnId: 't', role: 'user', content: [], costUsd: 1 });
     // A second connection installs a trigger that makes the session update (the last
     // statement of appendMessage) fail, after the message row was inserted.
     const other = new Database(file);
@@ -306,39 +306,39 @@ describe('messages', () => {
                 WHEN NEW.total_cost_usd > 5 BEGIN SELECT RAISE(ABORT, 'cost update refused'); END`);
     other.close();
 
-    expect(() =>
+    await expect(
       store.appendMessage({ sessionId: 's1', turnId: 't', role: 'assistant', content: [], costUsd: 10 }),
-    ).toThrow(/cost update refused/);
-    expect(store.listMessages('s1').map((m) => m.seq)).toEqual([1]);
-    expect(store.getSession('s1')?.totalCostUsd).toBe(1);
+    ).rejects.toThrow(/cost update refused/);
+    expect((await store.listMessages('s1')).map((m) => m.seq)).toEqual([1]);
+    expect((await store.getSession('s1'))?.totalCostUsd).toBe(1);
     // The next append still gets the next seq: nothing half-written is left behind.
-    expect(store.appendMessage({ sessionId: 's1', turnId: 't', role: 'user', content: [] }).seq).toBe(2);
+    expect((await store.appendMessage({ sessionId: 's1', turnId: 't', role: 'user', content: [] })).seq).toBe(2);
   });
 
-  it('rejects content that is not an array, a bad cost, non-JSON data and a reused id', () => {
-    store.createSession({ id: 's1', cwd: '/w' });
+  it('rejects content that is not an array, a bad cost, non-JSON data and a reused id', async () => {
+    await store.createSession({ id: 's1', cwd: '/w' });
     const base = { sessionId: 's1', turnId: 't', role: 'user' as const, content: [] };
-    expect(storeError(() => store.appendMessage({ ...base, content: 'hi' as unknown as unknown[] })).message).toContain(
+    expect((await storeError(() => store.appendMessage({ ...base, content: 'hi' as unknown as unknown[] }))).message).toContain(
       'content must be an array',
     );
-    expect(storeError(() => store.appendMessage({ ...base, costUsd: -1 })).message).toContain(
+    expect((await storeError(() => store.appendMessage({ ...base, costUsd: -1 }))).message).toContain(
       'costUsd must be a finite number >= 0, got -1',
     );
-    expect(storeError(() => store.appendMessage({ ...base, meta: { n: 1n } })).message).toMatch(
+    expect((await storeError(() => store.appendMessage({ ...base, meta: { n: 1n } }))).message).toMatch(
       /^meta cannot be stored as JSON/,
     );
-    store.appendMessage({ ...base, id: 'm1' });
-    expect(storeError(() => store.appendMessage({ ...base, id: 'm1' })).message).toContain('message "m1" already exists');
-    expect(store.listMessages('s1')).toHaveLength(1);
+    await store.appendMessage({ ...base, id: 'm1' });
+    expect((await storeError(() => store.appendMessage({ ...base, id: 'm1' }))).message).toContain('message "m1" already exists');
+    expect(await store.listMessages('s1')).toHaveLength(1);
   });
 });
 
 describe('addSessionCost', () => {
-  it('adds a cost spent outside the messages (MCP sampling) to the session total, and refuses an unknown session', () => {
-    store.createSession({ id: 's-cost', cwd: '/w', additionalDirectories: [], meta: {} });
-    store.addSessionCost('s-cost', 0.25);
-    store.addSessionCost('s-cost', 0.5);
-    expect(store.getSession('s-cost')!.totalCostUsd).toBeCloseTo(0.75, 12);
-    expect(() => store.addSessionCost('missing', 1)).toThrow(StoreError);
+  it('adds a cost spent outside the messages (MCP sampling) to the session total, and refuses an unknown session', async () => {
+    await store.createSession({ id: 's-cost', cwd: '/w', additionalDirectories: [], meta: {} });
+    await store.addSessionCost('s-cost', 0.25);
+    await store.addSessionCost('s-cost', 0.5);
+    expect((await store.getSession('s-cost'))!.totalCostUsd).toBeCloseTo(0.75, 12);
+    await expect(async () => store.addSessionCost('missing', 1)).rejects.toThrow(StoreError);
   });
 });

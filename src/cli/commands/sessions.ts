@@ -34,27 +34,27 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
   }
 }
 
-function listSessions(paths: AgentdPaths, argv: string[]): number {
+function listSessions(paths: AgentdPaths, argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { cwd: { type: 'string' }, json: { type: 'boolean' }, all: { type: 'boolean' } }, strict: true });
-  return withStore(paths, (store) => {
+  return withStore(paths, async (store) => {
     const query = values.cwd ? { cwd: resolve(values.cwd) } : {};
     let cursor: string | null = null;
     const rows: SessionRow[] = [];
     do {
-      const page = store.listSessions({ ...query, ...(cursor ? { cursor } : {}) });
+      const page = await store.listSessions({ ...query, ...(cursor ? { cursor } : {}) });
       for (const s of page.sessions) {
         // The title is the model's, the directory a repository's name: one line each, every control shown.
         if (values.json) process.stdout.write(jsonForTerminal(s) + '\n');
-        else rows.push({ id: s.id, updatedAt: s.updatedAt, model: s.model ?? lastModel(store, s.id), costUsd: s.totalCostUsd, cwd: s.cwd, title: s.title });
+        else rows.push({ id: s.id, updatedAt: s.updatedAt, model: s.model ?? (await lastModel(store, s.id)), costUsd: s.totalCostUsd, cwd: s.cwd, title: s.title });
       }
       cursor = values.all ? page.nextCursor : null;
     } while (cursor);
     if (rows.length > 0) process.stdout.write(formatSessionTable(rows));
     return 0;
-  }, { missing: () => 0 });
+  }, { missing: async () => 0 });
 }
 
-function showSession(paths: AgentdPaths, action: 'show' | 'export', argv: string[]): number {
+function showSession(paths: AgentdPaths, action: 'show' | 'export', argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: { json: { type: 'boolean' }, format: { type: 'string' }, output: { type: 'string', short: 'o' } },
@@ -64,11 +64,11 @@ function showSession(paths: AgentdPaths, action: 'show' | 'export', argv: string
   const given = onlyId(action, positionals);
   const format = values.format ?? (values.json ? 'json' : 'markdown');
   if (format !== 'markdown' && format !== 'json') throw new Error(`agentd sessions ${action}: --format must be markdown or json, not "${format}"`);
-  return withStore(paths, (store) => {
-    const id = resolveSessionId(store, given, action);
-    const session = store.getSession(id)!;
-    const messages = store.listMessages(id);
-    const turns = store.listTurns(id);
+  return withStore(paths, async (store) => {
+    const id = await resolveSessionId(store, given, action);
+    const session = (await store.getSession(id))!;
+    const messages = await store.listMessages(id);
+    const turns = await store.listTurns(id);
     const record = { session, turns, messages };
     const markdown = (): string => renderSessionMarkdown(session, messages, { full: action === 'export' });
     if (values.output) {
@@ -80,7 +80,7 @@ function showSession(paths: AgentdPaths, action: 'show' | 'export', argv: string
       process.stdout.write(format === 'json' ? `${jsonForTerminal(record, 2)}\n` : showControlCharacters(markdown(), { keep: '\n\t' }));
     }
     return 0;
-  }, { missing: () => { throw new Error(`agentd sessions ${action}: no session ${given}; there are no sessions yet`); } });
+  }, { missing: async () => { throw new Error(`agentd sessions ${action}: no session ${given}; there are no sessions yet`); } });
 }
 
 async function deleteSession(paths: AgentdPaths, argv: string[]): Promise<number> {
@@ -93,10 +93,10 @@ async function deleteSession(paths: AgentdPaths, argv: string[]): Promise<number
     if (!existsSync(paths.databaseFile)) throw new Error(`agentd sessions delete: no session ${given}; there are no sessions yet`);
     const store = openStore(paths.databaseFile);
     try {
-      id = resolveSessionId(store, given, 'delete');
-      store.deleteSession(id);
+      id = await resolveSessionId(store, given, 'delete');
+      await store.deleteSession(id);
     } finally {
-      store.close();
+      await store.close();
     }
   } finally {
     attempt.lock.release();
@@ -110,8 +110,8 @@ async function deleteThroughOwner(paths: AgentdPaths, owner: DataDirOwner | unde
   if (!owner?.socketPath) {
     throw new Error(`agentd sessions delete: ${describeOwner(paths.dataDir, owner)} and serves no socket; stop it, or delete the session from a client of it`);
   }
-  const id = withStore(paths, (store) => resolveSessionId(store, given, 'delete'), {
-    missing: () => {
+  const id = await withStore(paths, (store) => resolveSessionId(store, given, 'delete'), {
+    missing: async () => {
       throw new Error(`agentd sessions delete: no session ${given}; there are no sessions yet`);
     },
   });
@@ -129,8 +129,8 @@ async function deleteThroughOwner(paths: AgentdPaths, owner: DataDirOwner | unde
 }
 
 /** The model that wrote the session's last answer, for a session that keeps the configured default. */
-function lastModel(store: Store, sessionId: string): string | null {
-  const messages = store.listMessages(sessionId);
+async function lastModel(store: Store, sessionId: string): Promise<string | null> {
+  const messages = await store.listMessages(sessionId);
   for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.model) return messages[i]!.model;
   return null;
 }
@@ -144,16 +144,16 @@ function onlyId(action: string, positionals: string[]): string {
  * Runs `read` on the store: read-only while a daemon owns the data directory; otherwise
  * holding the lock meanwhile, so no daemon starts recovering under it.
  */
-function withStore<T>(paths: AgentdPaths, read: (store: Store) => T, options: { missing: () => T }): T {
+async function withStore<T>(paths: AgentdPaths, read: (store: Store) => Promise<T>, options: { missing: () => Promise<T> }): Promise<T> {
   const attempt = tryLockDataDir(paths.dataDir);
   try {
     // No database yet: no sessions, and nothing is created just to look.
-    if (!existsSync(paths.databaseFile)) return options.missing();
+    if (!existsSync(paths.databaseFile)) return await options.missing();
     const store = openStore(paths.databaseFile, { readOnly: attempt.kind === 'held' });
     try {
-      return read(store);
+      return await read(store);
     } finally {
-      store.close();
+      await store.close();
     }
   } finally {
     if (attempt.kind === 'acquired') attempt.lock.release();

@@ -5,12 +5,12 @@ import type { Store } from '../../store/store.js';
  * starts with it (the table shows 8 characters). No match, or several, is an error that
  * says so and, for several, lists them.
  */
-export function resolveSessionId(store: Store, idOrPrefix: string, action: string): string {
-  if (store.getSession(idOrPrefix)) return idOrPrefix;
+export async function resolveSessionId(store: Store, idOrPrefix: string, action: string): Promise<string> {
+  if (await store.getSession(idOrPrefix)) return idOrPrefix;
   const matches: string[] = [];
   let cursor: string | null = null;
   do {
-    const page = store.listSessions({ limit: 200, ...(cursor ? { cursor } : {}) });
+    const page = await store.listSessions({ limit: 200, ...(cursor ? { cursor } : {}) });
     for (const s of page.sessions) if (idOrPrefix !== '' && s.id.startsWith(idOrPrefix)) matches.push(s.id);
     cursor = page.nextCursor;
   } while (cursor);

@@ -8,13 +8,13 @@ const DEFAULT_DAYS = 30;
  * Spending per UTC day and model over stored sessions, with totals per model and overall.
  * Without dates: the 30 days ending today (UTC).
  */
-export const daemonCosts: RequestHandler<'daemon/costs'> = (params, { daemon }) => {
+export const daemonCosts: RequestHandler<'daemon/costs'> = async (params, { daemon }) => {
   const until = params.until === undefined ? new Date().toISOString().slice(0, 10) : utcDay('until', params.until);
   const since = params.since === undefined ? shiftDay(until, -(DEFAULT_DAYS - 1)) : utcDay('since', params.since);
   if (since > until) {
     throw RpcError.invalidParams('daemon/costs', [`since: ${since} is after until ${until}; pass a since on or before until`]);
   }
-  const days = daemon.sessions.store.costTotals({ sinceDay: since, untilDay: until, ...(params.cwd !== undefined ? { cwd: params.cwd } : {}) });
+  const days = await daemon.sessions.store.costTotals({ sinceDay: since, untilDay: until, ...(params.cwd !== undefined ? { cwd: params.cwd } : {}) });
   return { days, byModel: byModel(days), totalUsd: days.reduce((sum, row) => sum + row.costUsd, 0), since, until };
 };
 

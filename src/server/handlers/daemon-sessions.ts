@@ -10,16 +10,16 @@ import { RpcError } from '../wire/rpc-error.js';
  * session's state is known only here, so a state filter selects the live sessions in that
  * state by id and the stored ones by how their last turn ended.
  */
-export const daemonSessions: RequestHandler<'daemon/sessions'> = (params, { daemon }) => {
+export const daemonSessions: RequestHandler<'daemon/sessions'> = async (params, { daemon }) => {
   const questions = daemon.permissionQuestions;
   const live = daemon.sessions.liveSessions();
-  const select = params.states === undefined ? undefined : selection(new Set(params.states), live.map((session) => ({
+  const select = params.states === undefined ? undefined : selection(new Set(params.states), await Promise.all(live.map(async (session) => ({
     id: session.id,
-    state: overviewState({ live: session, lastTurn: daemon.sessions.lastTurn(session.id), question: questions.oldest(session.id) }),
-  })));
+    state: overviewState({ live: session, lastTurn: await daemon.sessions.lastTurn(session.id), question: questions.oldest(session.id) }),
+  }))));
   let page;
   try {
-    page = daemon.sessions.search({
+    page = await daemon.sessions.search({
       ...(params.cwd !== undefined ? { cwd: params.cwd } : {}),
       ...(params.query !== undefined ? { titleContains: params.query } : {}),
       ...(select !== undefined ? { select } : {}),

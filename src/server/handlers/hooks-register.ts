@@ -5,8 +5,8 @@ import type { RequestHandler } from '../handler-table.js';
  * calls; registering again replaces the earlier registration, and the hooks go when
  * this connection closes.
  */
-export const hooksRegister: RequestHandler<'hooks/register'> = (params, { client, daemon }) => {
-  if (params.sessionId !== undefined) daemon.sessions.record(params.sessionId);
+export const hooksRegister: RequestHandler<'hooks/register'> = async (params, { client, daemon }) => {
+  if (params.sessionId !== undefined) await daemon.sessions.record(params.sessionId);
   daemon.hooks.register(client.peer, params);
   return { registered: true };
 };

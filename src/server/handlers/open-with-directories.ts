@@ -10,16 +10,16 @@ import { requireDirectory } from './require-directory.js';
  * keeps the roots its tools and sandbox were built with, so a different list for it is
  * refused with what to do, rather than silently ignored.
  */
-export function openWithDirectories(method: 'session/load' | 'session/resume', daemon: DaemonContext, sessionId: string, requested: string[] | undefined): Session {
-  applyRequestedDirectories(method, daemon, sessionId, requested);
+export async function openWithDirectories(method: 'session/load' | 'session/resume', daemon: DaemonContext, sessionId: string, requested: string[] | undefined): Promise<Session> {
+  await applyRequestedDirectories(method, daemon, sessionId, requested);
   return daemon.sessions.open(sessionId);
 }
 
 /** The check and update of openWithDirectories alone, for a caller that opens the session its own way (session/load). */
-export function applyRequestedDirectories(method: 'session/load' | 'session/resume', daemon: DaemonContext, sessionId: string, requested: string[] | undefined): void {
+export async function applyRequestedDirectories(method: 'session/load' | 'session/resume', daemon: DaemonContext, sessionId: string, requested: string[] | undefined): Promise<void> {
   if (requested === undefined) return;
   requested.forEach((dir, i) => requireDirectory(method, `additionalDirectories[${i}]`, dir));
-  const stored = daemon.sessions.record(sessionId).additionalDirectories;
+  const stored = (await daemon.sessions.record(sessionId)).additionalDirectories;
   const same = stored.length === requested.length && stored.every((dir, i) => dir === requested[i]);
   if (!same) {
     if (daemon.sessions.get(sessionId)) {
@@ -27,6 +27,6 @@ export function applyRequestedDirectories(method: 'session/load' | 'session/resu
         `additionalDirectories: session ${sessionId} is open with ${JSON.stringify(stored)}; send those, or leave the field out, or close the session (session/close) before opening it with other directories`,
       ]);
     }
-    daemon.sessions.setAdditionalDirectories(sessionId, requested);
+    await daemon.sessions.setAdditionalDirectories(sessionId, requested);
   }
 }

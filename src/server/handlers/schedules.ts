@@ -13,14 +13,14 @@ async function answer<T>(method: MethodName, call: () => T | Promise<T>): Promis
 
 /** Adds a schedule; cron, time zone and cwd are checked here (InvalidParams names the field). */
 export const schedulesAdd: RequestHandler<'schedules/add'> = (params, { daemon }) =>
-  answer('schedules/add', () => ({ schedule: daemon.scheduler.add(params) }));
+  answer('schedules/add', async () => ({ schedule: await daemon.scheduler.add(params) }));
 
 export const schedulesList: RequestHandler<'schedules/list'> = (_params, { daemon }) =>
   answer('schedules/list', () => ({ schedules: daemon.scheduler.list() }));
 
 /** Changes an added schedule; a config.json one is refused with how to change it. */
 export const schedulesUpdate: RequestHandler<'schedules/update'> = (params, { daemon }) =>
-  answer('schedules/update', () => ({ schedule: daemon.scheduler.update(params) }));
+  answer('schedules/update', async () => ({ schedule: await daemon.scheduler.update(params) }));
 
 export const schedulesRemove: RequestHandler<'schedules/remove'> = (params, { daemon }) =>
   answer('schedules/remove', async () => {

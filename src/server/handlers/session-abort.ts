@@ -2,7 +2,7 @@ import type { RequestHandler } from '../handler-table.js';
 
 /** Stops the running turn now and answers once it has fully stopped. */
 export const sessionAbort: RequestHandler<'session/abort'> = async (params, { daemon }) => {
-  const session = daemon.sessions.open(params.sessionId);
+  const session = await daemon.sessions.open(params.sessionId);
   await session.abort({ keepQueues: params.keepQueues === true });
   return { stopped: true };
 };

@@ -3,7 +3,7 @@ import type { RequestHandler } from '../handler-table.js';
 
 /** Stops the session's turn and its MCP servers and unloads it; its history stays stored. */
 export const sessionClose: RequestHandler<'session/close'> = async (params, { client, daemon }) => {
-  daemon.sessions.record(params.sessionId);
+  await daemon.sessions.record(params.sessionId);
   detachSession(client, params.sessionId);
   await daemon.sessions.close(params.sessionId);
   await daemon.mcp.stopSession(params.sessionId);

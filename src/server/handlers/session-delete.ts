@@ -8,7 +8,7 @@ import type { RequestHandler } from '../handler-table.js';
  */
 export const sessionDelete: RequestHandler<'session/delete'> = async (params, { client, daemon }) => {
   detachSession(client, params.sessionId);
-  if (!daemon.sessions.exists(params.sessionId)) return {};
+  if (!(await daemon.sessions.exists(params.sessionId))) return {};
   await daemon.sessions.delete(params.sessionId);
   await daemon.mcp.stopSession(params.sessionId);
   // Tools its clients registered for this session go with it.

@@ -2,7 +2,7 @@ import type { RequestHandler } from '../handler-table.js';
 import { answerQueued } from './answer-queued.js';
 
 /** Queues a message for when the agent would otherwise stop; starts a turn when idle. */
-export const sessionFollowUp: RequestHandler<'session/followUp'> = (params, { client, daemon }) => {
-  const session = daemon.sessions.open(params.sessionId);
+export const sessionFollowUp: RequestHandler<'session/followUp'> = async (params, { client, daemon }) => {
+  const session = await daemon.sessions.open(params.sessionId);
   return answerQueued(daemon, session.id, session.submit(params.prompt, { delivery: 'followUp', origin: client.id }));
 };

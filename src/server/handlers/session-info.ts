@@ -4,9 +4,9 @@ import type { RequestHandler } from '../handler-table.js';
  * One session's facts from its record, and its state when it is live. A stored session
  * stays stored: nothing is loaded, replayed or started to answer.
  */
-export const sessionInfo: RequestHandler<'session/info'> = (params, { daemon }) => {
+export const sessionInfo: RequestHandler<'session/info'> = async (params, { daemon }) => {
   // The live record when there is one: its cost counts the turn in progress.
-  const record = daemon.sessions.record(params.sessionId);
+  const record = await daemon.sessions.record(params.sessionId);
   const live = daemon.sessions.get(params.sessionId);
   return {
     sessionId: record.id,

@@ -3,10 +3,10 @@ import type { RequestHandler } from '../handler-table.js';
 import { RpcError } from '../wire/rpc-error.js';
 
 /** Sessions newest first, optionally for one cwd, 50 a page. */
-export const sessionList: RequestHandler<'session/list'> = (params, { daemon }) => {
+export const sessionList: RequestHandler<'session/list'> = async (params, { daemon }) => {
   let page;
   try {
-    page = daemon.sessions.list({ ...(params.cwd ? { cwd: params.cwd } : {}), ...(params.cursor ? { cursor: params.cursor } : {}) });
+    page = await daemon.sessions.list({ ...(params.cwd ? { cwd: params.cwd } : {}), ...(params.cursor ? { cursor: params.cursor } : {}) });
   } catch (error) {
     if (error instanceof StoreError && error.code === 'invalid_argument') {
       throw RpcError.invalidParams('session/list', [`cursor: ${error.message}`]);

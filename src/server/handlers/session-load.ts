@@ -15,11 +15,11 @@ import { stateForClients } from '../../session/session-state.js';
  */
 export const sessionLoad: RequestHandler<'session/load'> = async (params, { client, daemon }) => {
   const mcpServers = sessionMcpSpecs('session/load', params.mcpServers, params.cwd);
-  applyRequestedDirectories('session/load', daemon, params.sessionId, params.additionalDirectories ?? undefined);
+  await applyRequestedDirectories('session/load', daemon, params.sessionId, params.additionalDirectories ?? undefined);
   // The records a freshly loaded session was built from are the ones replayed: read once.
-  const { session, messages } = daemon.sessions.openWithMessages(params.sessionId);
+  // Read while none of its writes is in flight, so the replay and the live rest meet exactly.
+  const { session, messages, turns } = await daemon.sessions.openWithMessages(params.sessionId);
   const mcp = startSessionMcp(daemon, session, mcpServers);
-  const turns = daemon.sessions.turns(session.id);
   // Calls stored before what clients were shown was kept with them: described by today's tools.
   const describe = (name: string, args: Record<string, unknown>) => describeToolCall(daemon.tools.get(name, session.id), name, args, session.record.cwd);
   // The stored history, then what a running turn has shown since its last stored message,

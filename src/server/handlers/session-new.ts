@@ -12,7 +12,8 @@ export const sessionNew: RequestHandler<'session/new'> = async (params, { client
   const additional = params.additionalDirectories ?? [];
   additional.forEach((dir, i) => requireDirectory('session/new', `additionalDirectories[${i}]`, dir));
   const mcpServers = sessionMcpSpecs('session/new', params.mcpServers, params.cwd);
-  const session = daemon.sessions.create({ cwd: params.cwd, additionalDirectories: additional });
+  // Answered after the row exists: the id it gives is loadable at once.
+  const session = await daemon.sessions.create({ cwd: params.cwd, additionalDirectories: additional });
   const mcp = startSessionMcp(daemon, session, mcpServers);
   attachSession(client, session);
   const sandbox = await session.project.sandbox;

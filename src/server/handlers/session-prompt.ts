@@ -9,7 +9,7 @@ import type { RequestHandler } from '../handler-table.js';
  * follows the session (see stopUnfollowedTurns).
  */
 export const sessionPrompt: RequestHandler<'session/prompt'> = async (params, { client, daemon, signal }) => {
-  const session = daemon.sessions.open(params.sessionId);
+  const session = await daemon.sessions.open(params.sessionId);
   attachSession(client, session);
   // Checked by the params schema (strict): an unknown delivery was refused before here.
   const delivery = params._meta?.agentd?.delivery;

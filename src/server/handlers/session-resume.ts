@@ -8,7 +8,7 @@ import { stateForClients } from '../../session/session-state.js';
 /** Follows a session again without replaying its history (ACP session/resume). */
 export const sessionResume: RequestHandler<'session/resume'> = async (params, { client, daemon }) => {
   const mcpServers = sessionMcpSpecs('session/resume', params.mcpServers, params.cwd);
-  const session = openWithDirectories('session/resume', daemon, params.sessionId, params.additionalDirectories ?? undefined);
+  const session = await openWithDirectories('session/resume', daemon, params.sessionId, params.additionalDirectories ?? undefined);
   const mcp = startSessionMcp(daemon, session, mcpServers);
   attachSession(client, session);
   return {

@@ -7,15 +7,15 @@ import { sessionConfigOptions } from '../acp/session-choices.js';
 const QUEUE_MODES = ['all', 'oneAtATime'] as const;
 
 /** Sets the mode (as session/set_mode does), the model or a queue's delivery mode; answers with every option's new state. */
-export const sessionSetConfigOption: RequestHandler<'session/set_config_option'> = (params, { daemon }) => {
-  const session = daemon.sessions.open(params.sessionId);
+export const sessionSetConfigOption: RequestHandler<'session/set_config_option'> = async (params, { daemon }) => {
+  const session = await daemon.sessions.open(params.sessionId);
   const value = (params as { value?: unknown }).value;
   const invalid = (detail: string): RpcError => RpcError.invalidParams('session/set_config_option', [detail]);
   if (typeof value !== 'string') throw invalid(`value: expected a string for ${params.configId}`);
   /** Runs a setter; its error for a value the session does not offer is the caller's invalid `value`. */
-  const set = (apply: (value: string) => void, refusal: new (...args: never[]) => Error): void => {
+  const set = async (apply: (value: string) => Promise<void>, refusal: new (...args: never[]) => Error): Promise<void> => {
     try {
-      apply(value);
+      await apply(value);
     } catch (error) {
       if (error instanceof refusal) throw invalid(`value: ${error.message}`);
       throw error;
@@ -23,16 +23,16 @@ export const sessionSetConfigOption: RequestHandler<'session/set_config_option'>
   };
   switch (params.configId) {
     case 'mode':
-      set((mode) => session.setMode(mode), UnknownChoiceError);
+      await set((mode) => session.setMode(mode), UnknownChoiceError);
       break;
     case 'model':
-      set((model) => session.setModel(model), ModelNotConfiguredError);
+      await set((model) => session.setModel(model), ModelNotConfiguredError);
       break;
     case 'steeringMode':
     case 'followUpMode': {
       const mode = QUEUE_MODES.find((m) => m === value);
       if (!mode) throw invalid(`value: expected one of ${QUEUE_MODES.join(', ')} for ${params.configId}`);
-      session.setDeliveryMode(params.configId === 'steeringMode' ? 'steering' : 'followUp', mode);
+      await session.setDeliveryMode(params.configId === 'steeringMode' ? 'steering' : 'followUp', mode);
       break;
     }
     default:

@@ -3,10 +3,10 @@ import type { RequestHandler } from '../handler-table.js';
 import { RpcError } from '../wire/rpc-error.js';
 
 /** Switches the session's agent (build, plan, explore or a user agent). */
-export const sessionSetMode: RequestHandler<'session/set_mode'> = (params, { daemon }) => {
-  const session = daemon.sessions.open(params.sessionId);
+export const sessionSetMode: RequestHandler<'session/set_mode'> = async (params, { daemon }) => {
+  const session = await daemon.sessions.open(params.sessionId);
   try {
-    session.setMode(params.modeId);
+    await session.setMode(params.modeId);
   } catch (error) {
     if (error instanceof UnknownChoiceError) throw RpcError.invalidParams('session/set_mode', [`modeId: ${error.message}`]);
     throw error;

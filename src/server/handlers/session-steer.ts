@@ -6,8 +6,8 @@ import { answerQueued } from './answer-queued.js';
  * tool call now running (`interrupt: true` ends the stream in flight instead); starts
  * a turn when the session is idle. Answers at once with the queue length.
  */
-export const sessionSteer: RequestHandler<'session/steer'> = (params, { client, daemon }) => {
-  const session = daemon.sessions.open(params.sessionId);
+export const sessionSteer: RequestHandler<'session/steer'> = async (params, { client, daemon }) => {
+  const session = await daemon.sessions.open(params.sessionId);
   const submission = session.submit(params.prompt, { delivery: 'steer', interrupt: params.interrupt === true, origin: client.id });
   return answerQueued(daemon, session.id, submission);
 };

@@ -8,15 +8,15 @@ import { RpcError } from '../wire/rpc-error.js';
  * name another client, an MCP server or a built-in uses is refused, and the tools go
  * when this connection closes.
  */
-export const toolsRegister: RequestHandler<'tools/register'> = (params, { client, daemon }) => {
-  params.tools.forEach((tool, index) => {
-    if (tool.sessionId === undefined) return;
+export const toolsRegister: RequestHandler<'tools/register'> = async (params, { client, daemon }) => {
+  for (const [index, tool] of params.tools.entries()) {
+    if (tool.sessionId === undefined) continue;
     try {
-      daemon.sessions.record(tool.sessionId);
+      await daemon.sessions.record(tool.sessionId);
     } catch (error) {
       throw error instanceof SessionNotFoundError ? RpcError.notFound(`tools[${index}] ("${tool.name}").sessionId: ${error.message}`) : error;
     }
-  });
+  }
   try {
     return { registered: daemon.clientTools.register(client.peer, params.tools) };
   } catch (error) {

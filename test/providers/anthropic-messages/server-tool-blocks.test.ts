@@ -71,9 +71,9 @@ describe('Anthropic server-tool blocks', () => {
     const dir = mkdtempSync(join(tmpdir(), 'agentd-server-tool-'));
     dirs.push(dir);
     const store = openStore(join(dir, 'agentd.db'));
-    store.createSession({ id: 's1', cwd: dir });
-    store.appendMessage({ sessionId: 's1', turnId: 't1', role: 'assistant', content: parsed.content });
-    const stored = store.listMessages('s1');
+    await store.createSession({ id: 's1', cwd: dir });
+    await store.appendMessage({ sessionId: 's1', turnId: 't1', role: 'assistant', content: parsed.content });
+    const stored = await store.listMessages('s1');
     store.close();
     const reloaded: AssistantMessage = { role: 'assistant', content: stored[0]?.content as AssistantMessage['content'] };
     expect(reloaded).toEqual(parsed);

@@ -10,34 +10,34 @@ import { startInProcessDaemon } from '../../support/in-process-daemon.js';
 const TURNS = 500;
 
 /** Stores a 2,000-message session (prompt, call, result, answer per turn; a compaction summary midway); returns the updates a load must replay, in order. */
-function storeLongSession(home: string, sessionId: string, cwd: string): string[] {
+async function storeLongSession(home: string, sessionId: string, cwd: string): Promise<string[]> {
   const store = openStore(resolveAgentdPaths({ AGENTD_HOME: home }).databaseFile);
   const expected: string[] = [];
   try {
-    store.createSession({ id: sessionId, cwd });
+    await store.createSession({ id: sessionId, cwd });
     for (let turn = 1; turn <= TURNS; turn++) {
       const turnId = `t${turn}`;
-      store.startTurn(sessionId, turnId);
+      await store.startTurn(sessionId, turnId);
       const prompt = `prompt ${turn}`;
       if (turn === TURNS / 2) {
         // Compaction summaries are bookkeeping: never replayed.
         const meta = { agentd: { compaction: { kept: 2, acknowledged: true, replaced: 4 * turn - 2 } } };
-        store.appendMessage({ sessionId, turnId, role: 'user', content: [{ type: 'text', text: '<summary of the earlier conversation>\nsummary\n</summary>' }], meta });
+        await store.appendMessage({ sessionId, turnId, role: 'user', content: [{ type: 'text', text: '<summary of the earlier conversation>\nsummary\n</summary>' }], meta });
       }
-      store.appendMessage({ sessionId, turnId, role: 'user', content: [{ type: 'text', text: prompt }], meta: { acp: [{ type: 'text', text: prompt }] } });
+      await store.appendMessage({ sessionId, turnId, role: 'user', content: [{ type: 'text', text: prompt }], meta: { acp: [{ type: 'text', text: prompt }] } });
       expected.push(`${turnId} user_message_chunk ${prompt}`);
       const callId = `call-${turn}`;
-      store.appendMessage({ sessionId, turnId, role: 'assistant', content: [{ type: 'text', text: `reading ${turn}` }, { type: 'tool_call', id: callId, name: 'read', args: { path: `f${turn}.txt` } }] });
+      await store.appendMessage({ sessionId, turnId, role: 'assistant', content: [{ type: 'text', text: `reading ${turn}` }, { type: 'tool_call', id: callId, name: 'read', args: { path: `f${turn}.txt` } }] });
       expected.push(`${turnId} agent_message_chunk reading ${turn}`, `${turnId} tool_call ${callId}`);
       const output = `contents of f${turn}.txt `.repeat(1 + (turn % 40));
       const shown = { [callId]: { title: `Read f${turn}.txt`, kind: 'read', locations: [], status: 'completed', content: [{ type: 'content', content: { type: 'text', text: output } }] } };
-      store.appendMessage({ sessionId, turnId, role: 'tool', content: [{ type: 'tool_result', toolCallId: callId, toolName: 'read', content: [{ type: 'text', text: output }] }], meta: { shownToolCalls: shown } });
+      await store.appendMessage({ sessionId, turnId, role: 'tool', content: [{ type: 'tool_result', toolCallId: callId, toolName: 'read', content: [{ type: 'text', text: output }] }], meta: { shownToolCalls: shown } });
       expected.push(`${turnId} tool_call_update ${callId} ${output}`);
-      store.appendMessage({ sessionId, turnId, role: 'assistant', content: [{ type: 'text', text: `answer ${turn}` }] });
+      await store.appendMessage({ sessionId, turnId, role: 'assistant', content: [{ type: 'text', text: `answer ${turn}` }] });
       expected.push(`${turnId} agent_message_chunk answer ${turn}`);
-      store.endTurn(turnId, 'end_turn');
+      await store.endTurn(turnId, 'end_turn');
     }
-    expect(store.listMessages(sessionId)).toHaveLength(4 * TURNS + 1);
+    expect(await store.listMessages(sessionId)).toHaveLength(4 * TURNS + 1);
   } finally {
     store.close();
   }
@@ -69,7 +69,7 @@ describe('session/load of a long session', () => {
     const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
     cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
     const sessionId = 'long-session';
-    const expected = storeLongSession(home.home, sessionId, workspace);
+    const expected = await storeLongSession(home.home, sessionId, workspace);
 
     const daemon = startInProcessDaemon(daemonEnv(home.home), process.cwd());
     cleanups.push(() => daemon.close());

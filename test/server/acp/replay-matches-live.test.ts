@@ -82,7 +82,7 @@ describe('session/load replays what live clients saw', () => {
     const options = { cwd: workspace, env: daemonEnv(home.home), version: 'test', write: () => {} };
     let started: StartedDaemon | undefined = await startDaemon(options);
     cleanups.push(() => started?.shutdown());
-    const session = started.daemon.sessions.create({ cwd: workspace });
+    const session = await started.daemon.sessions.create({ cwd: workspace });
     const live: SessionUpdate[] = [];
     const audience = { clientId: 'watcher', wantsEvents: false, acceptsNotices: false, acceptsCompaction: false };
     session.subscribe((event) => {
@@ -98,9 +98,9 @@ describe('session/load replays what live clients saw', () => {
     started = undefined;
     const fresh = await startDaemon(options);
     cleanups.push(() => fresh.shutdown());
-    const loaded = fresh.daemon.sessions.open(id);
+    const loaded = await fresh.daemon.sessions.open(id);
     const describe = (name: string, args: Record<string, unknown>) => describeToolCall(fresh.daemon.tools.get(name, id), name, args, workspace);
-    const replayed = withoutMeta(replayUpdates(id, fresh.daemon.sessions.messages(loaded.id), fresh.daemon.sessions.turns(loaded.id), describe, loaded.record.title));
+    const replayed = withoutMeta(replayUpdates(id, await fresh.daemon.sessions.messages(loaded.id), await fresh.daemon.sessions.turns(loaded.id), describe, loaded.record.title));
 
     const shown = settled(live);
     expect(replayed).toEqual(shown);

@@ -24,16 +24,16 @@ describe('daemon/costs', () => {
    * Writes sessions into the daemon's own SQLite file before it starts, each message at
    * the time `at` gives: two projects, three models, messages across UTC midnight.
    */
-  function seed(messages: Array<{ at: string | Date; session: 'a' | 'b'; model: string | null; cost: number | null; tokens?: [number, number] }>): void {
+  async function seed(messages: Array<{ at: string | Date; session: 'a' | 'b'; model: string | null; cost: number | null; tokens?: [number, number] }>): Promise<void> {
     const file = resolveAgentdPaths(daemonEnv(home.home)).databaseFile;
     mkdirSync(dirname(file), { recursive: true });
     let now = new Date('2025-01-01T00:00:00.000Z');
     const store = openStore(file, { now: () => now });
-    store.createSession({ id: 'a', cwd: '/work/alpha' });
-    store.createSession({ id: 'b', cwd: '/work/beta' });
+    await store.createSession({ id: 'a', cwd: '/work/alpha' });
+    await store.createSession({ id: 'b', cwd: '/work/beta' });
     for (const [index, m] of messages.entries()) {
       now = new Date(m.at);
-      store.appendMessage({
+      await store.appendMessage({
         sessionId: m.session,
         turnId: `t${index}`,
         role: m.model === null ? 'user' : 'assistant',
@@ -46,7 +46,7 @@ describe('daemon/costs', () => {
     store.close();
   }
 
-  beforeEach(() => {
+  beforeEach(async () => {
     home = makeHome({});
   });
 
@@ -62,7 +62,7 @@ describe('daemon/costs', () => {
   }
 
   it('sums the stored messages per UTC day and model, with totals per model and overall, and filters by project', async () => {
-    seed([
+    await seed([
       { at: '2025-06-01T23:59:59.999Z', session: 'a', model: 'anthropic/claude-sonnet-4-5', cost: 0.5, tokens: [1000, 100] },
       { at: '2025-06-01T10:00:00.000Z', session: 'b', model: 'anthropic/claude-sonnet-4-5', cost: 0.25, tokens: [500, 50] },
       { at: '2025-06-01T10:00:01.000Z', session: 'b', model: null, cost: null },
@@ -108,7 +108,7 @@ describe('daemon/costs', () => {
   it('defaults to the 30 UTC days ending today', async () => {
     const recent = daysAgo(2);
     const old = daysAgo(40);
-    seed([
+    await seed([
       { at: recent.noon, session: 'a', model: 'openai/gpt-5-mini', cost: 0.5, tokens: [10, 1] },
       { at: old.noon, session: 'a', model: 'openai/gpt-5-mini', cost: 7, tokens: [10, 1] },
     ]);
@@ -121,7 +121,7 @@ describe('daemon/costs', () => {
   });
 
   it('refuses a malformed or impossible day, and since after until, naming the field and the form', async () => {
-    seed([]);
+    await seed([]);
     const { peer } = await start();
     for (const [params, field] of [
       [{ since: '2025-6-1' }, 'since'],

@@ -62,8 +62,8 @@ describe('session/export', () => {
     const parsed = JSON.parse(exported.content);
     const { sessions } = await daemon.context();
     expect(parsed.session).toMatchObject({ id: sessionId, cwd: workspace, title: 'Read the notes' });
-    expect(parsed.turns).toEqual(JSON.parse(JSON.stringify(sessions.turns(sessionId))));
-    expect(parsed.messages).toEqual(JSON.parse(JSON.stringify(sessions.messages(sessionId))));
+    expect(parsed.turns).toEqual(JSON.parse(JSON.stringify(await sessions.turns(sessionId))));
+    expect(parsed.messages).toEqual(JSON.parse(JSON.stringify(await sessions.messages(sessionId))));
     expect(parsed.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
   });
 

@@ -1,12 +1,10 @@
 #!/usr/bin/env node
 import { setFlagsFromString } from 'node:v8';
-import { ConfigError } from '../config/config-error.js';
-import { showControlCharacters } from '../config/show-control-characters.js';
 import { COMMAND_HELP, renderCommandHelp, renderOverview } from './command-help.js';
-import { inCliTerms } from './describe-daemon-error.js';
-import { describeParseError, mistypedActionMessage, unknownCommandMessage } from './describe-usage-error.js';
+import { mistypedActionMessage, unknownCommandMessage } from './describe-usage-error.js';
 import { exitQuietlyWhenOutputCloses } from './exit-quietly-when-output-closes.js';
 import { packageVersion } from './package-version.js';
+import { reportCommandFailure, reportUsageError as usageError } from './report-cli-failure.js';
 
 type Command = (args: string[]) => Promise<number>;
 
@@ -62,16 +60,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     return await (await load())(rest);
   } catch (error) {
-    const usage = describeParseError(first, error);
-    if (usage === undefined) throw error;
-    return usageError(usage);
+    return reportCommandFailure(first, error);
   }
-}
-
-/** A command line agentd cannot read: one message, exit 2 (as the shells' own usage errors). */
-function usageError(message: string): number {
-  process.stderr.write(`${showControlCharacters(message)}\n`);
-  return 2;
 }
 
 function printCommandHelp(name: string): number {
@@ -88,10 +78,6 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    // An error can quote a repository file's path or text, or a daemon's answer: lines kept, every other control shown.
-    const message = showControlCharacters(error instanceof Error ? inCliTerms(error) : String(error), { keep: '\n' });
-    // A command's own errors already start with its name ("agentd sessions: …").
-    process.stderr.write(message.startsWith('agentd ') ? `${message}\n` : `agentd: ${message}\n`);
-    process.exitCode = error instanceof ConfigError ? 78 : 1;
+    process.exitCode = reportCommandFailure(undefined, error);
   },
 );

@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+const PACKAGE = JSON.parse(readFileSync(resolve(DIST, '../package.json'), 'utf8')) as { bin: { agentd: string } };
+const BIN = resolve(DIST, '..', PACKAGE.bin.agentd);
 
 /** Static imports (not `import()`) of an ES module's text: `import … from 'x'`, `export … from 'x'`, `import 'x'`. */
 const STATIC_IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm;
@@ -46,8 +48,7 @@ describe('the path to the first answer of `agentd serve`', () => {
   });
 
   it('ships bundled: the `agentd` bin reaches the serve command through its own chunks, with no package but the SQLite addon (for the data-directory lock)', () => {
-    const pkg = JSON.parse(readFileSync(resolve(DIST, '../package.json'), 'utf8')) as { bin: { agentd: string } };
-    expect(pkg.bin.agentd).toBe('dist/bin/main.js');
+    expect(readFileSync(BIN, 'utf8')).toMatch(/\bimport\("\.\/main\.js"\)/);
     const main = resolve(DIST, 'bin/main.js');
     const serveChunk = /import\("(\.\/chunks\/serve-[\w-]+\.js)"\)/.exec(readFileSync(main, 'utf8'))?.[1];
     expect(serveChunk, 'main.js imports the serve command lazily').toBeDefined();
@@ -70,5 +71,39 @@ describe('the path of `agentd acp`, a byte bridge to the shared daemon', () => {
         'src/server/wire/transports/is-socket-live.js',
       ].sort(),
     );
+  });
+});
+
+/** The modules esbuild put in a bundle, from the `// path` line it writes above each. */
+function bundledModules(bundle: string): string[] {
+  return [...readFileSync(bundle, 'utf8').matchAll(/^\/\/ (\S+\.js)$/gm)].map((match) => match[1]!.replace(/^.*node_modules\//, 'node_modules/'));
+}
+
+describe('the `agentd` bin, what an editor spawns for every chat', () => {
+  it('is one CommonJS file holding only the acp bridge and the words for its failures; every other command is the ES module CLI beside it, imported on demand', () => {
+    expect(PACKAGE.bin.agentd).toBe('dist/bin/agentd.cjs');
+    expect(new Set(bundledModules(BIN))).toEqual(
+      new Set([
+        'dist/src/cli/bin.js',
+        'dist/src/cli/commands/acp.js',
+        'dist/src/cli/bridge-stdio.js',
+        'dist/src/server/wire/transports/is-socket-live.js',
+        'dist/protocol/wire/check-socket-path.js',
+        'dist/src/config/agentd-paths.js',
+        'node_modules/env-paths/index.js',
+        // Loaded only when no daemon answers, to find the data directory's owner.
+        'dist/src/store/data-dir-lock.js',
+        // Evaluated only when the bridge fails: the CLI's wording of the error.
+        'dist/src/cli/report-cli-failure.js',
+        'dist/src/cli/describe-usage-error.js',
+        'dist/src/cli/describe-daemon-error.js',
+        'dist/src/cli/command-help.js',
+        'dist/src/config/closest-match.js',
+        'dist/src/config/config-error.js',
+        'dist/src/config/show-control-characters.js',
+      ]),
+    );
+    const required = new Set([...readFileSync(BIN, 'utf8').matchAll(/\brequire\("([^"]+)"\)/g)].map((match) => match[1]!));
+    expect([...required].filter((name) => !name.startsWith('node:'))).toEqual(['better-sqlite3']);
   });
 });

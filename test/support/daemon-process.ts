@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { RpcPeer } from './rpc-peer.js';
 
 /** The bundled CLI the `agentd` bin runs; `npm test` builds it (tsc, then scripts/bundle-cli.mjs) before vitest runs. */
-export const CLI = fileURLToPath(new URL('../../dist/bin/main.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/bin/agentd.cjs', import.meta.url));
 
 /** A temporary AGENTD_HOME with an optional config.json, removed by `cleanup`. */
 export function makeHome(config?: unknown): { home: string; cleanup(): void } {
@@ -37,7 +37,7 @@ export interface DaemonChild {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Spawns `node dist/bin/main.js ARGS` with stdio pipes. */
+/** Spawns `node dist/bin/agentd.cjs ARGS` (the `agentd` bin) with stdio pipes. */
 export function spawnDaemon(args: string[], env: NodeJS.ProcessEnv, cwd?: string): DaemonChild {
   const child = spawn(process.execPath, [CLI, ...args], { env, cwd: cwd ?? process.cwd(), stdio: 'pipe' });
   let stderr = '';

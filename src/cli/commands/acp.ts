@@ -7,6 +7,8 @@ import { isSocketLive } from '../../server/wire/transports/is-socket-live.js';
 import { bridgeStdio } from '../bridge-stdio.js';
 
 const START_TIMEOUT_MS = 10_000;
+/** How often to look for the daemon's socket while it starts: a probe costs well under a millisecond, a late look all of its wait. */
+const START_POLL_MS = 5;
 
 /**
  * `agentd acp`: for editors that can only spawn an agent over stdio. Pipes stdio to the
@@ -64,7 +66,7 @@ async function startDaemon(socketPath: string, logDir: string, configFile: strin
     if (exited !== null && !(await isSocketLive(socketPath))) {
       throw new Error(`the daemon exited with code ${exited} before serving ${socketPath}; see ${join(logDir, 'daemon.log')}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, START_POLL_MS));
   }
   throw new Error(`the daemon did not start serving ${socketPath} within ${START_TIMEOUT_MS} ms; see ${join(logDir, 'daemon.log')}`);
 }

@@ -61,6 +61,7 @@ function parseServeArgs(args: string[]) {
 }
 
 async function serve(values: ServeFlags, logFile: LogFile | undefined): Promise<number> {
+  const onDemand = logFile !== undefined;
   const settings = loadDaemonSettings({
     ...(logFile ? { write: logFile.write } : {}),
     cwd: process.cwd(),
@@ -112,8 +113,9 @@ async function serve(values: ServeFlags, logFile: LogFile | undefined): Promise<
     lock.announce({ listen: values.listen });
     shell.log(`serving tcp ${values.listen} (token in ${paths.tokenFile})`);
   }
-  // A shared daemon builds at once: clients will come. On stdio, after the first answer.
-  if (servers.length > 0) void shell.context();
+  // A shared daemon builds at once: clients will come. On stdio, after the first answer;
+  // and on demand too, since a bridge is waiting for that answer this very moment.
+  if (servers.length > 0 && !onDemand) void shell.context();
   if (servers.length === 0) {
     // A signal to a stdio daemon shuts it down as the end of its input does: running
     // turns stopped, MCP servers (and what they started) stopped, the store closed.

@@ -4,11 +4,15 @@
 // split at every dynamic import keeps each command's and the daemon proper's code lazy
 // while the path to `initialize` reads a handful of files (bench/RESULTS.md, "Cold start").
 // The bin itself, dist/bin/agentd.cjs, is one CommonJS file holding `agentd acp`'s bridge
-// and handing every other command line to main.js (src/cli/bin.ts says why).
+// and handing every other command line to main.js (src/cli/bin.ts says why); the `agentd`
+// bin is a launcher (scripts/agentd-launcher.sh) that starts `serve` from a startup
+// snapshot built here for this Node (scripts/build-serve-snapshot.mjs) and runs agentd.cjs
+// for everything else.
 import { build } from 'esbuild';
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServeSnapshot } from './build-serve-snapshot.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const outdir = join(root, 'dist', 'bin');
@@ -56,3 +60,6 @@ await build({
   logLevel: 'warning',
 });
 chmodSync(join(outdir, 'agentd.cjs'), 0o755);
+copyFileSync(join(root, 'scripts', 'agentd-launcher.sh'), join(outdir, 'agentd'));
+chmodSync(join(outdir, 'agentd'), 0o755);
+await buildServeSnapshot(root, outdir);

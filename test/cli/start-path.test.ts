@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(resolve(DIST, '../package.json'), 'utf8')) as { bin: { agentd: string } };
 const BIN = resolve(DIST, '..', PACKAGE.bin.agentd);
+const CJS_ENTRY = resolve(DIST, 'bin/agentd.cjs');
 
 /** Static imports (not `import()`) of an ES module's text: `import … from 'x'`, `export … from 'x'`, `import 'x'`. */
 const STATIC_IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm;
@@ -48,7 +50,7 @@ describe('the path to the first answer of `agentd serve`', () => {
   });
 
   it('ships bundled: the `agentd` bin reaches the serve command through its own chunks, with no package but the SQLite addon (for the data-directory lock)', () => {
-    expect(readFileSync(BIN, 'utf8')).toMatch(/\bimport\("\.\/main\.js"\)/);
+    expect(readFileSync(CJS_ENTRY, 'utf8')).toMatch(/\bimport\("\.\/main\.js"\)/);
     const main = resolve(DIST, 'bin/main.js');
     const serveChunk = /import\("(\.\/chunks\/serve-[\w-]+\.js)"\)/.exec(readFileSync(main, 'utf8'))?.[1];
     expect(serveChunk, 'main.js imports the serve command lazily').toBeDefined();
@@ -80,9 +82,18 @@ function bundledModules(bundle: string): string[] {
 }
 
 describe('the `agentd` bin, what an editor spawns for every chat', () => {
-  it('is one CommonJS file holding only the acp bridge and the words for its failures; every other command is the ES module CLI beside it, imported on demand', () => {
-    expect(PACKAGE.bin.agentd).toBe('dist/bin/agentd.cjs');
-    expect(new Set(bundledModules(BIN))).toEqual(
+  it('is a launcher: serve from the start-up snapshot when its key holds, everything else (and serve otherwise) through agentd.cjs', () => {
+    expect(PACKAGE.bin.agentd).toBe('dist/bin/agentd');
+    const launcher = readFileSync(BIN, 'utf8');
+    expect(launcher.startsWith('#!/bin/sh\n')).toBe(true);
+    const execs = [...launcher.matchAll(/^\s*exec (.*)$/gm)].map((match) => match[1]);
+    expect(execs).toEqual(['node --snapshot-blob "$blob" "$dir/chunks/serve-snapshot.cjs" "$@"', 'node "$dir/agentd.cjs" "$@"']);
+    // Only serve's command lines (serve, none, or options) reach the snapshot.
+    expect(launcher).toMatch(/case \$1 in\n\s*serve \| '' \| -\*\)/);
+  });
+
+  it('agentd.cjs is one CommonJS file holding only the acp bridge and the words for its failures; every other command is the ES module CLI beside it, imported on demand', () => {
+    expect(new Set(bundledModules(CJS_ENTRY))).toEqual(
       new Set([
         'dist/src/cli/bin.js',
         'dist/src/cli/commands/acp.js',
@@ -103,7 +114,25 @@ describe('the `agentd` bin, what an editor spawns for every chat', () => {
         'dist/src/config/show-control-characters.js',
       ]),
     );
-    const required = new Set([...readFileSync(BIN, 'utf8').matchAll(/\brequire\("([^"]+)"\)/g)].map((match) => match[1]!));
+    const required = new Set([...readFileSync(CJS_ENTRY, 'utf8').matchAll(/\brequire\("([^"]+)"\)/g)].map((match) => match[1]!));
     expect([...required].filter((name) => !name.startsWith('node:'))).toEqual(['better-sqlite3']);
+  });
+
+  it('the snapshot holds the serve command and the daemon proper, and loads the native, wasm and big packages from node_modules at run time', () => {
+    const entry = resolve(DIST, 'bin/chunks/serve-snapshot.cjs');
+    const text = readFileSync(entry, 'utf8');
+    // A snapshot may require only Node's own modules while it is built.
+    const required = [...text.matchAll(/\brequire\("([^"]+)"\)/g)].map((match) => match[1]!);
+    expect(required.filter((name) => !builtinModules.includes(name.replace(/^node:/, '')))).toEqual([]);
+    const atRunTime = new Set([...text.matchAll(/globalThis\.agentdSnapshotRequire\("([^"]+)"\)/g)].map((match) => match[1]!.replace(/^(@[^/]+\/[^/]+|[^@/][^/]*).*$/, '$1')));
+    expect(atRunTime).toEqual(
+      new Set(['better-sqlite3', 'web-tree-sitter', 'gpt-tokenizer', 'undici', 'turndown', 'chokidar', '@modelcontextprotocol/sdk']),
+    );
+    const modules = bundledModules(entry);
+    expect(modules).toContain('dist/src/cli/commands/serve.js');
+    expect(modules).toContain('dist/src/daemon/start-daemon.js');
+    expect(modules.filter((file) => /node_modules\/(gpt-tokenizer|undici|turndown|ajv|@modelcontextprotocol)\//.test(file))).toEqual([]);
+    // Code compiled into a snapshot cannot import(): nothing may be left to load that way.
+    expect(text).not.toMatch(/\bimport\([^)]/);
   });
 });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RpcPeer } from './rpc-peer.js';
 
@@ -37,9 +37,16 @@ export interface DaemonChild {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Spawns `node dist/bin/agentd.cjs ARGS` (the `agentd` bin) with stdio pipes. */
+/**
+ * The `agentd` bin as installed: a launcher that starts `serve` from the start-up snapshot
+ * (built for this Node by scripts/bundle-cli.mjs) and runs dist/bin/agentd.cjs otherwise.
+ */
+export const BIN = fileURLToPath(new URL('../../dist/bin/agentd', import.meta.url));
+
+/** Spawns the `agentd` bin with ARGS and stdio pipes, with this Node first on PATH (the launcher runs `node`). */
 export function spawnDaemon(args: string[], env: NodeJS.ProcessEnv, cwd?: string): DaemonChild {
-  const child = spawn(process.execPath, [CLI, ...args], { env, cwd: cwd ?? process.cwd(), stdio: 'pipe' });
+  const path = `${dirname(process.execPath)}${delimiter}${env.PATH ?? ''}`;
+  const child = spawn(BIN, args, { env: { ...env, PATH: path }, cwd: cwd ?? process.cwd(), stdio: 'pipe' });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (text: string) => {

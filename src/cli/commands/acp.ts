@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, openSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
 import { isSocketLive } from '../../server/wire/transports/is-socket-live.js';
@@ -48,12 +48,15 @@ export async function acpCommand(argv: string[]): Promise<number> {
 async function startDaemon(socketPath: string, logDir: string, configFile: string | undefined): Promise<void> {
   mkdirSync(logDir, { recursive: true, mode: 0o700 });
   const log = openSync(join(logDir, 'daemon.log'), 'a', 0o600);
+  const args = ['serve', '--socket', socketPath, '--on-demand', ...(configFile ? ['--config', configFile] : [])];
   const main = process.argv[1]!;
-  const child = spawn(process.execPath, [main, 'serve', '--socket', socketPath, '--on-demand', ...(configFile ? ['--config', configFile] : [])], {
-    detached: true,
-    stdio: ['ignore', log, log],
-    env: process.env,
-  });
+  // The `agentd` launcher beside this bin starts serve from the start-up snapshot when it
+  // can; it runs the `node` on PATH, so this one is put first there.
+  const launcher = join(dirname(main), 'agentd');
+  const [command, argv, env] = existsSync(launcher)
+    ? [launcher, args, { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` }]
+    : [process.execPath, [main, ...args], process.env];
+  const child = spawn(command, argv, { detached: true, stdio: ['ignore', log, log], env });
   child.unref();
   let exited: number | null = null;
   child.once('exit', (code) => {

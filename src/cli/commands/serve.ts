@@ -72,6 +72,13 @@ async function serve(values: ServeFlags, logFile: LogFile | undefined): Promise<
     ...(values['permission-mode'] ? { permissionMode: parsePermissionMode(values['permission-mode']) } : {}),
   });
   const { paths } = settings;
+  // The launcher could not start this process from the start-up snapshot (built for another
+  // Node, or none built): it works the same, only slower to start, so one log line says why.
+  const snapshotSkipped = process.env.AGENTD_SNAPSHOT_SKIPPED;
+  if (snapshotSkipped) {
+    delete process.env.AGENTD_SNAPSHOT_SKIPPED;
+    settings.log(`started without the start-up snapshot: ${snapshotSkipped}`);
+  }
   const socketPath = values.socket ?? (values['default-socket'] ? paths.socketPath : undefined);
   // One daemon per data directory: taken before anything is served.
   const attempt = tryLockDataDir(paths.dataDir);

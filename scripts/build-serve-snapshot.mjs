@@ -5,7 +5,7 @@
 // When it cannot be built, agentd still works (the launcher runs without it): one line says so.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 
 // Loaded at run time from node_modules instead of living in the snapshot: a native addon,
@@ -21,7 +21,7 @@ export async function buildServeSnapshot(root, outdir) {
   const blob = join(outdir, 'serve-snapshot.blob');
   const keyFile = join(outdir, 'serve-snapshot.key');
   rmSync(keyFile, { force: true });
-  await build({
+  const { metafile } = await build({
     entryPoints: [join(root, 'dist', 'src', 'cli', 'serve-snapshot.js')],
     outfile: entry,
     bundle: true,
@@ -29,6 +29,9 @@ export async function buildServeSnapshot(root, outdir) {
     platform: 'node',
     target: 'node20',
     mainFields: ['module', 'main'],
+    // The source text lives in the snapshot, and so in the memory of every daemon.
+    minify: true,
+    keepNames: true,
     // The modules' own URL: the bundle's, so that paths relative to it resolve as from the ES module chunks beside it.
     define: { 'import.meta.url': 'globalThis.agentdSnapshotModuleUrl' },
     banner: {
@@ -52,12 +55,17 @@ module.exports = new Proxy(function () {}, { construct: (_, a) => new (load())(.
       },
     ],
     logLevel: 'warning',
+    metafile: true,
   });
+  // What is in the snapshot, for test/cli/start-path.test.ts (the minified bundle names no module).
+  writeFileSync(join(outdir, 'serve-snapshot.modules.json'), JSON.stringify(Object.keys(metafile.inputs), null, 1));
   const partial = `${blob}.${process.pid}`;
   // Without the CA bundle or other options the user's node would not have either.
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
-  const built = spawnSync(process.execPath, ['--snapshot-blob', partial, '--build-snapshot', entry], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  // V8 restores a snapshot only under the flags it was built with: the launcher's.
+  const v8Flags = /^v8_flags=(.*)$/m.exec(readFileSync(join(outdir, 'agentd'), 'utf8'))?.[1]?.split(' ') ?? [];
+  const built = spawnSync(process.execPath, [...v8Flags, '--snapshot-blob', partial, '--build-snapshot', entry], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   if (built.status !== 0) {
     rmSync(partial, { force: true });
     const reason = built.error?.message ?? built.stderr.trim().split('\n').slice(-3).join(' ');

@@ -1,4 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
 import { COMMAND_HELP, renderCommandHelp, renderOverview } from './command-help.js';
 import { mistypedActionMessage, unknownCommandMessage } from './describe-usage-error.js';
 import { exitQuietlyWhenOutputCloses } from './exit-quietly-when-output-closes.js';
@@ -70,9 +69,6 @@ function printCommandHelp(name: string): number {
 
 /** Runs one `agentd` command line to its end; its exit status becomes the process's. */
 export function runCommandLine(argv: string[]): void {
-  // Start-up allocates a few megabytes of module code and schemas; a larger young
-  // generation lets that happen without a dozen scavenges before the first answer.
-  setFlagsFromString('--max-semi-space-size=16');
   main(argv).then(
     (code) => {
       process.exitCode = code;

@@ -87,7 +87,7 @@ describe('the `agentd` bin, what an editor spawns for every chat', () => {
     const launcher = readFileSync(BIN, 'utf8');
     expect(launcher.startsWith('#!/bin/sh\n')).toBe(true);
     const execs = [...launcher.matchAll(/^\s*exec (.*)$/gm)].map((match) => match[1]);
-    expect(execs).toEqual(['node --snapshot-blob "$blob" "$dir/chunks/serve-snapshot.cjs" "$@"', 'node "$dir/agentd.cjs" "$@"']);
+    expect(execs).toEqual(['node $v8_flags --snapshot-blob "$blob" "$dir/chunks/serve-snapshot.cjs" "$@"', 'node $v8_flags "$dir/agentd.cjs" "$@"']);
     // Only serve's command lines (serve, none, or options) reach the snapshot.
     expect(launcher).toMatch(/case \$1 in\n\s*serve \| '' \| -\*\)/);
   });
@@ -128,7 +128,9 @@ describe('the `agentd` bin, what an editor spawns for every chat', () => {
     expect(atRunTime).toEqual(
       new Set(['better-sqlite3', 'web-tree-sitter', 'gpt-tokenizer', 'undici', 'turndown', 'chokidar', '@modelcontextprotocol/sdk']),
     );
-    const modules = bundledModules(entry);
+    const modules = (JSON.parse(readFileSync(resolve(DIST, 'bin/serve-snapshot.modules.json'), 'utf8')) as string[]).map((file) =>
+      file.replace(/^.*node_modules\//, 'node_modules/'),
+    );
     expect(modules).toContain('dist/src/cli/commands/serve.js');
     expect(modules).toContain('dist/src/daemon/start-daemon.js');
     expect(modules.filter((file) => /node_modules\/(gpt-tokenizer|undici|turndown|ajv|@modelcontextprotocol)\//.test(file))).toEqual([]);

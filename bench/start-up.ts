@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,8 +18,13 @@ interface Contender {
   label: string;
   command: string;
   args: string[];
-  /** A fresh AGENTD_HOME per run (the `acp` bridge then starts its daemon), or one shared home with a daemon already serving it. */
-  home: 'fresh' | 'shared';
+  /**
+   * `own`: a home of the contender's own, kept across its runs as an editor's is (the
+   * database exists after the first run; nothing serves it between runs: an `acp` bridge's
+   * daemon, started on demand, has exited before the next run); `shared`: one with a daemon
+   * already serving it.
+   */
+  home: 'own' | 'shared';
   /** Whether to stream a reply and read the process's peak RSS (VmHWM) after it: only where the process is the daemon. */
   reply: boolean;
 }
@@ -57,21 +63,22 @@ export async function benchStartUp(runs = 11, replyChunks = 2000): Promise<Recor
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.NODE_EXTRA_CA_CERTS;
   const contenders: Contender[] = [
-    { label: 'bare node', command: process.execPath, args: BARE_NODE_ARGS, home: 'fresh', reply: false },
-    { label: 'serve --stdio (bin: snapshot)', command: join(BIN_DIR, 'agentd'), args: ['serve', '--stdio'], home: 'fresh', reply: true },
-    { label: 'serve --stdio (no snapshot)', command: process.execPath, args: [join(BIN_DIR, 'agentd.cjs'), 'serve', '--stdio'], home: 'fresh', reply: true },
+    { label: 'bare node', command: process.execPath, args: BARE_NODE_ARGS, home: 'own', reply: false },
+    { label: 'serve --stdio (bin: snapshot)', command: join(BIN_DIR, 'agentd'), args: ['serve', '--stdio'], home: 'own', reply: true },
+    { label: 'serve --stdio (no snapshot)', command: process.execPath, args: [join(BIN_DIR, 'agentd.cjs'), 'serve', '--stdio'], home: 'own', reply: true },
     { label: 'acp, daemon running', command: join(BIN_DIR, 'agentd'), args: ['acp'], home: 'shared', reply: false },
-    { label: 'acp, no daemon', command: join(BIN_DIR, 'agentd'), args: ['acp'], home: 'fresh', reply: false },
+    { label: 'acp, no daemon', command: join(BIN_DIR, 'agentd'), args: ['acp'], home: 'own', reply: false },
   ];
   const base = process.env.AGENTD_BENCH_BASE_CLI;
   if (base) {
     contenders.push(
-      { label: 'base: serve --stdio', command: process.execPath, args: [base, 'serve', '--stdio'], home: 'fresh', reply: true },
+      { label: 'base: serve --stdio', command: process.execPath, args: [base, 'serve', '--stdio'], home: 'own', reply: true },
       { label: 'base: acp, daemon running', command: process.execPath, args: [base, 'acp'], home: 'shared', reply: false },
     );
   }
   // One shared daemon per build, as an editor's earlier chat left it.
   const shared = new Map<string, string>();
+  const own = new Map<string, string>();
   const daemons: ChildProcessWithoutNullStreams[] = [];
   for (const contender of contenders.filter((c) => c.home === 'shared')) {
     const home = makeHome();
@@ -88,7 +95,13 @@ export async function benchStartUp(runs = 11, replyChunks = 2000): Promise<Recor
     for (let run = 0; run < runs; run++) {
       for (let i = 0; i < contenders.length; i++) {
         const contender = contenders[(run + i) % contenders.length]!;
-        const result = await timeOne(contender, shared.get(contender.label) ?? makeHome(), env, workspace);
+        let home = shared.get(contender.label);
+        if (home === undefined) {
+          home = own.get(contender.label) ?? makeHome();
+          own.set(contender.label, home);
+          await untilNothingServes(join(home, 'run', 'agentd.sock'));
+        }
+        const result = await timeOne(contender, home, env, workspace);
         const into = figures.get(contender.label)!;
         into.initializeMs.push(result.initializeMs);
         into.initializeCpuMs.push(result.initializeCpuMs);
@@ -102,7 +115,7 @@ export async function benchStartUp(runs = 11, replyChunks = 2000): Promise<Recor
     for (const daemon of daemons) daemon.kill('SIGTERM');
     await vendor.close();
     // Daemons started on demand by the `acp, no daemon` runs exit 300 ms after their bridge has gone.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    for (const home of own.values()) await untilNothingServes(join(home, 'run', 'agentd.sock'));
     for (const home of homes) rmSync(home, { recursive: true, force: true });
     rmSync(workspace, { recursive: true, force: true });
   }
@@ -115,6 +128,22 @@ export async function benchStartUp(runs = 11, replyChunks = 2000): Promise<Recor
     table[label] = row;
   }
   return table;
+}
+
+/** Waits until no daemon answers on `socketPath` (a daemon started on demand exits `server.idleExitMs` after its last client). */
+async function untilNothingServes(socketPath: string): Promise<void> {
+  for (;;) {
+    const live = await new Promise<boolean>((resolve) => {
+      const probe = connect(socketPath);
+      probe.once('connect', () => {
+        probe.destroy();
+        resolve(true);
+      });
+      probe.once('error', () => resolve(false));
+    });
+    if (!live) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** One spawn: `initialize`, `session/new`, optionally a prompt and its reply; then stdin ends and the process exits. */

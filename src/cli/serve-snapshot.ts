@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 import { startupSnapshot } from 'node:v8';
 import { pathToFileURL } from 'node:url';
 import { runCommandLine } from './command-line.js';
@@ -18,7 +19,7 @@ const runtime = globalThis as { agentdSnapshotRequire?: NodeJS.Require; agentdSn
 
 startupSnapshot.setDeserializeMainFunction(() => {
   // The launcher passes this bundle's own path first, as node would for a script.
-  const entry = process.argv[1]!;
+  const entry = resolve(process.argv[1]!);
   runtime.agentdSnapshotRequire = createRequire(entry);
   runtime.agentdSnapshotModuleUrl = pathToFileURL(entry).href;
   runCommandLine(process.argv.slice(2));

@@ -48,7 +48,7 @@ case $1 in
       if [ "$built" = "$(snapshot_key)" ]; then
         exec node $v8_flags --snapshot-blob "$blob" "$dir/chunks/serve-snapshot.cjs" "$@"
       fi
-      AGENTD_SNAPSHOT_SKIPPED="$blob was built for another Node or install; node scripts/bundle-cli.mjs rebuilds it"
+      AGENTD_SNAPSHOT_SKIPPED="$blob was built for another Node or install"
     else
       AGENTD_SNAPSHOT_SKIPPED="no usable start-up snapshot at $blob"
     fi

@@ -9,7 +9,7 @@
 # size, this folder) is still true; nothing here reads stdin.
 
 # A young generation of at most 1 MiB per semi-space: the daemon's peak RSS after a
-# 2,000-chunk reply 86 -> 75 MiB, the relay no slower (bench/RESULTS.md). The snapshot is
+# 2,000-chunk reply 86 -> 79 MiB (75 without the snapshot), the relay no slower (bench/RESULTS.md). The snapshot is
 # built with the same flags (scripts/build-serve-snapshot.mjs reads this line): V8 refuses
 # a snapshot built with others.
 v8_flags=--max-semi-space-size=1

@@ -44,7 +44,7 @@ describe('the path to the first answer of `agentd serve`', () => {
       (file) =>
         /^src\/(loop|providers|session\/(?!.*error))/.test(file) ||
         (/^src\/tools\//.test(file) && !/^src\/tools\/permissions\/permission-modes\.js$/.test(file)) ||
-        (/^src\/store\//.test(file) && !/^src\/store\/(data-dir-lock|store-error)\.js$/.test(file)),
+        (/^src\/store\//.test(file) && !/^src\/store\/(data-dir-lock|data-dir-owner-note|store-error)\.js$/.test(file)),
     );
     expect(heavy).toEqual([]);
   });
@@ -71,6 +71,7 @@ describe('the path of `agentd acp`, a byte bridge to the shared daemon', () => {
         'src/cli/commands/acp.js',
         'src/config/agentd-paths.js',
         'src/server/wire/transports/is-socket-live.js',
+        'src/store/data-dir-owner-note.js',
       ].sort(),
     );
   });
@@ -102,6 +103,7 @@ describe('the `agentd` bin, what an editor spawns for every chat', () => {
         'dist/protocol/wire/check-socket-path.js',
         'dist/src/config/agentd-paths.js',
         'node_modules/env-paths/index.js',
+        'dist/src/store/data-dir-owner-note.js',
         // Loaded only when no daemon answers, to find the data directory's owner.
         'dist/src/store/data-dir-lock.js',
         // Evaluated only when the bridge fails: the CLI's wording of the error.

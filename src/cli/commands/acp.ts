@@ -4,6 +4,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
 import { isSocketLive } from '../../server/wire/transports/is-socket-live.js';
+import { ownerNoteNamesLiveProcess } from '../../store/data-dir-owner-note.js';
 import { bridgeStdio } from '../bridge-stdio.js';
 
 const START_TIMEOUT_MS = 10_000;
@@ -24,20 +25,28 @@ export async function acpCommand(argv: string[]): Promise<number> {
   const paths = resolveAgentdPaths(process.env);
   let socketPath = values.socket ?? paths.socketPath;
   if (!(await isSocketLive(socketPath))) {
-    // The daemon that owns the data directory may serve another socket, or none at all.
-    // Loaded only here: the usual path (a daemon answers) never pays for SQLite.
-    const { DataDirBusyError, tryLockDataDir } = await import('../../store/data-dir-lock.js');
-    const attempt = tryLockDataDir(paths.dataDir, { probe: true });
-    if (attempt.kind === 'acquired') {
-      attempt.lock.release();
-      await startDaemon(socketPath, paths.logDir, values.config);
-    } else if (attempt.owner?.socketPath && (await isSocketLive(attempt.owner.socketPath))) {
-      socketPath = attempt.owner.socketPath;
-    } else {
-      throw new DataDirBusyError(paths.dataDir, attempt.owner);
-    }
+    // With no owner's note (or a dead owner's), nobody holds the data directory: start the
+    // daemon at once. Otherwise ask the lock who holds it (SQLite, loaded only then).
+    socketPath = ownerNoteNamesLiveProcess(paths.dataDir)
+      ? await ownersSocket(paths.dataDir, () => startDaemon(socketPath, paths.dataDir, paths.logDir, values.config))
+      : await startDaemon(socketPath, paths.dataDir, paths.logDir, values.config);
   }
   return bridgeStdio(socketPath);
+}
+
+/**
+ * The socket of the daemon that owns the data directory, which may serve another socket
+ * than ours, or none at all (then an error naming it); `whenFree` when nobody owns it.
+ */
+async function ownersSocket(dataDir: string, whenFree: () => Promise<string>): Promise<string> {
+  const { DataDirBusyError, tryLockDataDir } = await import('../../store/data-dir-lock.js');
+  const attempt = tryLockDataDir(dataDir, { probe: true });
+  if (attempt.kind === 'acquired') {
+    attempt.lock.release();
+    return whenFree();
+  }
+  if (attempt.owner?.socketPath && (await isSocketLive(attempt.owner.socketPath))) return attempt.owner.socketPath;
+  throw new DataDirBusyError(dataDir, attempt.owner);
 }
 
 /**
@@ -45,7 +54,7 @@ export async function acpCommand(argv: string[]): Promise<number> {
  * exits by itself after `server.idleExitMs` with nothing to do, so bridges that each found
  * no daemon do not leave daemons behind; its log and any crash output go to daemon.log.
  */
-async function startDaemon(socketPath: string, logDir: string, configFile: string | undefined): Promise<void> {
+async function startDaemon(socketPath: string, dataDir: string, logDir: string, configFile: string | undefined): Promise<string> {
   mkdirSync(logDir, { recursive: true, mode: 0o700 });
   const log = openSync(join(logDir, 'daemon.log'), 'a', 0o600);
   const args = ['serve', '--socket', socketPath, '--on-demand', ...(configFile ? ['--config', configFile] : [])];
@@ -64,10 +73,12 @@ async function startDaemon(socketPath: string, logDir: string, configFile: strin
   });
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (await isSocketLive(socketPath)) return;
-    // Another bridge may have started it meanwhile; only our own child's exit is fatal.
+    if (await isSocketLive(socketPath)) return socketPath;
+    // Another bridge may have started it meanwhile; only our own child's exit is fatal. It
+    // may have found the directory taken (by an owner that had not written its note yet).
     if (exited !== null && !(await isSocketLive(socketPath))) {
-      throw new Error(`the daemon exited with code ${exited} before serving ${socketPath}; see ${join(logDir, 'daemon.log')}`);
+      const code = exited;
+      return ownersSocket(dataDir, () => Promise.reject(new Error(`the daemon exited with code ${code} before serving ${socketPath}; see ${join(logDir, 'daemon.log')}`)));
     }
     await new Promise((resolve) => setTimeout(resolve, START_POLL_MS));
   }

@@ -8,10 +8,11 @@
 # written beside it at build time (this Node's path, inode and size, the blob's inode and
 # size, this folder) is still true; nothing here reads stdin.
 
-# A young generation of at most 1 MiB per semi-space: the daemon's peak RSS after a
-# 2,000-chunk reply 86 -> 79 MiB (75 without the snapshot), the relay no slower (bench/RESULTS.md). The snapshot is
-# built with the same flags (scripts/build-serve-snapshot.mjs reads this line): V8 refuses
-# a snapshot built with others.
+# The daemon's young generation at most 1 MiB per semi-space: its peak RSS after a
+# 2,000-chunk reply 86 -> 79 MiB (75 without the snapshot), the relay and its start no
+# slower (bench/RESULTS.md); the `acp` bridge would start ~10 ms later with it, so only
+# serve gets it. The snapshot is built with the same flags (scripts/build-serve-snapshot.mjs
+# reads this line): V8 refuses a snapshot built with others.
 v8_flags=--max-semi-space-size=1
 
 self=$0
@@ -26,10 +27,12 @@ case $self in
   */*) dir=${self%/*} ;;
   *) dir=. ;;
 esac
-dir=$(cd "$dir" && pwd -P) || exit 1
 
 blob=$dir/serve-snapshot.blob
 snapshot_key() {
+  # The folder as the build saw it (a subshell: only serve's start pays for it).
+  dir=$(cd "$dir" && pwd -P) || return 1
+  blob=$dir/serve-snapshot.blob
   node=$(command -v node) || return 1
   [ -f "$blob" ] || return 1
   ls -ilLn "$node" "$blob" 2>/dev/null | while read -r inode mode links uid gid size rest; do printf '%s %s ' "$inode" "$size"; done
@@ -53,6 +56,7 @@ case $1 in
       AGENTD_SNAPSHOT_SKIPPED="no usable start-up snapshot at $blob"
     fi
     export AGENTD_SNAPSHOT_SKIPPED
+    exec node $v8_flags "$dir/agentd.cjs" "$@"
     ;;
 esac
-exec node $v8_flags "$dir/agentd.cjs" "$@"
+exec node "$dir/agentd.cjs" "$@"

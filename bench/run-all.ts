@@ -11,6 +11,7 @@ import { benchLoopOverhead } from './loop-overhead.js';
 import { benchRequestPreparation } from './request-preparation.js';
 import { benchRelay } from './relay/bench-relay.js';
 import { benchScale } from './scale/scale.js';
+import { benchStartUp } from './start-up.js';
 
 /** Runs every benchmark and prints the figures as JSON lines (copied into RESULTS.md). */
 async function main(): Promise<void> {
@@ -18,6 +19,8 @@ async function main(): Promise<void> {
   // `relay 20000`: a longer stream, past the daemon's warm-up (5,000 by default).
   const relayChunks = Number(process.argv[3] ?? 5000);
   if (!only || only === 'cold-start') console.log(JSON.stringify({ bench: 'cold-start', ...(await benchColdStart()) }));
+  // `start-up 11 2000`: runs, chunks in the reply after which the serve daemons' peak RSS is read.
+  if (!only || only === 'start-up') console.log(JSON.stringify({ bench: 'start-up', ...(await benchStartUp(Number(process.argv[3] ?? 11), Number(process.argv[4] ?? 2000))) }));
   if (!only || only === 'snapshot') console.log(JSON.stringify({ bench: 'cold-start-snapshot', ...(await benchColdStartSnapshot()) }));
   if (!only || only === 'first-prompt') console.log(JSON.stringify({ bench: 'first-prompt', ...(await benchFirstPrompt(11, Number(only === 'first-prompt' ? (process.argv[3] ?? 0) : 0))) }));
   if (!only || only === 'loop') console.log(JSON.stringify({ bench: 'loop-overhead', ...(await benchLoopOverhead()) }));

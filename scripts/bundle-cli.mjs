@@ -3,10 +3,16 @@
 // modules (about 280 files on the way to the first answer, 95 of them zod's); a bundle
 // split at every dynamic import keeps each command's and the daemon proper's code lazy
 // while the path to `initialize` reads a handful of files (bench/RESULTS.md, "Cold start").
+// The bin itself, dist/bin/agentd.cjs, is one CommonJS file holding `agentd acp`'s bridge
+// and handing every other command line to main.js (src/cli/bin.ts says why); the `agentd`
+// bin is a launcher (scripts/agentd-launcher.sh) that starts `serve` from a startup
+// snapshot built here for this Node (scripts/build-serve-snapshot.mjs) and runs agentd.cjs
+// for everything else.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServeSnapshot } from './build-serve-snapshot.mjs';
 import { bundleWeb } from './bundle-web.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -33,6 +39,31 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
+
+await build({
+  entryPoints: [join(root, 'dist', 'src', 'cli', 'bin.js')],
+  outfile: join(outdir, 'agentd.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external: ['better-sqlite3'],
+  // The full CLI stays the ES module bundle above, loaded only for commands other than acp.
+  plugins: [
+    {
+      name: 'full-cli-beside-the-bin',
+      setup(plugin) {
+        plugin.onResolve({ filter: /^\.\/main\.js$/ }, () => ({ path: './main.js', external: true }));
+      },
+    },
+  ],
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});
+chmodSync(join(outdir, 'agentd.cjs'), 0o755);
+copyFileSync(join(root, 'scripts', 'agentd-launcher.sh'), join(outdir, 'agentd'));
+chmodSync(join(outdir, 'agentd'), 0o755);
+await buildServeSnapshot(root, outdir);
 
 // The dashboard page the daemon serves over HTTP (dist/web/).
 await bundleWeb();

@@ -1,24 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { isAlive, OWNER_FILE, parseOwner, type DataDirOwner } from './data-dir-owner-note.js';
 
-/** Who owns a data directory, as its owner wrote it down beside the lock (for messages only). */
-export interface DataDirOwner {
-  pid: number;
-  /** When the owner took the lock, ISO 8601 UTC. */
-  startedAt: string;
-  /** The Unix socket it serves, if any: other agentd commands talk to it there. */
-  socketPath: string | null;
-  /** The TCP address it listens on, if any (`HOST:PORT`). */
-  listen: string | null;
-  /**
-   * How long it stays with nothing to do before it exits, when it was started on demand
-   * (`agentd acp`, a client's connect); null for a daemon that runs until stopped.
-   */
-  idleExitMs: number | null;
-  /** The file it writes its log to; null when it logs to its stderr (wherever its starter sent that). */
-  logFile: string | null;
-}
+export type { DataDirOwner } from './data-dir-owner-note.js';
 
 /** The lock on a data directory, held until `release` or until the process dies. */
 export interface DataDirLock {
@@ -31,7 +16,6 @@ export interface DataDirLock {
 export type LockAttempt = { kind: 'acquired'; lock: DataDirLock } | { kind: 'held'; owner: DataDirOwner | undefined };
 
 const LOCK_FILE = 'agentd.lock';
-const OWNER_FILE = 'agentd.owner.json';
 
 /**
  * Locks this process holds, by lock file. POSIX drops all of a process's locks on a file
@@ -138,27 +122,6 @@ function readOwner(dataDir: string): DataDirOwner | undefined {
     const owner = parseOwner(dataDir);
     if ((owner && isAlive(owner.pid)) || Date.now() > deadline) return owner;
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
-  }
-}
-
-function parseOwner(dataDir: string): DataDirOwner | undefined {
-  try {
-    const raw = JSON.parse(fs.readFileSync(path.join(dataDir, OWNER_FILE), 'utf8')) as Partial<DataDirOwner>;
-    if (typeof raw.pid !== 'number' || typeof raw.startedAt !== 'string') return undefined;
-    const idleExitMs = typeof raw.idleExitMs === 'number' ? raw.idleExitMs : null;
-    const logFile = typeof raw.logFile === 'string' ? raw.logFile : null;
-    return { pid: raw.pid, startedAt: raw.startedAt, socketPath: raw.socketPath ?? null, listen: raw.listen ?? null, idleExitMs, logFile };
-  } catch {
-    return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -26,7 +26,7 @@ import { startClientDaemon, type ClientDaemon } from '../support/client-daemon.j
 
 const PROJECT = fileURLToPath(new URL('../../', import.meta.url));
 const EDITORS_DOC = join(PROJECT, 'docs/editors.md');
-const CLI = join(PROJECT, 'dist/bin/main.js');
+const CLI = join(PROJECT, 'dist/bin/agentd.cjs');
 /** Where the host's node appears inside AGENTD_EDITOR_ROOT. */
 const NODE_IN_ROOT = '/usr/local/bin/node';
 

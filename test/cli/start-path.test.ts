@@ -1,9 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+const PACKAGE = JSON.parse(readFileSync(resolve(DIST, '../package.json'), 'utf8')) as { bin: { agentd: string } };
+const BIN = resolve(DIST, '..', PACKAGE.bin.agentd);
+const CJS_ENTRY = resolve(DIST, 'bin/agentd.cjs');
 
 /** Static imports (not `import()`) of an ES module's text: `import … from 'x'`, `export … from 'x'`, `import 'x'`. */
 const STATIC_IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm;
@@ -40,14 +44,13 @@ describe('the path to the first answer of `agentd serve`', () => {
       (file) =>
         /^src\/(loop|providers|session\/(?!.*error))/.test(file) ||
         (/^src\/tools\//.test(file) && !/^src\/tools\/permissions\/permission-modes\.js$/.test(file)) ||
-        (/^src\/store\//.test(file) && !/^src\/store\/(data-dir-lock|store-error)\.js$/.test(file)),
+        (/^src\/store\//.test(file) && !/^src\/store\/(data-dir-lock|data-dir-owner-note|store-error)\.js$/.test(file)),
     );
     expect(heavy).toEqual([]);
   });
 
   it('ships bundled: the `agentd` bin reaches the serve command through its own chunks, with no package but the SQLite addon (for the data-directory lock)', () => {
-    const pkg = JSON.parse(readFileSync(resolve(DIST, '../package.json'), 'utf8')) as { bin: { agentd: string } };
-    expect(pkg.bin.agentd).toBe('dist/bin/main.js');
+    expect(readFileSync(CJS_ENTRY, 'utf8')).toMatch(/\bimport\("\.\/main\.js"\)/);
     const main = resolve(DIST, 'bin/main.js');
     const serveChunk = /import\("(\.\/chunks\/serve-[\w-]+\.js)"\)/.exec(readFileSync(main, 'utf8'))?.[1];
     expect(serveChunk, 'main.js imports the serve command lazily').toBeDefined();
@@ -68,7 +71,77 @@ describe('the path of `agentd acp`, a byte bridge to the shared daemon', () => {
         'src/cli/commands/acp.js',
         'src/config/agentd-paths.js',
         'src/server/wire/transports/is-socket-live.js',
+        'src/store/data-dir-owner-note.js',
       ].sort(),
     );
+  });
+});
+
+/** The modules esbuild put in a bundle, from the `// path` line it writes above each. */
+function bundledModules(bundle: string): string[] {
+  return [...readFileSync(bundle, 'utf8').matchAll(/^\/\/ (\S+\.js)$/gm)].map((match) => match[1]!.replace(/^.*node_modules\//, 'node_modules/'));
+}
+
+describe('the `agentd` bin, what an editor spawns for every chat', () => {
+  it('is a launcher: serve from the start-up snapshot when its key holds, everything else (and serve otherwise) through agentd.cjs', () => {
+    expect(PACKAGE.bin.agentd).toBe('dist/bin/agentd');
+    const launcher = readFileSync(BIN, 'utf8');
+    expect(launcher.startsWith('#!/bin/sh\n')).toBe(true);
+    const execs = [...launcher.matchAll(/^\s*exec (.*)$/gm)].map((match) => match[1]);
+    expect(execs).toEqual([
+      'node $v8_flags --snapshot-blob "$blob" "$dir/chunks/serve-snapshot.cjs" "$@"',
+      'node $v8_flags "$dir/agentd.cjs" "$@"',
+      // acp above all: an editor waits for the bridge, which the daemon's flags would slow.
+      'node "$dir/agentd.cjs" "$@"',
+    ]);
+    // Only serve's command lines (serve, none, or options) reach the snapshot.
+    expect(launcher).toMatch(/case \$1 in\n\s*serve \| '' \| -\*\)/);
+  });
+
+  it('agentd.cjs is one CommonJS file holding only the acp bridge and the words for its failures; every other command is the ES module CLI beside it, imported on demand', () => {
+    expect(new Set(bundledModules(CJS_ENTRY))).toEqual(
+      new Set([
+        'dist/src/cli/bin.js',
+        'dist/src/cli/commands/acp.js',
+        'dist/src/cli/bridge-stdio.js',
+        'dist/src/server/wire/transports/is-socket-live.js',
+        'dist/protocol/wire/check-socket-path.js',
+        'dist/src/config/agentd-paths.js',
+        'node_modules/env-paths/index.js',
+        'dist/src/store/data-dir-owner-note.js',
+        // Loaded only when no daemon answers, to find the data directory's owner.
+        'dist/src/store/data-dir-lock.js',
+        // Evaluated only when the bridge fails: the CLI's wording of the error.
+        'dist/src/cli/report-cli-failure.js',
+        'dist/src/cli/describe-usage-error.js',
+        'dist/src/cli/describe-daemon-error.js',
+        'dist/src/cli/command-help.js',
+        'dist/src/config/closest-match.js',
+        'dist/src/config/config-error.js',
+        'dist/src/config/show-control-characters.js',
+      ]),
+    );
+    const required = new Set([...readFileSync(CJS_ENTRY, 'utf8').matchAll(/\brequire\("([^"]+)"\)/g)].map((match) => match[1]!));
+    expect([...required].filter((name) => !name.startsWith('node:'))).toEqual(['better-sqlite3']);
+  });
+
+  it('the snapshot holds the serve command and the daemon proper, and loads the native, wasm and big packages from node_modules at run time', () => {
+    const entry = resolve(DIST, 'bin/chunks/serve-snapshot.cjs');
+    const text = readFileSync(entry, 'utf8');
+    // A snapshot may require only Node's own modules while it is built.
+    const required = [...text.matchAll(/\brequire\("([^"]+)"\)/g)].map((match) => match[1]!);
+    expect(required.filter((name) => !builtinModules.includes(name.replace(/^node:/, '')))).toEqual([]);
+    const atRunTime = new Set([...text.matchAll(/globalThis\.agentdSnapshotRequire\("([^"]+)"\)/g)].map((match) => match[1]!.replace(/^(@[^/]+\/[^/]+|[^@/][^/]*).*$/, '$1')));
+    expect(atRunTime).toEqual(
+      new Set(['better-sqlite3', 'web-tree-sitter', 'gpt-tokenizer', 'undici', 'turndown', 'chokidar', '@modelcontextprotocol/sdk']),
+    );
+    const modules = (JSON.parse(readFileSync(resolve(DIST, 'bin/serve-snapshot.modules.json'), 'utf8')) as string[]).map((file) =>
+      file.replace(/^.*node_modules\//, 'node_modules/'),
+    );
+    expect(modules).toContain('dist/src/cli/commands/serve.js');
+    expect(modules).toContain('dist/src/daemon/start-daemon.js');
+    expect(modules.filter((file) => /node_modules\/(gpt-tokenizer|undici|turndown|ajv|@modelcontextprotocol)\//.test(file))).toEqual([]);
+    // Code compiled into a snapshot cannot import(): nothing may be left to load that way.
+    expect(text).not.toMatch(/\bimport\([^)]/);
   });
 });

@@ -41,7 +41,7 @@ export interface AcpLaunch {
 }
 
 /**
- * Spawns `node dist/bin/main.js acp` the way an editor does (or `launch`, an editor's
+ * Spawns `node dist/bin/agentd.cjs acp` the way an editor does (or `launch`, an editor's
  * own settings), with both directions of the wire tapped.
  */
 export function spawnAcpBridge(home: string, launch?: AcpLaunch): AcpBridgeChild {

@@ -2,12 +2,12 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RpcPeer } from './rpc-peer.js';
 
 /** The bundled CLI the `agentd` bin runs; `npm test` builds it (tsc, then scripts/bundle-cli.mjs) before vitest runs. */
-export const CLI = fileURLToPath(new URL('../../dist/bin/main.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/bin/agentd.cjs', import.meta.url));
 
 /** A temporary AGENTD_HOME with an optional config.json, removed by `cleanup`. */
 export function makeHome(config?: unknown): { home: string; cleanup(): void } {
@@ -37,9 +37,16 @@ export interface DaemonChild {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Spawns `node dist/bin/main.js ARGS` with stdio pipes. */
+/**
+ * The `agentd` bin as installed: a launcher that starts `serve` from the start-up snapshot
+ * (built for this Node by scripts/bundle-cli.mjs) and runs dist/bin/agentd.cjs otherwise.
+ */
+export const BIN = fileURLToPath(new URL('../../dist/bin/agentd', import.meta.url));
+
+/** Spawns the `agentd` bin with ARGS and stdio pipes, with this Node first on PATH (the launcher runs `node`). */
 export function spawnDaemon(args: string[], env: NodeJS.ProcessEnv, cwd?: string): DaemonChild {
-  const child = spawn(process.execPath, [CLI, ...args], { env, cwd: cwd ?? process.cwd(), stdio: 'pipe' });
+  const path = `${dirname(process.execPath)}${delimiter}${env.PATH ?? ''}`;
+  const child = spawn(BIN, args, { env: { ...env, PATH: path }, cwd: cwd ?? process.cwd(), stdio: 'pipe' });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (text: string) => {

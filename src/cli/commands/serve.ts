@@ -65,6 +65,7 @@ function parseServeArgs(args: string[]) {
 }
 
 async function serve(values: ServeFlags, logFile: LogFile | undefined): Promise<number> {
+  const onDemand = logFile !== undefined;
   const settings = loadDaemonSettings({
     ...(logFile ? { write: logFile.write } : {}),
     cwd: process.cwd(),
@@ -77,6 +78,13 @@ async function serve(values: ServeFlags, logFile: LogFile | undefined): Promise<
   const { paths } = settings;
   // Checked before anything is taken or served, so a typo is the only thing reported.
   const httpFlag = values.http !== undefined ? parseHttpAddress(values.http, '--http') : undefined;
+  // The launcher could not start this process from the start-up snapshot (built for another
+  // Node, or none built): it works the same, only slower to start, so one log line says why.
+  const snapshotSkipped = process.env.AGENTD_SNAPSHOT_SKIPPED;
+  if (snapshotSkipped) {
+    delete process.env.AGENTD_SNAPSHOT_SKIPPED;
+    settings.log(`started without the start-up snapshot: ${snapshotSkipped}`);
+  }
   const socketPath = values.socket ?? (values['default-socket'] ? paths.socketPath : undefined);
   // One daemon per data directory: taken before anything is served.
   const attempt = tryLockDataDir(paths.dataDir);
@@ -122,8 +130,9 @@ async function serve(values: ServeFlags, logFile: LogFile | undefined): Promise<
   const configuredHttp = settings.config.server?.http;
   const http = httpFlag ?? (servers.length > 0 && configuredHttp !== undefined ? parseHttpAddress(configuredHttp, 'server.http') : undefined);
   if (http) await shell.dashboard!.serve(http);
-  // A shared daemon builds at once: clients will come. On stdio, after the first answer.
-  if (servers.length > 0) void shell.context();
+  // A shared daemon builds at once: clients will come. On stdio, after the first answer;
+  // and on demand too, since a bridge is waiting for that answer this very moment.
+  if (servers.length > 0 && !onDemand) void shell.context();
   if (servers.length === 0) {
     // A signal to a stdio daemon shuts it down as the end of its input does: running
     // turns stopped, MCP servers (and what they started) stopped, the store closed.

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI } from '../support/daemon-client.js';
+import { BIN } from '../support/daemon-client.js';
 import type { VendorProtocol } from './answer-streams.js';
 
 /** How to start one contender: the command and an environment holding nothing of this machine's user. */
@@ -73,7 +73,7 @@ export const agentdStdio: Contender = {
   protocol: 'openai-chat',
   launch(home, vendorUrl) {
     const launch = agentd('openai-chat').launch(home, vendorUrl);
-    return { ...launch, args: [CLI, 'serve', '--stdio'] };
+    return { ...launch, command: BIN, args: ['serve', '--stdio'] };
   },
 };
 
@@ -88,7 +88,7 @@ export function agentd(protocol: VendorProtocol): Contender {
       // The config shape of src/config/config-schema.ts and provider-config-schema.ts.
       const config = { model: `local/${models[protocol]}`, providers: { local: { type: protocol, baseUrl: `${vendorUrl}${basePaths[protocol]}`, apiKey: 'bench' } } };
       writeFileSync(join(agentdHome, 'config', 'config.json'), JSON.stringify(config));
-      return { command: process.execPath, args: [CLI, 'acp'], env: { ...isolatedEnv(home), AGENTD_HOME: agentdHome } };
+      return { command: BIN, args: ['acp'], env: { ...isolatedEnv(home), AGENTD_HOME: agentdHome } };
     },
   };
 }

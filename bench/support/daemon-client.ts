@@ -11,6 +11,12 @@ import { NdjsonMessageWriter } from '../../protocol/wire/ndjson-message-writer.j
 /** The daemon the benchmarks spawn; AGENTD_BENCH_CLI points at another build (to compare before and after a change with the same client). */
 export const CLI = process.env.AGENTD_BENCH_CLI ?? fileURLToPath(new URL('../../bin/main.js', import.meta.url));
 
+/**
+ * The `agentd` bin as installed (a launcher: `serve` from the startup snapshot, `acp` to the
+ * bridge), which is what an editor runs; AGENTD_BENCH_BIN points at another build's.
+ */
+export const BIN = process.env.AGENTD_BENCH_BIN ?? fileURLToPath(new URL('../../bin/agentd', import.meta.url));
+
 /** Extra Node options for the spawned daemon (`--cpu-prof` is refused in NODE_OPTIONS), space-separated. */
 export const DAEMON_NODE_ARGS = (process.env.AGENTD_BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 

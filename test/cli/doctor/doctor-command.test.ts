@@ -29,7 +29,11 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.restoreAllMocks();
-  process.env = savedEnv;
+  // Restored in place: assigning a plain object to process.env would leave later test files of
+  // this worker (isolate: false) an env that no longer reaches the process (os.homedir() then
+  // ignores a stubbed HOME).
+  for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
+  Object.assign(process.env, savedEnv);
   t.cleanup();
 });
 

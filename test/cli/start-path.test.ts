@@ -69,6 +69,7 @@ describe('the path of `agentd acp`, a byte bridge to the shared daemon', () => {
         'protocol/wire/check-socket-path.js',
         'src/cli/bridge-stdio.js',
         'src/cli/commands/acp.js',
+        'src/cli/daemon/find-or-start-daemon.js',
         'src/config/agentd-paths.js',
         'src/server/wire/transports/is-socket-live.js',
         'src/store/data-dir-owner-note.js',
@@ -104,6 +105,7 @@ describe('the `agentd` bin, what an editor spawns for every chat', () => {
         'dist/src/cli/bin.js',
         'dist/src/cli/commands/acp.js',
         'dist/src/cli/bridge-stdio.js',
+        'dist/src/cli/daemon/find-or-start-daemon.js',
         'dist/src/server/wire/transports/is-socket-live.js',
         'dist/protocol/wire/check-socket-path.js',
         'dist/src/config/agentd-paths.js',
@@ -133,7 +135,7 @@ describe('the `agentd` bin, what an editor spawns for every chat', () => {
     expect(required.filter((name) => !builtinModules.includes(name.replace(/^node:/, '')))).toEqual([]);
     const atRunTime = new Set([...text.matchAll(/globalThis\.agentdSnapshotRequire\("([^"]+)"\)/g)].map((match) => match[1]!.replace(/^(@[^/]+\/[^/]+|[^@/][^/]*).*$/, '$1')));
     expect(atRunTime).toEqual(
-      new Set(['better-sqlite3', 'web-tree-sitter', 'gpt-tokenizer', 'undici', 'turndown', 'chokidar', '@modelcontextprotocol/sdk']),
+      new Set(['better-sqlite3', 'web-tree-sitter', 'gpt-tokenizer', 'undici', 'turndown', 'chokidar', '@modelcontextprotocol/sdk', 'ws']),
     );
     const modules = (JSON.parse(readFileSync(resolve(DIST, 'bin/serve-snapshot.modules.json'), 'utf8')) as string[]).map((file) =>
       file.replace(/^.*node_modules\//, 'node_modules/'),

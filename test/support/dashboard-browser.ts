@@ -15,7 +15,7 @@ export type DashboardViewName = keyof typeof DASHBOARD_VIEWS;
 
 /**
  * A real daemon serving the dashboard (`agentd serve --socket … --http 127.0.0.1:0`, the
- * built dist/bin/main.js against the loopback model of startClientDaemon), a client on its
+ * `agentd` bin as installed, against the loopback model of startClientDaemon), a client on its
  * socket that asks for the login address (`dashboard/login`), and headless Debian Chromium
  * (playwright-core, nothing downloaded) with one page that has logged in. Every console
  * error and uncaught page error is collected for the test to assert there are none.

@@ -71,8 +71,11 @@ describe.skipIf(!requireProgram(CHROMIUM))('the dashboard in Chromium: a session
     expect((await turn).stopReason).toBe('end_turn');
     expect(readFileSync(join(daemon.workspace, 'other.txt'), 'utf8')).toBe('from the other client\n');
     const pageAsked = frames.find((m) => m.method === 'session/request_permission') as { id?: number } | undefined;
-    expect(frames).toContainEqual({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: pageAsked?.id } });
-    expect(frames).toContainEqual({ jsonrpc: '2.0', method: 'agentd/event', params: { sessionId, event: { type: 'permission_resolved', toolCallId: 'call_o', outcome: 'allow_once' } } });
+    // The browser reports frames to the test through its debugging protocol, which can lag the page: polled.
+    await expect.poll(() => frames, { timeout: 5_000 }).toContainEqual({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: pageAsked?.id } });
+    await expect
+      .poll(() => frames, { timeout: 5_000 })
+      .toContainEqual({ jsonrpc: '2.0', method: 'agentd/event', params: { sessionId, event: { type: 'permission_resolved', toolCallId: 'call_o', outcome: 'allow_once' } } });
     await page.getByRole('log', { name: 'Transcript' }).getByText('Written elsewhere.').waitFor();
     expect(bed.consoleErrors).toEqual([]);
   });

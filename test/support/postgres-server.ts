@@ -1,0 +1,110 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { RequiredProgram } from './required-program.js';
+
+/**
+ * A real PostgreSQL for the store tests, from Debian's binaries: one server per test worker
+ * (started on first use, stopped when the worker exits), listening only on a Unix socket in
+ * its own temporary folder, and a fresh database per test so tests never see each other.
+ */
+
+const USER = 'agentd_test';
+
+/** The newest installed PostgreSQL's bin folder (Debian keeps each major under /usr/lib/postgresql/N). */
+export function postgresBinDir(): string {
+  const root = '/usr/lib/postgresql';
+  const majors = fs.existsSync(root) ? fs.readdirSync(root).filter((name) => /^\d+$/.test(name)) : [];
+  const newest = majors.sort((a, b) => Number(b) - Number(a))[0] ?? '15';
+  return path.join(root, newest, 'bin');
+}
+
+/** Debian's PostgreSQL server binaries (initdb is not on PATH there, so its folder is probed). */
+export const POSTGRES: RequiredProgram = {
+  command: path.join(postgresBinDir(), 'initdb'),
+  debianPackage: 'postgresql',
+  neededBy: 'the PostgreSQL store tests',
+};
+
+interface RunningServer {
+  dir: string;
+  socketDir: string;
+  dataDir: string;
+}
+
+let server: Promise<RunningServer> | undefined;
+let databases = 0;
+
+/** initdb and postgres refuse to run as root: as root they run as `nobody`, owning the folder. */
+function asServerUser(command: string, args: string[]): { command: string; args: string[] } {
+  if (process.getuid?.() !== 0) return { command, args };
+  return { command: 'runuser', args: ['-u', 'nobody', '--', command, ...args] };
+}
+
+function run(command: string, args: string[]): void {
+  const wrapped = asServerUser(command, args);
+  const result = spawnSync(wrapped.command, wrapped.args, { encoding: 'utf8', cwd: '/' });
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.signal}): ${result.stderr || result.stdout}`);
+  }
+}
+
+function start(): RunningServer {
+  const bin = postgresBinDir();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-pg-'));
+  const dataDir = path.join(dir, 'data');
+  if (process.getuid?.() === 0) {
+    const nobody = spawnSync('id', ['-u', 'nobody'], { encoding: 'utf8' });
+    const uid = Number(nobody.stdout.trim());
+    fs.chownSync(dir, uid, uid);
+  }
+  run(path.join(bin, 'initdb'), ['-D', dataDir, '--auth=trust', '-U', USER, '--no-sync', '-E', 'UTF8', '--locale=C']);
+  // Stopped synchronously when the worker exits; the folder goes with it. A worker the test
+  // runner kills never sees 'exit', so a detached watcher stops the server once it is gone.
+  process.once('exit', () => stop(bin, dir, dataDir));
+  watchWorker(bin, dir, dataDir);
+  const options = `-c listen_addresses='' -c unix_socket_directories=${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  run(path.join(bin, 'pg_ctl'), ['start', '-w', '-s', '-D', dataDir, '-l', path.join(dir, 'server.log'), '-o', options]);
+  return { dir, socketDir: dir, dataDir };
+}
+
+function stop(bin: string, dir: string, dataDir: string): void {
+  const wrapped = asServerUser(path.join(bin, 'pg_ctl'), ['stop', '-s', '-D', dataDir, '-m', 'immediate']);
+  spawnSync(wrapped.command, wrapped.args, { stdio: 'ignore', cwd: '/' });
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+function watchWorker(bin: string, dir: string, dataDir: string): void {
+  const pgCtl = asServerUser(path.join(bin, 'pg_ctl'), ['stop', '-s', '-D', dataDir, '-m', 'immediate']);
+  const quoted = [pgCtl.command, ...pgCtl.args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${quoted} >/dev/null 2>&1; rm -rf '${dir}'`;
+  spawn('sh', ['-c', script], { detached: true, stdio: 'ignore', cwd: '/' }).unref();
+}
+
+/** The worker's server, started on first call. */
+export function postgresServer(): Promise<RunningServer> {
+  server ??= Promise.resolve().then(start);
+  return server;
+}
+
+/** A connection URL (Unix socket, no password) to the database `name` of the worker's server. */
+export function postgresUrl(socketDir: string, name: string): string {
+  return `postgres://${USER}@localhost/${name}?host=${encodeURIComponent(socketDir)}`;
+}
+
+/** Creates an empty database on the worker's server and returns its URL. */
+export async function createTestDatabase(): Promise<string> {
+  const running = await postgresServer();
+  const name = `test_${process.pid}_${++databases}`;
+  // A connection per call, closed at once: nothing left open keeps the worker alive.
+  const admin = new pg.Client({ host: running.socketDir, user: USER, database: 'postgres' });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE template0`);
+  } finally {
+    await admin.end();
+  }
+  return postgresUrl(running.socketDir, name);
+}

@@ -10,7 +10,9 @@ export type StoreErrorCode =
   /** An argument is malformed (bad cursor, limit, content that is not JSON). */
   | 'invalid_argument'
   /** The database file cannot be used by this version of agentd. */
-  | 'unsupported_database';
+  | 'unsupported_database'
+  /** The database server cannot be reached or refused the connection (PostgreSQL). */
+  | 'unavailable';
 
 /** Every error the store throws on purpose; the message says what was wrong and the fix. */
 export class StoreError extends Error {

@@ -1,10 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/open-store.js';
 import { readSessionMeta } from '../../src/store/session-meta.js';
+import { STORE_IMPLEMENTATIONS, type StoreDatabase } from '../support/store-implementations.js';
 
 const unreadable = { name: 'unreadable constraint', access: 'search', tools: [] };
 
@@ -51,64 +47,55 @@ describe('readSessionMeta', () => {
   });
 });
 
-describe('session meta in a SQLite file', () => {
-  let dir: string;
-  let file: string;
+describe.each(STORE_IMPLEMENTATIONS)('session meta in a $name store', (implementation) => {
+  if (!implementation.available()) return;
+  let database: StoreDatabase;
   beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-meta-'));
-    file = path.join(dir, 'data', 'agentd.db');
+    database = await implementation.create();
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => database.dispose());
+
+  const literal = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 
   /** Writes a session's meta column as another version (or a hand edit) might have. */
-  function writeRawMeta(id: string, meta: string): void {
-    const db = new Database(file);
-    try {
-      db.prepare('UPDATE sessions SET meta = ? WHERE id = ?').run(meta, id);
-    } finally {
-      db.close();
-    }
+  async function writeRawMeta(id: string, meta: string): Promise<void> {
+    await database.sql(`UPDATE sessions SET meta = ${literal(meta)} WHERE id = ${literal(id)}`);
   }
 
-  function readRawMeta(id: string): string {
-    const db = new Database(file, { readonly: true });
-    try {
-      return (db.prepare('SELECT meta FROM sessions WHERE id = ?').get(id) as { meta: string }).meta;
-    } finally {
-      db.close();
-    }
+  async function readRawMeta(id: string): Promise<string> {
+    return String((await database.sql(`SELECT meta FROM sessions WHERE id = ${literal(id)}`))[0]!.meta);
   }
 
   it('loads a session whose stored meta has a known key of the wrong shape, and leaves the row as it was', async () => {
-    let store = openStore(file);
+    let store = await database.open();
     await store.createSession({ id: 's1', cwd: '/w', meta: { parentSessionId: 'p' } });
     await store.close();
     const raw = JSON.stringify({ parentSessionId: 'p', budgetUsd: { usd: 1 }, deliveryModes: 'all', newerKey: { x: 1 } });
-    writeRawMeta('s1', raw);
+    await writeRawMeta('s1', raw);
 
-    store = openStore(file);
+    store = await database.open();
     try {
       expect((await store.getSession('s1'))?.meta).toEqual({ parentSessionId: 'p', newerKey: { x: 1 } });
       expect((await store.listSessions({})).sessions.map((s) => s.meta)).toEqual([{ parentSessionId: 'p', newerKey: { x: 1 } }]);
     } finally {
       await store.close();
     }
-    expect(readRawMeta('s1')).toBe(raw);
+    expect(await readRawMeta('s1')).toBe(raw);
   });
 
   it('writes unknown keys back untouched when the meta is updated', async () => {
-    let store = openStore(file);
+    let store = await database.open();
     await store.createSession({ id: 's1', cwd: '/w' });
     await store.close();
-    writeRawMeta('s1', JSON.stringify({ newerKey: { nested: [1, 2] } }));
+    await writeRawMeta('s1', JSON.stringify({ newerKey: { nested: [1, 2] } }));
 
-    store = openStore(file);
+    store = await database.open();
     try {
       const { meta } = (await store.getSession('s1'))!;
       await store.updateSession('s1', { meta: { ...meta, deliveryModes: { steering: 'oneAtATime' } } });
     } finally {
       await store.close();
     }
-    expect(JSON.parse(readRawMeta('s1'))).toEqual({ newerKey: { nested: [1, 2] }, deliveryModes: { steering: 'oneAtATime' } });
+    expect(JSON.parse(await readRawMeta('s1'))).toEqual({ newerKey: { nested: [1, 2] }, deliveryModes: { steering: 'oneAtATime' } });
   });
 });

@@ -1,0 +1,92 @@
+/**
+ * The PostgreSQL schema as numbered migrations, the same tables as SQLite's (migrations.ts)
+ * so records read back identically: timestamps are ISO 8601 UTC text (they sort as text,
+ * and cursors carry them unchanged), JSON columns hold the text JSON.stringify wrote.
+ * Where SQLite breaks ties by rowid, an identity column `ord` does. Text compares and sorts
+ * bytewise (COLLATE "C") as in SQLite, whatever the database's locale, so pages and
+ * cursors come out the same. Never edit a released
+ * migration: append a new one.
+ */
+import type { Migration } from './migrations.js';
+
+export const postgresMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'sessions, turns, messages, schedules and their runs',
+    sql: `
+      CREATE TABLE sessions (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        cwd TEXT COLLATE "C" NOT NULL,
+        additional_directories TEXT COLLATE "C" NOT NULL DEFAULT '[]',
+        title TEXT COLLATE "C",
+        model TEXT COLLATE "C",
+        mode TEXT COLLATE "C" NOT NULL,
+        created_at TEXT COLLATE "C" NOT NULL,
+        updated_at TEXT COLLATE "C" NOT NULL,
+        total_cost_usd DOUBLE PRECISION NOT NULL DEFAULT 0,
+        meta TEXT COLLATE "C" NOT NULL DEFAULT '{}'
+      );
+      CREATE INDEX sessions_by_updated ON sessions (updated_at DESC, id DESC);
+      CREATE INDEX sessions_by_cwd_updated ON sessions (cwd, updated_at DESC, id DESC);
+
+      CREATE TABLE turns (
+        ord BIGINT GENERATED ALWAYS AS IDENTITY,
+        id TEXT COLLATE "C" PRIMARY KEY,
+        session_id TEXT COLLATE "C" NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        status TEXT COLLATE "C" NOT NULL CHECK (status IN ('running', 'end_turn', 'max_tokens',
+          'max_turn_requests', 'refusal', 'cancelled', 'error', 'interrupted')),
+        started_at TEXT COLLATE "C" NOT NULL,
+        ended_at TEXT COLLATE "C",
+        error TEXT COLLATE "C"
+      );
+      CREATE INDEX turns_by_session ON turns (session_id, started_at, ord);
+      CREATE INDEX turns_running ON turns (status) WHERE status = 'running';
+
+      -- turn_id is not a foreign key: compaction and imports may carry turn ids without a row.
+      CREATE TABLE messages (
+        session_id TEXT COLLATE "C" NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        id TEXT COLLATE "C" NOT NULL UNIQUE,
+        turn_id TEXT COLLATE "C" NOT NULL,
+        role TEXT COLLATE "C" NOT NULL CHECK (role IN ('user', 'assistant', 'tool')),
+        content TEXT COLLATE "C" NOT NULL,
+        status TEXT COLLATE "C" NOT NULL CHECK (status IN ('complete', 'interrupted')),
+        model TEXT COLLATE "C",
+        usage TEXT COLLATE "C",
+        cost_usd DOUBLE PRECISION,
+        meta TEXT COLLATE "C",
+        created_at TEXT COLLATE "C" NOT NULL,
+        PRIMARY KEY (session_id, seq)
+      );
+      CREATE INDEX messages_priced_by_created ON messages (created_at) WHERE model IS NOT NULL;
+
+      CREATE TABLE schedules (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        name TEXT COLLATE "C" NOT NULL UNIQUE,
+        definition TEXT COLLATE "C" NOT NULL,
+        created_at TEXT COLLATE "C" NOT NULL,
+        updated_at TEXT COLLATE "C" NOT NULL
+      );
+
+      -- Runs of any schedule (config ones included), so schedule_id is not a foreign key.
+      CREATE TABLE schedule_runs (
+        ord BIGINT GENERATED ALWAYS AS IDENTITY,
+        id TEXT COLLATE "C" PRIMARY KEY,
+        schedule_id TEXT COLLATE "C" NOT NULL,
+        session_id TEXT COLLATE "C",
+        trigger TEXT COLLATE "C" NOT NULL CHECK (trigger IN ('cron', 'manual', 'missed')),
+        started_at TEXT COLLATE "C" NOT NULL,
+        ended_at TEXT COLLATE "C",
+        outcome TEXT COLLATE "C" CHECK (outcome IN ('completed', 'failed', 'timed_out', 'cancelled', 'skipped')),
+        stop_reason TEXT COLLATE "C",
+        cost_usd DOUBLE PRECISION NOT NULL DEFAULT 0,
+        error TEXT COLLATE "C"
+      );
+      CREATE INDEX schedule_runs_by_schedule ON schedule_runs (schedule_id, started_at DESC, ord DESC);
+      CREATE INDEX schedule_runs_unfinished ON schedule_runs (ended_at) WHERE ended_at IS NULL;
+    `,
+  },
+];
+
+/** The newest PostgreSQL schema version this build knows. */
+export const latestPostgresSchemaVersion: number = postgresMigrations[postgresMigrations.length - 1]?.version ?? 0;

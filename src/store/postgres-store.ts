@@ -1,0 +1,304 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { migratePostgres } from './migrate-postgres.js';
+import { isUniqueViolation, redactStoreUrl, toStoreError } from './postgres-errors.js';
+import { type PostgresQuery, inTransaction, queryOn } from './postgres-query.js';
+import { PostgresScheduleStore } from './postgres-schedule-store.js';
+import { costTotals, lastTurn, searchSessions } from './postgres-session-search.js';
+import type { ScheduleStore } from './schedule-store.js';
+import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.js';
+import {
+  DEFAULT_SESSION_MODE,
+  type CostQuery,
+  type DayModelCost,
+  type ListSessionsQuery,
+  type MessageRecord,
+  type NewMessage,
+  type NewSession,
+  type SessionRecord,
+  type SessionSearch,
+  type SessionSearchPage,
+  type Store,
+  type TurnRecord,
+  type TurnStatus,
+} from './store.js';
+import { StoreError } from './store-error.js';
+import { type MessageRow, type SessionRow, type TurnRow, toJsonColumn, toMessageRecord, toSessionRecord, toTurnRecord } from './store-rows.js';
+
+export interface PostgresStoreOptions {
+  /** Clock for every timestamp the store writes; defaults to `new Date()`. */
+  now?: () => Date;
+  /** Connections the pool keeps at most; 10 by default. */
+  maxConnections?: number;
+}
+
+const DEFAULT_PAGE = 50;
+const MAX_PAGE = 200;
+
+/**
+ * Connects to the PostgreSQL database at `url`, migrates it (once, under an advisory lock,
+ * whichever daemon comes first) and returns the store on it. Fails with a StoreError naming
+ * the store, its password redacted, when the server cannot be reached or refuses.
+ */
+export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+  const where = redactStoreUrl(url);
+  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10, connectionTimeoutMillis: 10_000 });
+  // An idle client's dropped connection is reported here; the next query gets a fresh one.
+  pool.on('error', () => undefined);
+  try {
+    const client = await pool.connect();
+    try {
+      await migratePostgres(client, where);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw toStoreError(error, where);
+  }
+  return new PostgresStore(pool, where, options);
+}
+
+/**
+ * `Store` on a PostgreSQL pool, with the SQLite store's semantics (sqlite-store.ts): each
+ * mutating call is one statement or one transaction. appendMessage locks the session's row
+ * for its transaction, so concurrent writers (other connections, other daemons) take seq
+ * numbers one after another: dense, in commit order.
+ */
+export class PostgresStore implements Store {
+  readonly #pool: pg.Pool;
+  readonly #where: string;
+  readonly #query: PostgresQuery;
+  readonly #now: () => string;
+  readonly schedules: ScheduleStore;
+
+  constructor(pool: pg.Pool, where: string, options: PostgresStoreOptions = {}) {
+    this.#pool = pool;
+    this.#where = where;
+    this.#query = queryOn(pool, where);
+    const clock = options.now ?? (() => new Date());
+    this.#now = () => clock().toISOString();
+    this.schedules = new PostgresScheduleStore(this.#query, this.#now);
+  }
+
+  async createSession(input: NewSession): Promise<SessionRecord> {
+    requireText(input.id, 'session id');
+    requireText(input.cwd, 'session cwd');
+    const now = this.#now();
+    try {
+      const rows = await this.#query<SessionRow>(
+        `INSERT INTO sessions (id, cwd, additional_directories, title, model, mode, created_at, updated_at, meta)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8) RETURNING *`,
+        [
+          input.id,
+          input.cwd,
+          toJsonColumn(input.additionalDirectories ?? [], 'additionalDirectories'),
+          input.title ?? null,
+          input.model ?? null,
+          input.mode ?? DEFAULT_SESSION_MODE,
+          now,
+          toJsonColumn(input.meta ?? {}, 'meta'),
+        ],
+      );
+      return toSessionRecord(rows[0]!);
+    } catch (error) {
+      if (isUniqueViolation((error as { cause?: unknown }).cause)) {
+        throw new StoreError('conflict', `session ${JSON.stringify(input.id)} already exists; choose a new session id`, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  async getSession(id: string): Promise<SessionRecord | undefined> {
+    const rows = await this.#query<SessionRow>('SELECT * FROM sessions WHERE id = $1', [id]);
+    return rows[0] === undefined ? undefined : toSessionRecord(rows[0]);
+  }
+
+  async listSessions(query: ListSessionsQuery): Promise<{ sessions: SessionRecord[]; nextCursor: string | null }> {
+    const limit = pageSize(query.limit);
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.cwd !== undefined) {
+      params.push(query.cwd);
+      where.push(`cwd = $${params.length}`);
+    }
+    if (query.cursor !== undefined) {
+      const after = decodeSessionCursor(query.cursor);
+      params.push(after.updatedAt, after.id);
+      where.push(`(updated_at < $${params.length - 1} OR (updated_at = $${params.length - 1} AND id < $${params.length}))`);
+    }
+    params.push(limit + 1);
+    const rows = await this.#query<SessionRow>(
+      `SELECT * FROM sessions ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY updated_at DESC, id DESC LIMIT $${params.length}`,
+      params,
+    );
+    const page = rows.slice(0, limit).map(toSessionRecord);
+    const last = page[page.length - 1];
+    return { sessions: page, nextCursor: rows.length > limit && last !== undefined ? encodeSessionCursor(last) : null };
+  }
+
+  async searchSessions(search: SessionSearch): Promise<SessionSearchPage> {
+    return searchSessions(this.#query, search);
+  }
+
+  async lastTurn(sessionId: string): Promise<TurnRecord | undefined> {
+    return lastTurn(this.#query, sessionId);
+  }
+
+  async updateSession(
+    id: string,
+    patch: Partial<Pick<SessionRecord, 'title' | 'model' | 'mode' | 'meta' | 'additionalDirectories'>>,
+  ): Promise<SessionRecord> {
+    const columns: Array<[string, unknown]> = [['updated_at', this.#now()]];
+    if (patch.title !== undefined) columns.push(['title', patch.title]);
+    if (patch.model !== undefined) columns.push(['model', patch.model]);
+    if (patch.mode !== undefined) columns.push(['mode', patch.mode]);
+    if (patch.meta !== undefined) columns.push(['meta', toJsonColumn(patch.meta, 'meta')]);
+    if (patch.additionalDirectories !== undefined) {
+      columns.push(['additional_directories', toJsonColumn(patch.additionalDirectories, 'additionalDirectories')]);
+    }
+    const sets = columns.map(([column], index) => `${column} = $${index + 1}`).join(', ');
+    const rows = await this.#query<SessionRow>(`UPDATE sessions SET ${sets} WHERE id = $${columns.length + 1} RETURNING *`, [
+      ...columns.map(([, value]) => value),
+      id,
+    ]);
+    if (rows[0] === undefined) throw unknownSession(id);
+    return toSessionRecord(rows[0]);
+  }
+
+  async addSessionCost(id: string, usd: number): Promise<void> {
+    const rows = await this.#query('UPDATE sessions SET total_cost_usd = total_cost_usd + $1, updated_at = $2 WHERE id = $3 RETURNING id', [usd, this.#now(), id]);
+    if (rows.length === 0) throw unknownSession(id);
+  }
+
+  async deleteSession(id: string): Promise<boolean> {
+    // Turns and messages go with it through ON DELETE CASCADE.
+    return (await this.#query('DELETE FROM sessions WHERE id = $1 RETURNING id', [id])).length > 0;
+  }
+
+  async startTurn(sessionId: string, turnId: string): Promise<TurnRecord> {
+    requireText(turnId, 'turn id');
+    return inTransaction(this.#pool, this.#where, async (query) => {
+      if ((await query('SELECT 1 FROM sessions WHERE id = $1', [sessionId])).length === 0) throw unknownSession(sessionId);
+      if ((await query('SELECT 1 FROM turns WHERE id = $1', [turnId])).length > 0) {
+        throw new StoreError('conflict', `turn ${JSON.stringify(turnId)} already exists; use a new turn id`);
+      }
+      const rows = await query<TurnRow>(`INSERT INTO turns (id, session_id, status, started_at) VALUES ($1, $2, 'running', $3) RETURNING *`, [
+        turnId,
+        sessionId,
+        this.#now(),
+      ]);
+      return toTurnRecord(rows[0]!);
+    });
+  }
+
+  async endTurn(turnId: string, status: Exclude<TurnStatus, 'running'>, error: string | null = null): Promise<void> {
+    await inTransaction(this.#pool, this.#where, async (query) => {
+      const rows = await query<Pick<TurnRow, 'status'>>('SELECT status FROM turns WHERE id = $1 FOR UPDATE', [turnId]);
+      const row = rows[0];
+      if (row === undefined) throw new StoreError('not_found', `turn ${JSON.stringify(turnId)} does not exist; call startTurn first`);
+      if (row.status !== 'running') {
+        throw new StoreError('conflict', `turn ${JSON.stringify(turnId)} already ended with status "${row.status}"; a turn can end only once`);
+      }
+      await query('UPDATE turns SET status = $1, ended_at = $2, error = $3 WHERE id = $4', [status, this.#now(), error, turnId]);
+    });
+  }
+
+  async listTurns(sessionId: string): Promise<TurnRecord[]> {
+    return (await this.#query<TurnRow>('SELECT * FROM turns WHERE session_id = $1 ORDER BY started_at, ord', [sessionId])).map(toTurnRecord);
+  }
+
+  async appendMessage(message: NewMessage): Promise<MessageRecord> {
+    if (!Array.isArray(message.content)) throw new StoreError('invalid_argument', 'message content must be an array of content blocks');
+    const cost = message.costUsd ?? null;
+    if (cost !== null && !(Number.isFinite(cost) && cost >= 0)) {
+      throw new StoreError('invalid_argument', `message costUsd must be a finite number >= 0, got ${String(cost)}`);
+    }
+    const content = toJsonColumn(message.content, 'content');
+    const usage = message.usage == null ? null : toJsonColumn(message.usage, 'usage');
+    const meta = message.meta == null ? null : toJsonColumn(message.meta, 'meta');
+    const id = message.id ?? randomUUID();
+    const status = message.status ?? 'complete';
+    const model = message.model ?? null;
+    const createdAt = this.#now();
+    let seq: number;
+    try {
+      seq = await inTransaction(this.#pool, this.#where, async (query) => {
+        // The session's row lock serializes appenders: MAX(seq) + 1 is read by one at a time.
+        const locked = await query('UPDATE sessions SET total_cost_usd = total_cost_usd + $1, updated_at = $2 WHERE id = $3 RETURNING id', [
+          cost ?? 0,
+          createdAt,
+          message.sessionId,
+        ]);
+        if (locked.length === 0) throw unknownSession(message.sessionId);
+        const rows = await query<{ seq: number }>(
+          `INSERT INTO messages (session_id, seq, id, turn_id, role, content, status, model, usage, cost_usd, meta, created_at)
+           VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = $1), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+           RETURNING seq`,
+          [message.sessionId, id, message.turnId, message.role, content, status, model, usage, cost, meta, createdAt],
+        );
+        return rows[0]!.seq;
+      });
+    } catch (error) {
+      if (isUniqueViolation((error as { cause?: unknown }).cause)) {
+        throw new StoreError('conflict', `message ${JSON.stringify(message.id)} already exists; omit id to get a fresh one`, { cause: error });
+      }
+      throw error;
+    }
+    // The caller's own data, not the row read back and parsed again: it is what was stored.
+    return {
+      seq,
+      id,
+      sessionId: message.sessionId,
+      turnId: message.turnId,
+      role: message.role,
+      content: message.content,
+      status,
+      model,
+      usage: message.usage ?? null,
+      costUsd: cost,
+      meta: message.meta ?? null,
+      createdAt,
+    };
+  }
+
+  async costTotals(query: CostQuery): Promise<DayModelCost[]> {
+    return costTotals(this.#query, query);
+  }
+
+  async listMessages(sessionId: string): Promise<MessageRecord[]> {
+    return (await this.#query<MessageRow>('SELECT * FROM messages WHERE session_id = $1 ORDER BY seq', [sessionId])).map(toMessageRecord);
+  }
+
+  async recoverInterruptedTurns(): Promise<TurnRecord[]> {
+    // As SQLite for now: every running turn. With several daemons this must become "turns whose owner is gone".
+    const rows = await this.#query<TurnRow>(
+      `UPDATE turns SET status = 'interrupted', ended_at = $1, error = $2 WHERE status = 'running' RETURNING *`,
+      [this.#now(), 'agentd stopped while this turn was running'],
+    );
+    return rows.map(toTurnRecord).sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.end();
+  }
+}
+
+function unknownSession(id: string): StoreError {
+  return new StoreError('not_found', `session ${JSON.stringify(id)} does not exist; create it first or list sessions to find its id`);
+}
+
+function requireText(value: unknown, what: string): void {
+  if (typeof value !== 'string' || value === '') {
+    throw new StoreError('invalid_argument', `${what} must be a non-empty string, got ${JSON.stringify(value)}`);
+  }
+}
+
+function pageSize(limit: number | undefined): number {
+  if (limit === undefined) return DEFAULT_PAGE;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new StoreError('invalid_argument', `session list limit must be a whole number >= 1, got ${String(limit)}`);
+  }
+  return Math.min(limit, MAX_PAGE);
+}

@@ -163,6 +163,23 @@ export const HookConfigSchema = z.strictObject({
   timeoutMs: z.int().positive().optional(),
 });
 
+/** A PostgreSQL connection URL, as node-postgres reads it. */
+export const PostgresUrlSchema = z.string().regex(/^postgres(?:ql)?:\/\/\S+$/, {
+  error: 'expected a PostgreSQL URL such as "postgres://agentd:PASSWORD@db.example.com:5432/agentd"',
+});
+
+export const StoreConfigSchema = z.discriminatedUnion(
+  'type',
+  [
+    /** The SQLite file in the data directory. */
+    z.strictObject({ type: z.literal('sqlite') }),
+    /** A PostgreSQL database, migrated by whichever daemon opens it first. */
+    z.strictObject({ type: z.literal('postgres'), url: PostgresUrlSchema }),
+  ],
+  { error: 'expected {"type": "sqlite"} or {"type": "postgres", "url": "postgres://…"}' },
+);
+export type StoreConfig = z.infer<typeof StoreConfigSchema>;
+
 export const AgentdConfigSchema = z.strictObject({
   /** The JSON Schema this file follows (config.schema.json), for editors; agentd itself ignores it. */
   $schema: z.string().optional(),
@@ -318,6 +335,12 @@ export const AgentdConfigSchema = z.strictObject({
         .optional(),
     })
     .optional(),
+  /**
+   * Where sessions, turns, messages and schedules are kept: the SQLite file in the data
+   * directory (the default), or a PostgreSQL database several daemons can share.
+   * `AGENTD_STORE_URL` (a postgres:// URL) overrides it.
+   */
+  store: StoreConfigSchema.optional(),
   /** Commands run around tool calls, besides hooks registered by clients. */
   hooks: z
     .strictObject({

@@ -56,5 +56,19 @@ export function collectSecrets(config: AgentdConfig, env: NodeJS.ProcessEnv): st
   for (const [name, value] of Object.entries(env)) {
     if (SECRET_VARIABLE.test(name)) add(value);
   }
+  // The store's password, should a driver's message ever quote its URL.
+  for (const url of [config.store?.type === 'postgres' ? config.store.url : undefined, env.AGENTD_STORE_URL]) {
+    add(url);
+    add(passwordOf(url));
+  }
   return [...secrets];
+}
+
+function passwordOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    return decodeURIComponent(new URL(url).password) || undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -40,6 +40,12 @@ export function restrictProjectConfig(
         `move them there and give each a "cwd" of "${projectRoot}"`,
     );
   }
+  if ('store' in json) {
+    // One store serves every project of the daemon: only the user's config chooses it.
+    json = { ...json };
+    delete json.store;
+    warnings.push(`ignored store in ${projectRoot}/.agentd/config.json: the store is read from your user config.json only; move it there`);
+  }
   if (isTrustedProject(projectRoot, trustedProjects)) return { json, warnings };
   const copy = structuredClone(json);
   for (const { path, why } of UNTRUSTED_KEYS) {

@@ -39,8 +39,11 @@ export interface StartOptions {
    * before serving anything); the daemon takes it otherwise, and releases it at shutdown.
    */
   lock?: DataDirLock;
-  /** Opens the store on the data directory's database file; `openStore` (SQLite) by default. */
-  openStore?: (file: string) => Store;
+  /**
+   * Opens the store on the data directory's database file; by default the store the config
+   * or AGENTD_STORE_URL chooses (open-daemon-store.ts), SQLite when neither does.
+   */
+  openStore?: (file: string) => Store | Promise<Store>;
 }
 
 /** Paths, the validated config and the logger: what every daemon start needs first. */

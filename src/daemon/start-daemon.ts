@@ -1,7 +1,6 @@
 import type { AgentdPaths } from '../config/agentd-paths.js';
 import type { AgentdConfig } from '../config/config-schema.js';
 import { lockDataDir } from '../store/data-dir-lock.js';
-import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { describeSandbox } from '../tools/sandbox/detect-sandbox.js';
 import { prepareToolJsonSchemas } from '../tools/tool-json-schema.js';
@@ -9,6 +8,7 @@ import type { ClientConnection } from '../server/wire/client-connection.js';
 import { userSandbox } from '../project/projects.js';
 import { createDaemonContext, type BuiltDaemonContext } from './create-daemon-context.js';
 import { followConfigChanges } from './follow-config-changes.js';
+import { chooseStore, openDaemonStore } from './open-daemon-store.js';
 import { loadDaemonSettings, type DaemonSettings, type StartOptions } from './load-daemon-settings.js';
 import { reportMcpServerStates } from './report-mcp-server-states.js';
 import { recordProviderIncidents } from './record-provider-incidents.js';
@@ -41,7 +41,8 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   const lock = options.lock ?? lockDataDir(paths.dataDir);
   let store: Store;
   try {
-    store = (options.openStore ?? openStore)(paths.databaseFile);
+    // With PostgreSQL the lock above still guards only this machine's data directory.
+    store = options.openStore ? await options.openStore(paths.databaseFile) : await openDaemonStore(chooseStore(config, options.env), paths.databaseFile);
   } catch (error) {
     lock.release();
     throw error;

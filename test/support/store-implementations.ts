@@ -16,6 +16,8 @@ export interface StoreDatabase {
   sql(text: string): Promise<Array<Record<string, unknown>>>;
   /** Rows in `table`, read on a connection of its own. */
   countRows(table: string): Promise<number>;
+  /** What a daemon's environment needs to use this database (AGENTD_STORE_URL for PostgreSQL). */
+  daemonEnv: Record<string, string>;
   dispose(): Promise<void>;
 }
 
@@ -24,15 +26,16 @@ export interface StoreImplementation {
   name: 'sqlite' | 'postgres';
   /** False when it cannot run here (requireProgram has said why; under CI it registers a failing test). */
   available(): boolean;
-  create(): Promise<StoreDatabase>;
+  /** A fresh database; `sqliteFile` puts SQLite's where a daemon will look (its data directory). */
+  create(options?: { sqliteFile?: string }): Promise<StoreDatabase>;
 }
 
 const sqlite: StoreImplementation = {
   name: 'sqlite',
   available: () => true,
-  async create() {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-'));
-    const file = path.join(dir, 'data', 'agentd.db');
+  async create(options = {}) {
+    const dir = options.sqliteFile === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-')) : undefined;
+    const file = options.sqliteFile ?? path.join(dir!, 'data', 'agentd.db');
     const sql = async (text: string): Promise<Array<Record<string, unknown>>> => {
       const db = new Database(file);
       try {
@@ -48,7 +51,10 @@ const sqlite: StoreImplementation = {
       open: async (options = {}) => openStore(file, options),
       sql,
       countRows: async (table) => Number((await sql(`SELECT COUNT(*) AS n FROM ${table}`))[0]!.n),
-      dispose: async () => fs.rmSync(dir, { recursive: true, force: true }),
+      daemonEnv: {},
+      dispose: async () => {
+        if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
+      },
     };
   },
 };
@@ -71,6 +77,8 @@ const postgres: StoreImplementation = {
       open: async (options = {}) => openPostgresStore(url, { ...options, maxConnections: 4 }),
       sql,
       countRows: async (table) => Number((await sql(`SELECT COUNT(*) AS n FROM ${table}`))[0]!.n),
+      daemonEnv: { AGENTD_STORE_URL: url },
+      // The database goes with the worker's server.
       dispose: async () => undefined,
     };
   },

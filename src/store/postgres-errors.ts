@@ -26,8 +26,10 @@ function codeOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-export function isUniqueViolation(error: unknown): boolean {
-  return codeOf(error) === UNIQUE_VIOLATION;
+/** Whether `error` (or the driver error a StoreError wraps) broke the unique constraint `constraint`. */
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const failure = error instanceof StoreError ? error.cause : error;
+  return codeOf(failure) === UNIQUE_VIOLATION && (failure as { constraint?: unknown }).constraint === constraint;
 }
 
 /**

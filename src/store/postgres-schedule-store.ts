@@ -58,7 +58,7 @@ export class PostgresScheduleStore implements ScheduleStore {
       );
       return toSchedule(rows[0]!);
     } catch (error) {
-      if (isUniqueViolation((error as { cause?: unknown }).cause)) {
+      if (isUniqueViolation(error, 'schedules_name_key')) {
         throw new StoreError('conflict', `a schedule named ${JSON.stringify(schedule.name)} already exists; choose another name`, { cause: error });
       }
       throw error;

@@ -102,7 +102,7 @@ export class PostgresStore implements Store {
       );
       return toSessionRecord(rows[0]!);
     } catch (error) {
-      if (isUniqueViolation((error as { cause?: unknown }).cause)) {
+      if (isUniqueViolation(error, 'sessions_pkey')) {
         throw new StoreError('conflict', `session ${JSON.stringify(input.id)} already exists; choose a new session id`, { cause: error });
       }
       throw error;
@@ -241,7 +241,7 @@ export class PostgresStore implements Store {
         return rows[0]!.seq;
       });
     } catch (error) {
-      if (isUniqueViolation((error as { cause?: unknown }).cause)) {
+      if (isUniqueViolation(error, 'messages_id_key')) {
         throw new StoreError('conflict', `message ${JSON.stringify(message.id)} already exists; omit id to get a fresh one`, { cause: error });
       }
       throw error;

@@ -24,7 +24,9 @@ export const postgresMigrations: readonly Migration[] = [
         created_at TEXT COLLATE "C" NOT NULL,
         updated_at TEXT COLLATE "C" NOT NULL,
         total_cost_usd DOUBLE PRECISION NOT NULL DEFAULT 0,
-        meta TEXT COLLATE "C" NOT NULL DEFAULT '{}'
+        meta TEXT COLLATE "C" NOT NULL DEFAULT '{}',
+        -- The seq of the session's newest message: appendMessage takes the next one under the row's lock.
+        last_seq INTEGER NOT NULL DEFAULT 0
       );
       CREATE INDEX sessions_by_updated ON sessions (updated_at DESC, id DESC);
       CREATE INDEX sessions_by_cwd_updated ON sessions (cwd, updated_at DESC, id DESC);

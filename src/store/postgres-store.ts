@@ -61,9 +61,9 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 
 /**
  * `Store` on a PostgreSQL pool, with the SQLite store's semantics (sqlite-store.ts): each
- * mutating call is one statement or one transaction. appendMessage locks the session's row
- * for its transaction, so concurrent writers (other connections, other daemons) take seq
- * numbers one after another: dense, in commit order.
+ * mutating call is one statement or one transaction. appendMessage takes its seq from the
+ * session's row under its lock, so concurrent writers (other connections, other daemons)
+ * get seq numbers one after another: dense, in commit order.
  */
 export class PostgresStore implements Store {
   readonly #pool: pg.Pool;
@@ -224,22 +224,21 @@ export class PostgresStore implements Store {
     const createdAt = this.#now();
     let seq: number;
     try {
-      seq = await inTransaction(this.#pool, this.#where, async (query) => {
-        // The session's row lock serializes appenders: MAX(seq) + 1 is read by one at a time.
-        const locked = await query('UPDATE sessions SET total_cost_usd = total_cost_usd + $1, updated_at = $2 WHERE id = $3 RETURNING id', [
-          cost ?? 0,
-          createdAt,
-          message.sessionId,
-        ]);
-        if (locked.length === 0) throw unknownSession(message.sessionId);
-        const rows = await query<{ seq: number }>(
-          `INSERT INTO messages (session_id, seq, id, turn_id, role, content, status, model, usage, cost_usd, meta, created_at)
-           VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = $1), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-           RETURNING seq`,
-          [message.sessionId, id, message.turnId, message.role, content, status, model, usage, cost, meta, createdAt],
-        );
-        return rows[0]!.seq;
-      });
+      // One statement, so one round trip and atomic: the UPDATE locks the session's row and
+      // (re-reading it once a concurrent appender commits) takes the next seq from it, so
+      // writers on any connection get dense seqs in commit order. No session, no row.
+      const rows = await this.#query<{ seq: number }>(
+        `WITH session AS (
+           UPDATE sessions SET last_seq = last_seq + 1, total_cost_usd = total_cost_usd + $1, updated_at = $2
+           WHERE id = $3 RETURNING last_seq
+         )
+         INSERT INTO messages (session_id, seq, id, turn_id, role, content, status, model, usage, cost_usd, meta, created_at)
+         SELECT $3, session.last_seq, $4, $5, $6, $7, $8, $9, $10, $11, $12, $2 FROM session
+         RETURNING seq`,
+        [cost ?? 0, createdAt, message.sessionId, id, message.turnId, message.role, content, status, model, usage, cost, meta],
+      );
+      if (rows[0] === undefined) throw unknownSession(message.sessionId);
+      seq = rows[0].seq;
     } catch (error) {
       if (isUniqueViolation(error, 'messages_id_key')) {
         throw new StoreError('conflict', `message ${JSON.stringify(message.id)} already exists; omit id to get a fresh one`, { cause: error });

@@ -1,7 +1,6 @@
 import type { AgentdConfig, StoreConfig } from '../config/config-schema.js';
 import { PostgresUrlSchema } from '../config/config-schema.js';
 import { openStore } from '../store/open-store.js';
-import { openPostgresStore } from '../store/postgres-store.js';
 import type { Store } from '../store/store.js';
 import { StoreError } from '../store/store-error.js';
 
@@ -29,5 +28,8 @@ export function chooseStore(config: AgentdConfig, env: NodeJS.ProcessEnv): Store
  * session in the shared database is not decided here yet.
  */
 export async function openDaemonStore(choice: StoreConfig, databaseFile: string): Promise<Store> {
-  return choice.type === 'postgres' ? openPostgresStore(choice.url) : openStore(databaseFile);
+  if (choice.type !== 'postgres') return openStore(databaseFile);
+  // Loaded only when chosen: the SQLite default never pays for pg at start-up.
+  const { openPostgresStore } = await import('../store/postgres-store.js');
+  return openPostgresStore(choice.url);
 }

@@ -1,35 +1,15 @@
-import type { ScheduleRunOutcome, ScheduleRunTrigger, StopReason } from '../../protocol/index.js';
 import type { PostgresQuery } from './postgres-query.js';
 import { isUniqueViolation } from './postgres-errors.js';
+import type { ScheduleRunTrigger } from '../../protocol/index.js';
 import type { ScheduleRunEnd, ScheduleRunRecord, ScheduleStore, StoredSchedule } from './schedule-store.js';
 import { StoreError } from './store-error.js';
+import { type RunColumns, runPageSize, type ScheduleRow, decodeRunCursor, encodeRunCursor, toRun, toSchedule } from './schedule-rows.js';
 import { toJsonColumn } from './store-rows.js';
 
-interface ScheduleRow {
-  id: string;
-  name: string;
-  definition: string;
-  created_at: string;
-  updated_at: string;
-}
-
-interface RunRow {
+interface RunRow extends RunColumns {
   /** Insertion order (an identity column, as text: bigint): breaks ties between runs started in the same millisecond. */
   ord: string;
-  id: string;
-  schedule_id: string;
-  session_id: string | null;
-  trigger: ScheduleRunTrigger;
-  started_at: string;
-  ended_at: string | null;
-  outcome: ScheduleRunOutcome | null;
-  stop_reason: StopReason | null;
-  cost_usd: number;
-  error: string | null;
 }
-
-const DEFAULT_PAGE = 20;
-const MAX_PAGE = 200;
 
 /** `ScheduleStore` on the PostgreSQL store's pool, with the SQLite one's semantics and cursor shape. */
 export class PostgresScheduleStore implements ScheduleStore {
@@ -93,19 +73,19 @@ export class PostgresScheduleStore implements ScheduleStore {
   }
 
   async listRuns(scheduleId: string, page: { cursor?: string; limit?: number }): Promise<{ runs: ScheduleRunRecord[]; nextCursor: string | null }> {
-    const limit = Math.min(Math.max(1, Math.floor(page.limit ?? DEFAULT_PAGE)), MAX_PAGE);
+    const limit = runPageSize(page.limit);
     const after = page.cursor !== undefined ? decodeRunCursor(page.cursor) : undefined;
     // One row more than asked tells whether another page follows.
     const rows = after
       ? await this.query<RunRow>(
           `SELECT * FROM schedule_runs WHERE schedule_id = $1 AND (started_at < $2 OR (started_at = $2 AND ord < $3))
            ORDER BY started_at DESC, ord DESC LIMIT $4`,
-          [scheduleId, after.startedAt, after.rowid, limit + 1],
+          [scheduleId, after.startedAt, after.order, limit + 1],
         )
       : await this.query<RunRow>('SELECT * FROM schedule_runs WHERE schedule_id = $1 ORDER BY started_at DESC, ord DESC LIMIT $2', [scheduleId, limit + 1]);
     const shown = rows.slice(0, limit);
     const last = shown.at(-1);
-    return { runs: shown.map(toRun), nextCursor: rows.length > limit && last ? encodeRunCursor(last) : null };
+    return { runs: shown.map(toRun), nextCursor: rows.length > limit && last ? encodeRunCursor(last.started_at, Number(last.ord)) : null };
   }
 
   async recoverUnfinishedRuns(): Promise<ScheduleRunRecord[]> {
@@ -117,42 +97,3 @@ export class PostgresScheduleStore implements ScheduleStore {
   }
 }
 
-function toSchedule(row: ScheduleRow): StoredSchedule {
-  return { id: row.id, name: row.name, definition: JSON.parse(row.definition) as Record<string, unknown>, createdAt: row.created_at, updatedAt: row.updated_at };
-}
-
-function toRun(row: RunRow): ScheduleRunRecord {
-  return {
-    id: row.id,
-    scheduleId: row.schedule_id,
-    sessionId: row.session_id,
-    trigger: row.trigger,
-    startedAt: row.started_at,
-    endedAt: row.ended_at,
-    outcome: row.outcome,
-    stopReason: row.stop_reason,
-    costUsd: row.cost_usd,
-    error: row.error,
-  };
-}
-
-/** base64url of `[startedAt, ord]`, the shape of the SQLite store's `[startedAt, rowid]`. */
-function encodeRunCursor(row: RunRow): string {
-  return Buffer.from(JSON.stringify([row.started_at, Number(row.ord)]), 'utf8').toString('base64url');
-}
-
-function decodeRunCursor(cursor: string): { startedAt: string; rowid: number } {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    decoded = undefined;
-  }
-  if (!Array.isArray(decoded) || decoded.length !== 2 || typeof decoded[0] !== 'string' || !Number.isInteger(decoded[1])) {
-    throw new StoreError(
-      'invalid_argument',
-      `invalid schedule history cursor ${JSON.stringify(cursor)}: pass the nextCursor of a previous history result unchanged, or omit it to start from the newest run`,
-    );
-  }
-  return { startedAt: decoded[0], rowid: decoded[1] as number };
-}

@@ -23,7 +23,18 @@ import {
   type TurnStatus,
 } from './store.js';
 import { StoreError } from './store-error.js';
-import { type MessageRow, type SessionRow, type TurnRow, toJsonColumn, toMessageRecord, toSessionRecord, toTurnRecord } from './store-rows.js';
+import {
+  type MessageRow,
+  requireText,
+  sessionPageSize,
+  sessionPatchColumns,
+  type SessionRow,
+  toJsonColumn,
+  toMessageRecord,
+  toSessionRecord,
+  type TurnRow,
+  toTurnRecord,
+} from './store-rows.js';
 
 export interface PostgresStoreOptions {
   /** Clock for every timestamp the store writes; defaults to `new Date()`. */
@@ -31,9 +42,6 @@ export interface PostgresStoreOptions {
   /** Connections the pool keeps at most; 10 by default. */
   maxConnections?: number;
 }
-
-const DEFAULT_PAGE = 50;
-const MAX_PAGE = 200;
 
 /**
  * Connects to the PostgreSQL database at `url`, migrates it (once, under an advisory lock,
@@ -115,7 +123,7 @@ export class PostgresStore implements Store {
   }
 
   async listSessions(query: ListSessionsQuery): Promise<{ sessions: SessionRecord[]; nextCursor: string | null }> {
-    const limit = pageSize(query.limit);
+    const limit = sessionPageSize(query.limit);
     const where: string[] = [];
     const params: unknown[] = [];
     if (query.cwd !== undefined) {
@@ -150,14 +158,7 @@ export class PostgresStore implements Store {
     id: string,
     patch: Partial<Pick<SessionRecord, 'title' | 'model' | 'mode' | 'meta' | 'additionalDirectories'>>,
   ): Promise<SessionRecord> {
-    const columns: Array<[string, unknown]> = [['updated_at', this.#now()]];
-    if (patch.title !== undefined) columns.push(['title', patch.title]);
-    if (patch.model !== undefined) columns.push(['model', patch.model]);
-    if (patch.mode !== undefined) columns.push(['mode', patch.mode]);
-    if (patch.meta !== undefined) columns.push(['meta', toJsonColumn(patch.meta, 'meta')]);
-    if (patch.additionalDirectories !== undefined) {
-      columns.push(['additional_directories', toJsonColumn(patch.additionalDirectories, 'additionalDirectories')]);
-    }
+    const columns = sessionPatchColumns(patch, this.#now());
     const sets = columns.map(([column], index) => `${column} = $${index + 1}`).join(', ');
     const rows = await this.#query<SessionRow>(`UPDATE sessions SET ${sets} WHERE id = $${columns.length + 1} RETURNING *`, [
       ...columns.map(([, value]) => value),
@@ -288,16 +289,4 @@ function unknownSession(id: string): StoreError {
   return new StoreError('not_found', `session ${JSON.stringify(id)} does not exist; create it first or list sessions to find its id`);
 }
 
-function requireText(value: unknown, what: string): void {
-  if (typeof value !== 'string' || value === '') {
-    throw new StoreError('invalid_argument', `${what} must be a non-empty string, got ${JSON.stringify(value)}`);
-  }
-}
 
-function pageSize(limit: number | undefined): number {
-  if (limit === undefined) return DEFAULT_PAGE;
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new StoreError('invalid_argument', `session list limit must be a whole number >= 1, got ${String(limit)}`);
-  }
-  return Math.min(limit, MAX_PAGE);
-}

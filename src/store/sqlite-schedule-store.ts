@@ -1,34 +1,14 @@
 import type Database from 'better-sqlite3';
-import type { ScheduleRunOutcome, ScheduleRunTrigger, StopReason } from '../../protocol/index.js';
+import type { ScheduleRunTrigger } from '../../protocol/index.js';
 import type { ScheduleRunEnd, ScheduleRunRecord, ScheduleStore, StoredSchedule } from './schedule-store.js';
 import { StoreError } from './store-error.js';
+import { type RunColumns, runPageSize, type ScheduleRow, decodeRunCursor, encodeRunCursor, toRun, toSchedule } from './schedule-rows.js';
 import { toJsonColumn } from './store-rows.js';
 
-interface ScheduleRow {
-  id: string;
-  name: string;
-  definition: string;
-  created_at: string;
-  updated_at: string;
-}
-
-interface RunRow {
+interface RunRow extends RunColumns {
   /** SQLite's insertion order: breaks ties between runs started in the same millisecond. */
   rowid: number;
-  id: string;
-  schedule_id: string;
-  session_id: string | null;
-  trigger: ScheduleRunTrigger;
-  started_at: string;
-  ended_at: string | null;
-  outcome: ScheduleRunOutcome | null;
-  stop_reason: StopReason | null;
-  cost_usd: number;
-  error: string | null;
 }
-
-const DEFAULT_PAGE = 20;
-const MAX_PAGE = 200;
 
 /** `ScheduleStore` on the daemon's database; every mutating method is one statement, done at once (see SqliteStore). */
 export class SqliteScheduleStore implements ScheduleStore {
@@ -95,7 +75,7 @@ export class SqliteScheduleStore implements ScheduleStore {
   }
 
   async listRuns(scheduleId: string, page: { cursor?: string; limit?: number }): Promise<{ runs: ScheduleRunRecord[]; nextCursor: string | null }> {
-    const limit = Math.min(Math.max(1, Math.floor(page.limit ?? DEFAULT_PAGE)), MAX_PAGE);
+    const limit = runPageSize(page.limit);
     const after = page.cursor !== undefined ? decodeRunCursor(page.cursor) : undefined;
     // One row more than asked tells whether another page follows.
     const rows = (
@@ -105,12 +85,12 @@ export class SqliteScheduleStore implements ScheduleStore {
               `SELECT rowid, * FROM schedule_runs WHERE schedule_id = ? AND (started_at < ? OR (started_at = ? AND rowid < ?))
                ORDER BY started_at DESC, rowid DESC LIMIT ?`,
             )
-            .all(scheduleId, after.startedAt, after.startedAt, after.rowid, limit + 1)
+            .all(scheduleId, after.startedAt, after.startedAt, after.order, limit + 1)
         : this.db.prepare('SELECT rowid, * FROM schedule_runs WHERE schedule_id = ? ORDER BY started_at DESC, rowid DESC LIMIT ?').all(scheduleId, limit + 1)
     ) as RunRow[];
     const shown = rows.slice(0, limit);
     const last = shown.at(-1);
-    return { runs: shown.map(toRun), nextCursor: rows.length > limit && last ? encodeRunCursor(last) : null };
+    return { runs: shown.map(toRun), nextCursor: rows.length > limit && last ? encodeRunCursor(last.started_at, last.rowid) : null };
   }
 
   async recoverUnfinishedRuns(): Promise<ScheduleRunRecord[]> {
@@ -127,42 +107,3 @@ export class SqliteScheduleStore implements ScheduleStore {
   }
 }
 
-function toSchedule(row: ScheduleRow): StoredSchedule {
-  return { id: row.id, name: row.name, definition: JSON.parse(row.definition) as Record<string, unknown>, createdAt: row.created_at, updatedAt: row.updated_at };
-}
-
-function toRun(row: RunRow): ScheduleRunRecord {
-  return {
-    id: row.id,
-    scheduleId: row.schedule_id,
-    sessionId: row.session_id,
-    trigger: row.trigger,
-    startedAt: row.started_at,
-    endedAt: row.ended_at,
-    outcome: row.outcome,
-    stopReason: row.stop_reason,
-    costUsd: row.cost_usd,
-    error: row.error,
-  };
-}
-
-/** base64url of `[startedAt, rowid]` of the page's last run, like the session list's cursor. */
-function encodeRunCursor(row: RunRow): string {
-  return Buffer.from(JSON.stringify([row.started_at, row.rowid]), 'utf8').toString('base64url');
-}
-
-function decodeRunCursor(cursor: string): { startedAt: string; rowid: number } {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    decoded = undefined;
-  }
-  if (!Array.isArray(decoded) || decoded.length !== 2 || typeof decoded[0] !== 'string' || !Number.isInteger(decoded[1])) {
-    throw new StoreError(
-      'invalid_argument',
-      `invalid schedule history cursor ${JSON.stringify(cursor)}: pass the nextCursor of a previous history result unchanged, or omit it to start from the newest run`,
-    );
-  }
-  return { startedAt: decoded[0], rowid: decoded[1] as number };
-}

@@ -23,12 +23,15 @@ import {
 import { StoreError } from './store-error.js';
 import {
   type MessageRow,
+  requireText,
+  sessionPageSize,
+  sessionPatchColumns,
   type SessionRow,
-  type TurnRow,
   toJsonColumn,
   toMessageRecord,
   toSessionRecord,
   toTurnRecord,
+  type TurnRow,
 } from './store-rows.js';
 
 /** Options for `SqliteStore`, mainly so tests can control timestamps. */
@@ -51,9 +54,6 @@ interface MessageInsert {
   meta: string | null;
   createdAt: string;
 }
-
-const DEFAULT_PAGE = 50;
-const MAX_PAGE = 200;
 
 /**
  * `Store` on a better-sqlite3 connection that `openStore` has configured and migrated.
@@ -117,7 +117,7 @@ export class SqliteStore implements Store {
   }
 
   async listSessions(query: ListSessionsQuery): Promise<{ sessions: SessionRecord[]; nextCursor: string | null }> {
-    const limit = pageSize(query.limit);
+    const limit = sessionPageSize(query.limit);
     const where: string[] = [];
     const params: string[] = [];
     if (query.cwd !== undefined) {
@@ -152,14 +152,7 @@ export class SqliteStore implements Store {
     id: string,
     patch: Partial<Pick<SessionRecord, 'title' | 'model' | 'mode' | 'meta' | 'additionalDirectories'>>,
   ): Promise<SessionRecord> {
-    const columns: Array<[string, unknown]> = [['updated_at', this.#now()]];
-    if (patch.title !== undefined) columns.push(['title', patch.title]);
-    if (patch.model !== undefined) columns.push(['model', patch.model]);
-    if (patch.mode !== undefined) columns.push(['mode', patch.mode]);
-    if (patch.meta !== undefined) columns.push(['meta', toJsonColumn(patch.meta, 'meta')]);
-    if (patch.additionalDirectories !== undefined) {
-      columns.push(['additional_directories', toJsonColumn(patch.additionalDirectories, 'additionalDirectories')]);
-    }
+    const columns = sessionPatchColumns(patch, this.#now());
     const sets = columns.map(([column]) => `${column} = ?`).join(', ');
     const params = columns.map(([, value]) => value);
     const result = this.#sql(`UPDATE sessions SET ${sets} WHERE id = ?`).run(...params, id);
@@ -328,19 +321,7 @@ function unknownSession(id: string): StoreError {
   );
 }
 
-function requireText(value: unknown, what: string): void {
-  if (typeof value !== 'string' || value === '') {
-    throw new StoreError('invalid_argument', `${what} must be a non-empty string, got ${JSON.stringify(value)}`);
-  }
-}
 
-function pageSize(limit: number | undefined): number {
-  if (limit === undefined) return DEFAULT_PAGE;
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new StoreError('invalid_argument', `session list limit must be a whole number >= 1, got ${String(limit)}`);
-  }
-  return Math.min(limit, MAX_PAGE);
-}
 
 function isConstraint(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;

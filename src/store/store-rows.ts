@@ -107,3 +107,38 @@ export function toJsonColumn(value: unknown, field: string): string {
   }
   return text;
 }
+
+/** A session field the caller must give: a non-empty string. */
+export function requireText(value: unknown, what: string): void {
+  if (typeof value !== 'string' || value === '') {
+    throw new StoreError('invalid_argument', `${what} must be a non-empty string, got ${JSON.stringify(value)}`);
+  }
+}
+
+const DEFAULT_SESSION_PAGE = 50;
+const MAX_SESSION_PAGE = 200;
+
+/** The page size of a session list: 50 when unset, at most 200. */
+export function sessionPageSize(limit: number | undefined): number {
+  if (limit === undefined) return DEFAULT_SESSION_PAGE;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new StoreError('invalid_argument', `session list limit must be a whole number >= 1, got ${String(limit)}`);
+  }
+  return Math.min(limit, MAX_SESSION_PAGE);
+}
+
+/** The columns `updateSession` sets, `updated_at` first, with their stored values. */
+export function sessionPatchColumns(
+  patch: Partial<Pick<SessionRecord, 'title' | 'model' | 'mode' | 'meta' | 'additionalDirectories'>>,
+  now: string,
+): Array<[string, unknown]> {
+  const columns: Array<[string, unknown]> = [['updated_at', now]];
+  if (patch.title !== undefined) columns.push(['title', patch.title]);
+  if (patch.model !== undefined) columns.push(['model', patch.model]);
+  if (patch.mode !== undefined) columns.push(['mode', patch.mode]);
+  if (patch.meta !== undefined) columns.push(['meta', toJsonColumn(patch.meta, 'meta')]);
+  if (patch.additionalDirectories !== undefined) {
+    columns.push(['additional_directories', toJsonColumn(patch.additionalDirectories, 'additionalDirectories')]);
+  }
+  return columns;
+}

@@ -9,10 +9,10 @@ export interface StreamVendor {
   close(): Promise<void>;
 }
 
-/** Starts stream-vendor.ts as a child; resolves once it listens. */
+/** Starts the relay benchmark's vendor process (one event per chunk, `paceMs` between them) as a child; resolves once it listens. */
 export async function startStreamVendor(chunks: number, paceMs: number): Promise<StreamVendor> {
-  const script = fileURLToPath(new URL('./stream-vendor.js', import.meta.url));
-  const child = spawn(process.execPath, [script, String(chunks), String(paceMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const script = fileURLToPath(new URL('../relay/vendor-process.js', import.meta.url));
+  const child = spawn(process.execPath, [script, String(chunks), 'event', String(paceMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const waiting: Array<(at: number) => void> = [];
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`stream vendor exited (${code})`)));

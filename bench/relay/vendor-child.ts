@@ -9,7 +9,10 @@ export async function startVendorChild(chunks: number, mode: WriteMode): Promise
   const child = spawn(process.execPath, [script, String(chunks), mode], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`vendor process exited (${code})`)));
-    readJsonlLines(child.stdout, (line) => resolve((JSON.parse(line) as { url: string }).url));
+    readJsonlLines(child.stdout, (line) => {
+      const { url } = JSON.parse(line) as { url?: string };
+      if (url !== undefined) resolve(url);
+    });
   });
   return {
     url,

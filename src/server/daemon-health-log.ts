@@ -8,7 +8,9 @@ const RECENT_CONFIG_CHANGES = 50;
  * What `daemon/health` reports from the daemon's history, fed where the daemon already
  * announces it: provider incidents from the sessions' event streams (retry, fallback,
  * breaker), MCP server states and configuration edits from the daemon events. Bounded:
- * the newest 100 incidents and 50 configuration edits, and one entry per MCP server.
+ * the newest 100 incidents and 50 configuration edits, and one entry per MCP server that
+ * is not stopped (a session's servers stop with it, so a daemon that serves sessions for
+ * days does not keep every one it ever started).
  */
 export class DaemonHealthLog {
   private readonly incidents: ProviderIncident[] = [];
@@ -56,6 +58,11 @@ export class DaemonHealthLog {
     const at = this.now().toISOString();
     if (event.type === 'mcp_server') {
       const key = `${event.sessionId ?? ''}\u0000${event.name}`;
+      // Stopped for good: its session closed, or it left the config.
+      if (event.state === 'stopped') {
+        this.servers.delete(key);
+        return;
+      }
       const previous = this.servers.get(key);
       this.servers.set(key, {
         name: event.name,

@@ -42,4 +42,18 @@ describe('DaemonHealthLog', () => {
       { name: 'github', sessionId: 's1', state: 'starting', tools: 0, lastError: null },
     ]);
   });
+
+  it('forgets an MCP server once it is stopped (a session closed, or it left the config), so the log stays bounded', () => {
+    const health = log();
+    for (let i = 0; i < 500; i++) {
+      health.daemonEvent({ type: 'mcp_server', name: 'fs', sessionId: `s${i}`, state: 'running', tools: 3 });
+      health.daemonEvent({ type: 'mcp_server', name: 'fs', sessionId: `s${i}`, state: 'stopped', tools: 0 });
+    }
+    health.daemonEvent({ type: 'mcp_server', name: 'github', state: 'running', tools: 12 });
+    health.daemonEvent({ type: 'mcp_server', name: 'fs', sessionId: 'live', state: 'running', tools: 3 });
+    expect(health.mcpServers()).toEqual([
+      { name: 'fs', sessionId: 'live', state: 'running', tools: 3, lastError: null },
+      { name: 'github', state: 'running', tools: 12, lastError: null },
+    ]);
+  });
 });

@@ -46,6 +46,12 @@ export function restrictProjectConfig(
     delete json.store;
     warnings.push(`ignored store in ${projectRoot}/.agentd/config.json: the store is read from your user config.json only; move it there`);
   }
+  if ('cluster' in json) {
+    // The cluster settings are the daemon's own, like its store.
+    json = { ...json };
+    delete json.cluster;
+    warnings.push(`ignored cluster in ${projectRoot}/.agentd/config.json: cluster settings are read from your user config.json only; move them there`);
+  }
   if (isTrustedProject(projectRoot, trustedProjects)) return { json, warnings };
   const copy = structuredClone(json);
   for (const { path, why } of UNTRUSTED_KEYS) {

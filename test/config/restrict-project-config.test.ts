@@ -73,6 +73,19 @@ describe('an untrusted project config', () => {
     }
   });
 
+  it('ignores cluster settings in any project file, trusted or not, keeping the user\'s', () => {
+    const userCluster = { leaseMs: 5000, roots: ['/srv/work'], concurrency: 4 };
+    for (const trusted of [false, true]) {
+      const { cwd, home } = setup({}, { cluster: { roots: ['/'], concurrency: 256 } });
+      writeFileSync(join(home, 'config', 'config.json'), JSON.stringify({ cluster: userCluster, ...(trusted ? { trustedProjects: [cwd] } : {}) }));
+      const { config, warnings } = loadConfig({ cwd, paths: resolveAgentdPaths({ AGENTD_HOME: home }) });
+      expect(config.cluster).toEqual(userCluster);
+      expect(warnings).toEqual([
+        `ignored cluster in ${cwd}/.agentd/config.json: cluster settings are read from your user config.json only; move them there`,
+      ]);
+    }
+  });
+
   it('keeps each file\'s permission rules apart, so a project cannot drop the user\'s deny rules', () => {
     const { cwd, home } = setup({ permissions: { deny: ['bash(rm *)'], ask: ['web_fetch'] } }, { permissions: { deny: ['edit(secrets/**)'] } });
     const { config, permissionSources } = loadConfig({ cwd, paths: resolveAgentdPaths({ AGENTD_HOME: home }) });

@@ -3,13 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { resolveAgentdPaths } from '../src/config/agentd-paths.js';
+import pg from 'pg';
 import { openStore } from '../src/store/open-store.js';
+import { openPostgresStore } from '../src/store/postgres-store.js';
+import { createDatabase, startPostgresServer } from '../test/support/postgres-server.js';
 import type { NewMessage, Store } from '../src/store/store.js';
 import { processCpuMs } from './support/proc-stats.js';
 import { benchHome, median, percentile, spawnStdioDaemon } from './support/daemon-client.js';
 
 /** Figures of one `history` run (see README.md). */
 export interface HistoryFigures {
+  /** `sqlite` (the file in the data directory) or `postgres` (a durable local server on a Unix socket). */
+  store: StoreKind;
   messages: number;
   commitMedianMs: number;
   commitMeanMs: number;
@@ -29,20 +34,25 @@ export interface HistoryFigures {
   replayMb: number;
 }
 
+export type StoreKind = 'sqlite' | 'postgres';
+
 /**
  * A long stored session, committed through the real store, then loaded by freshly
  * spawned daemons: the store's cost per committed message, and the time from sending
- * `session/load` to its answer, replay of the whole history included.
+ * `session/load` to its answer, replay of the whole history included. `postgres` runs the
+ * same on a PostgreSQL server started here from Debian's binaries (its own commit settings
+ * kept: fsync and synchronous commit on), the daemons pointed at it by their config.
  */
-export async function benchHistory(messages = 10_000, loadRuns = 7): Promise<HistoryFigures> {
-  const { home, cleanup } = benchHome({});
+export async function benchHistory(messages = 10_000, loadRuns = 7, storeKind: StoreKind = 'sqlite'): Promise<HistoryFigures> {
+  const url = storeKind === 'postgres' ? await createDatabase(startPostgresServer({ durable: true }), 'bench_history') : undefined;
+  const { home, cleanup } = benchHome(url ? { store: { type: 'postgres', url } } : {});
   const project = mkdtempSync(join(tmpdir(), 'agentd-bench-project-'));
   try {
     const paths = resolveAgentdPaths({ AGENTD_HOME: home });
-    const store = openStore(paths.databaseFile);
+    const store = url ? await openPostgresStore(url) : openStore(paths.databaseFile);
     const { times: commits, cpuMs } = await fillSession(store, 'bench-history', project, messages);
     await store.close();
-    const { size } = statSync(paths.databaseFile);
+    const size = url ? await databaseSize(url) : statSync(paths.databaseFile).size;
 
     const loads: number[] = [];
     const settledLoads: number[] = [];
@@ -61,6 +71,7 @@ export async function benchHistory(messages = 10_000, loadRuns = 7): Promise<His
       if (settled) settledCpu.push(load.cpuMs);
     }
     return {
+      store: storeKind,
       messages: commits.length,
       commitMedianMs: round(median(commits)),
       commitMeanMs: round(commits.reduce((a, b) => a + b, 0) / commits.length),
@@ -79,6 +90,18 @@ export async function benchHistory(messages = 10_000, loadRuns = 7): Promise<His
   } finally {
     cleanup();
     rmSync(project, { recursive: true, force: true });
+  }
+}
+
+/** Bytes the database takes on disk (tables, indexes, TOAST). */
+async function databaseSize(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ size: string }>('SELECT pg_database_size(current_database()) AS size');
+    return Number(rows[0]!.size);
+  } finally {
+    await client.end();
   }
 }
 

@@ -6,7 +6,7 @@ import { benchFirstRender } from './dashboard/first-render.js';
 import { benchPageWeight } from './dashboard/page-weight.js';
 import { benchStreamResponsiveness } from './dashboard/stream-responsiveness.js';
 import { benchFirstPrompt } from './first-prompt.js';
-import { benchHistory } from './history.js';
+import { benchHistory, type StoreKind } from './history.js';
 import { benchLoopOverhead } from './loop-overhead.js';
 import { benchRequestPreparation } from './request-preparation.js';
 import { benchRelay } from './relay/bench-relay.js';
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   if (!only || only === 'loop') console.log(JSON.stringify({ bench: 'loop-overhead', ...(await benchLoopOverhead()) }));
   if (!only || only === 'abort') console.log(JSON.stringify({ bench: 'abort-latency', ...(await benchAbortLatency()) }));
   if (!only || only === 'config') console.log(JSON.stringify({ bench: 'config-reload', ...(await benchConfigReload()) }));
-  if (!only || only === 'history') console.log(JSON.stringify({ bench: 'history', ...(await benchHistory(Number(process.argv[3] ?? 10_000), Number(process.argv[4] ?? 7))) }));
+  if (!only || only === 'history') console.log(JSON.stringify({ bench: 'history', ...(await benchHistory(Number(process.argv[3] ?? 10_000), Number(process.argv[4] ?? 7), historyStore(process.argv[5]))) }));
   // `request 100,1000,10000 9`: history lengths, then timed prompts per length.
   if (!only || only === 'request') {
     const sizes = process.argv[3]?.split(',').map(Number);
@@ -49,3 +49,9 @@ main().catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
 });
+
+/** `history`'s third argument: which store to measure (the SQLite file by default). */
+function historyStore(argument: string | undefined): StoreKind {
+  if (argument === undefined || argument === 'sqlite' || argument === 'postgres') return argument ?? 'sqlite';
+  throw new Error(`history: unknown store "${argument}"; use sqlite or postgres`);
+}

@@ -9,6 +9,7 @@ import type { RequiredProgram } from './required-program.js';
  * A real PostgreSQL for the store tests, from Debian's binaries: one server per test worker
  * (started on first use, stopped when the worker exits), listening only on a Unix socket in
  * its own temporary folder, and a fresh database per test so tests never see each other.
+ * The benchmarks start their own, durable one (startPostgresServer).
  */
 
 const USER = 'agentd_test';
@@ -28,7 +29,7 @@ export const POSTGRES: RequiredProgram = {
   neededBy: 'the PostgreSQL store tests',
 };
 
-interface RunningServer {
+export interface RunningServer {
   dir: string;
   socketDir: string;
   dataDir: string;
@@ -51,7 +52,12 @@ function run(command: string, args: string[]): void {
   }
 }
 
-function start(): RunningServer {
+/**
+ * Starts a server in a new temporary folder, stopped when this process exits. `durable`
+ * keeps PostgreSQL's own commit settings (fsync, synchronous commit), for measuring what a
+ * commit costs; the tests turn them off, since they never survive a crash of the machine.
+ */
+export function startPostgresServer(options: { durable?: boolean } = {}): RunningServer {
   const bin = postgresBinDir();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentd-pg-'));
   const dataDir = path.join(dir, 'data');
@@ -65,8 +71,9 @@ function start(): RunningServer {
   // runner kills never sees 'exit', so a detached watcher stops the server once it is gone.
   process.once('exit', () => stop(bin, dir, dataDir));
   watchWorker(bin, dir, dataDir);
-  const options = `-c listen_addresses='' -c unix_socket_directories=${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-  run(path.join(bin, 'pg_ctl'), ['start', '-w', '-s', '-D', dataDir, '-l', path.join(dir, 'server.log'), '-o', options]);
+  const fast = options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
+  const settings = `-c listen_addresses='' -c unix_socket_directories=${dir}${fast}`;
+  run(path.join(bin, 'pg_ctl'), ['start', '-w', '-s', '-D', dataDir, '-l', path.join(dir, 'server.log'), '-o', settings]);
   return { dir, socketDir: dir, dataDir };
 }
 
@@ -85,7 +92,7 @@ function watchWorker(bin: string, dir: string, dataDir: string): void {
 
 /** The worker's server, started on first call. */
 export function postgresServer(): Promise<RunningServer> {
-  server ??= Promise.resolve().then(start);
+  server ??= Promise.resolve().then(() => startPostgresServer());
   return server;
 }
 
@@ -96,9 +103,12 @@ export function postgresUrl(socketDir: string, name: string): string {
 
 /** Creates an empty database on the worker's server and returns its URL. */
 export async function createTestDatabase(): Promise<string> {
-  const running = await postgresServer();
-  const name = `test_${process.pid}_${++databases}`;
-  // A connection per call, closed at once: nothing left open keeps the worker alive.
+  return createDatabase(await postgresServer(), `test_${process.pid}_${++databases}`);
+}
+
+/** Creates the empty database `name` (letters, digits, underscores) on a server and returns its URL. */
+export async function createDatabase(running: RunningServer, name: string): Promise<string> {
+  // A connection per call, closed at once: nothing left open keeps the process alive.
   const admin = new pg.Client({ host: running.socketDir, user: USER, database: 'postgres' });
   await admin.connect();
   try {

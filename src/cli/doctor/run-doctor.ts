@@ -12,8 +12,11 @@ import { checkRipgrep } from './check-ripgrep.js';
 import { buildSandboxPolicy } from '../../tools/sandbox/sandbox-policy.js';
 import { checkSandbox } from './check-sandbox.js';
 import { checkStore } from './check-store.js';
+import { checkPostgresStore } from './check-postgres-store.js';
+import { chooseStore } from '../../daemon/open-daemon-store.js';
 import { packageVersion } from '../package-version.js';
-import { warnCheck, type DoctorCheck, type DoctorReport } from './doctor-check.js';
+import { failCheck, warnCheck, type DoctorCheck, type DoctorReport } from './doctor-check.js';
+import type { AgentdConfig, StoreConfig } from '../../config/config-schema.js';
 
 /** What `agentd doctor` examines. */
 export interface DoctorOptions {
@@ -53,7 +56,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     env: options.env,
     ...(options.configFile !== undefined ? { configFile: path.resolve(options.cwd, options.configFile) } : {}),
   });
-  const [sandbox, ripgrep, daemon, mcpServers, providerChecks] = await Promise.all([
+  const [sandbox, ripgrep, daemon, mcpServers, providerChecks, store] = await Promise.all([
     checkSandbox({
       ...(options.bwrapPath !== undefined ? { bwrapPath: options.bwrapPath } : {}),
       allowNetwork: config?.sandbox?.network ?? false,
@@ -65,6 +68,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     checkDaemon(paths.socketPath, options.daemonTimeoutMs),
     config ? checkMcpServers(config, packageVersion(), options.mcpStartupTimeoutMs) : Promise.resolve([]),
     config ? checkProvidersReach({ config, env: options.env, paths, timeoutMs: options.providerTimeoutMs ?? 5_000 }) : Promise.resolve([]),
+    checkChosenStore(config ?? {}, options.env, paths.databaseFile),
   ]);
   const modelChecks: DoctorCheck[] =
     config === undefined
@@ -74,7 +78,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     checkNodeVersion(options.nodeVersion),
     configCheck,
     ...checkDirectories(paths),
-    checkStore(paths.databaseFile),
+    store,
     sandbox,
     ripgrep,
     ...modelChecks,
@@ -83,4 +87,15 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     checkDataDirOwner(paths.dataDir),
   ];
   return { ok: checks.every((check) => check.status !== 'fail'), checks };
+}
+
+/** The store the daemon would open: the SQLite file, or the PostgreSQL server of `store` / AGENTD_STORE_URL. */
+async function checkChosenStore(config: AgentdConfig, env: NodeJS.ProcessEnv, databaseFile: string): Promise<DoctorCheck> {
+  let choice: StoreConfig;
+  try {
+    choice = chooseStore(config, env);
+  } catch (error) {
+    return failCheck('store', 'session store', (error as Error).message, 'fix AGENTD_STORE_URL or unset it');
+  }
+  return choice.type === 'postgres' ? checkPostgresStore(choice.url) : checkStore(databaseFile);
 }

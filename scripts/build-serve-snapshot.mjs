@@ -4,9 +4,9 @@
 // checks before passing the blob. A snapshot is only for the Node binary that built it.
 // When it cannot be built, agentd still works (the launcher runs without it): one line says so.
 import { build } from 'esbuild';
-import { spawnSync } from 'node:child_process';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildSnapshotBlob } from './snapshot-blob.mjs';
 
 // Loaded at run time from node_modules instead of living in the snapshot: a native addon,
 // packages that load .wasm files, and the big ones only the daemon proper uses, so the
@@ -20,7 +20,6 @@ const RUNTIME_REQUIRE = 'globalThis.agentdSnapshotRequire';
 
 export async function buildServeSnapshot(root, outdir) {
   const entry = join(outdir, 'chunks', 'serve-snapshot.cjs');
-  const blob = join(outdir, 'serve-snapshot.blob');
   const keyFile = join(outdir, 'serve-snapshot.key');
   rmSync(keyFile, { force: true });
   const { metafile } = await build({
@@ -61,28 +60,5 @@ module.exports = new Proxy(function () {}, { construct: (_, a) => new (load())(.
   });
   // What is in the snapshot, for test/cli/start-path.test.ts (the minified bundle names no module).
   writeFileSync(join(outdir, 'serve-snapshot.modules.json'), JSON.stringify(Object.keys(metafile.inputs), null, 1));
-  const partial = `${blob}.${process.pid}`;
-  // Without the CA bundle or other options the user's node would not have either.
-  const env = { ...process.env };
-  delete env.NODE_OPTIONS;
-  // V8 restores a snapshot only under the flags it was built with: the launcher's.
-  const v8Flags = /^v8_flags=(.*)$/m.exec(readFileSync(join(outdir, 'agentd'), 'utf8'))?.[1]?.split(' ') ?? [];
-  const built = spawnSync(process.execPath, [...v8Flags, '--snapshot-blob', partial, '--build-snapshot', entry], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-  if (built.status !== 0) {
-    rmSync(partial, { force: true });
-    const reason = built.error?.message ?? built.stderr.trim().split('\n').slice(-3).join(' ');
-    process.stderr.write(`agentd: no start-up snapshot (agentd serve starts without one): ${reason}\n`);
-    return;
-  }
-  // Written whole or not at all: a truncated blob would crash node rather than be refused.
-  renameSync(partial, blob);
-  const key = spawnSync('sh', [join(outdir, 'agentd')], {
-    env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`, AGENTD_PRINT_SNAPSHOT_KEY: '1' },
-    encoding: 'utf8',
-  });
-  if (key.status !== 0 || key.stdout.trim() === '') {
-    process.stderr.write(`agentd: no start-up snapshot (agentd serve starts without one): its key could not be computed (${key.stderr.trim()})\n`);
-    return;
-  }
-  writeFileSync(keyFile, key.stdout);
+  buildSnapshotBlob(outdir);
 }

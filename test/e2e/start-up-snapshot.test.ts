@@ -1,37 +1,15 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { daemonEnv, makeHome } from '../support/daemon-process.js';
-import { RpcPeer } from '../support/rpc-peer.js';
+import { makeHome } from '../support/daemon-process.js';
+import { serveThrough } from '../support/serve-through-bin.js';
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(join(DIST, '../package.json'), 'utf8')) as { bin: { agentd: string } };
 /** The `agentd` bin as npm links it: the launcher. */
 const BIN = join(DIST, '..', PACKAGE.bin.agentd);
-
-/**
- * Runs the bin's `serve --stdio` as an editor would (the `node` it finds on PATH is the one
- * running these tests), asks for `initialize` and `session/new`, and says how the process
- * started: its command line (after the launcher's exec, the same pid) and its stderr.
- */
-async function serveThrough(bin: string, home: string, cwd: string): Promise<{ commandLine: string; stderr: string; sessionId: string }> {
-  const env = daemonEnv(home, { PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` });
-  const child = spawn(bin, ['serve', '--stdio'], { env, stdio: 'pipe' });
-  let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (text: string) => (stderr += text));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const peer = new RpcPeer(child.stdout, child.stdin);
-  const init = (await peer.call('initialize', { protocolVersion: 1 })) as { protocolVersion: number };
-  expect(init.protocolVersion).toBe(1);
-  const { sessionId } = (await peer.call('session/new', { cwd, mcpServers: [] })) as { sessionId: string };
-  const commandLine = execFileSync('ps', ['-o', 'args=', '-p', String(child.pid)], { encoding: 'utf8' }).trim();
-  child.stdin.end();
-  await exited;
-  return { commandLine, stderr, sessionId };
-}
 
 describe('`agentd serve` from the start-up snapshot, and without it', () => {
   let home: ReturnType<typeof makeHome>;

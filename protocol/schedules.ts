@@ -163,6 +163,10 @@ export const ScheduleRunSchema = z
     scheduleId: ScheduleIdSchema,
     sessionId: SessionIdSchema.nullable().describe('Its session (load it to read the answer); null when none was created.'),
     trigger: ScheduleRunTriggerSchema,
+    dueAt: z
+      .string()
+      .optional()
+      .describe('ISO 8601: the time a cron or missed run was due (absent for a manual run). Daemons sharing a store run each schedule once per due time.'),
     startedAt: z.string().describe('ISO 8601.'),
     endedAt: z.string().nullable().describe('ISO 8601; null while running.'),
     outcome: ScheduleRunOutcomeSchema.nullable().describe('null while running.'),

@@ -2,13 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { Cron } from 'croner';
 import { loadCron } from '../config/load-croner.js';
 import type { DaemonEventOf, RunScheduleResponse, ScheduleRunOutcome, ScheduleRunTrigger } from '../../protocol/index.js';
-import type { ScheduleRunEnd, ScheduleRunRecord, ScheduleStore } from '../store/schedule-store.js';
+import type { NewScheduleRun, ScheduleRunEnd, ScheduleRunRecord, ScheduleStore } from '../store/schedule-store.js';
 import type { RunPrompt, RunPromptResult } from './run-prompt-port.js';
 import type { ScheduleSpec } from './schedule-spec.js';
 
 /** What a job needs of the scheduler that owns it. */
 export interface ScheduleJobDeps {
   store: ScheduleStore;
+  /** This daemon's id, recorded with each run it records (see SchedulerOptions). */
+  daemonId?: string;
   runPrompt: RunPrompt;
   emit(event: DaemonEventOf<'schedule_run_started'> | DaemonEventOf<'schedule_run_finished'>): void;
   log(line: string): void;
@@ -152,7 +154,7 @@ export class ScheduleJob {
     // The row comes first: where daemons share the store, the one whose row takes the due time runs it.
     let claim;
     try {
-      claim = await this.deps.store.startRun({ id: runId, scheduleId: spec.id, sessionId: null, trigger, ...(dueAt ? { dueAt: dueAt.toISOString() } : {}) });
+      claim = await this.deps.store.startRun(this.newRun(runId, trigger, dueAt));
     } catch (error) {
       release();
       throw error;
@@ -221,13 +223,19 @@ export class ScheduleJob {
    * Nothing is written when another daemon has its due time (returned as taken).
    */
   private async recordUnstarted(runId: string, trigger: ScheduleRunTrigger, dueAt: Date | undefined, end: ScheduleRunEnd): Promise<TakenRun | undefined> {
-    const claim = await this.deps.store.startRun({ id: runId, scheduleId: this.spec.id, sessionId: null, trigger, ...(dueAt ? { dueAt: dueAt.toISOString() } : {}) });
+    const claim = await this.deps.store.startRun(this.newRun(runId, trigger, dueAt));
     if (claim.status === 'taken') {
       this.reportTaken(claim.run);
       return claim;
     }
     await this.end(runId, null, end);
     return undefined;
+  }
+
+  /** A run's row before it has a session. */
+  private newRun(runId: string, trigger: ScheduleRunTrigger, dueAt: Date | undefined): NewScheduleRun {
+    const { daemonId } = this.deps;
+    return { id: runId, scheduleId: this.spec.id, sessionId: null, trigger, ...(dueAt ? { dueAt: dueAt.toISOString() } : {}), ...(daemonId !== undefined ? { daemonId } : {}) };
   }
 
   private reportTaken(other: ScheduleRunRecord): void {

@@ -20,6 +20,11 @@ import { toScheduleRun } from './to-schedule-run.js';
 
 export interface SchedulerOptions {
   store: ScheduleStore;
+  /**
+   * This daemon's id (`dmn_…`), recorded with every run it records, so that where daemons
+   * share the store, `isRunAbandoned` can tell a live daemon's run from a dead one's.
+   */
+  daemonId?: string;
   /** Starts a run's session and prompt (the server builds it from the SessionManager). */
   runPrompt: RunPrompt;
   /** Announces runs starting and finishing (the server broadcasts them as `agentd/daemonEvent`). */
@@ -32,7 +37,8 @@ export interface SchedulerOptions {
   /**
    * Which unfinished runs start-up may mark failed. Unset, every one: one daemon per store,
    * so a run without an end is one it was running when it died. Daemons sharing a store
-   * must pass a check that leaves the runs of live daemons alone.
+   * must pass a check that leaves the runs of live daemons alone: a run's `daemonId`
+   * is the daemon running it, from before its session exists until its end is recorded.
    */
   isRunAbandoned?: IsRunAbandoned;
 }
@@ -52,7 +58,14 @@ export class Scheduler {
   private changes: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: SchedulerOptions) {
-    this.deps = { store: options.store, runPrompt: options.runPrompt, emit: options.emit, log: options.log, ...(options.debug ? { debug: options.debug } : {}) };
+    this.deps = {
+      store: options.store,
+      runPrompt: options.runPrompt,
+      emit: options.emit,
+      log: options.log,
+      ...(options.debug ? { debug: options.debug } : {}),
+      ...(options.daemonId !== undefined ? { daemonId: options.daemonId } : {}),
+    };
     this.now = options.now ?? (() => new Date());
   }
 

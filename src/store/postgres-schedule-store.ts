@@ -52,9 +52,9 @@ export class PostgresScheduleStore implements ScheduleStore {
     // Only a second row for the same (schedule, due time) is passed over; a reused run id still fails.
     // An insert racing another daemon's waits for its commit, then does nothing.
     const inserted = await this.query<RunRow>(
-      `INSERT INTO schedule_runs (id, schedule_id, session_id, trigger, due_at, started_at) VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO schedule_runs (id, schedule_id, session_id, trigger, due_at, daemon_id, started_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (schedule_id, due_at) WHERE due_at IS NOT NULL DO NOTHING RETURNING *`,
-      [run.id, run.scheduleId, run.sessionId, run.trigger, run.dueAt ?? null, this.now()],
+      [run.id, run.scheduleId, run.sessionId, run.trigger, run.dueAt ?? null, run.daemonId ?? null, this.now()],
     );
     if (inserted[0] !== undefined) return { status: 'started', run: toRun(inserted[0]) };
     const taken = await this.query<RunRow>('SELECT * FROM schedule_runs WHERE schedule_id = $1 AND due_at = $2', [run.scheduleId, run.dueAt]);

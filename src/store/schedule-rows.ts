@@ -22,6 +22,7 @@ export interface RunColumns {
   session_id: string | null;
   trigger: ScheduleRunTrigger;
   due_at: string | null;
+  daemon_id: string | null;
   started_at: string;
   ended_at: string | null;
   outcome: ScheduleRunOutcome | null;
@@ -41,6 +42,7 @@ export function toRun(row: RunColumns): ScheduleRunRecord {
     sessionId: row.session_id,
     trigger: row.trigger,
     dueAt: row.due_at,
+    daemonId: row.daemon_id,
     startedAt: row.started_at,
     endedAt: row.ended_at,
     outcome: row.outcome,

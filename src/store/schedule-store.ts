@@ -28,6 +28,8 @@ export interface ScheduleRunRecord {
   trigger: ScheduleRunTrigger;
   /** When a cron or missed run was due (ISO 8601 UTC); null for a manual run. One run per (schedule, due time). */
   dueAt: string | null;
+  /** The daemon that recorded the run and runs it (`dmn_…`); null when not said (older rows). */
+  daemonId: string | null;
   /** ISO 8601 UTC. */
   startedAt: string;
   /** ISO 8601 UTC; null while the run goes on. */
@@ -59,12 +61,17 @@ export interface NewScheduleRun {
    * never deduplicated.
    */
   dueAt?: string;
+  /** The daemon recording it, which runs it: what tells recovery whether the run still has someone alive behind it. */
+  daemonId?: string;
 }
 
 /** What `startRun` did: recorded the run, or found its due time taken by a run already recorded (another daemon's). */
 export type StartRunResult = { status: 'started'; run: ScheduleRunRecord } | { status: 'taken'; run: ScheduleRunRecord };
 
-/** Whether recovery may end an unfinished run: true when nothing alive is running it any more. */
+/**
+ * Whether recovery may end an unfinished run: true when nothing alive runs it any more —
+ * where daemons share the store, when its `daemonId` is no live daemon's.
+ */
 export type IsRunAbandoned = (run: ScheduleRunRecord) => Promise<boolean>;
 
 export interface ScheduleStore {

@@ -55,10 +55,10 @@ export class SqliteScheduleStore implements ScheduleStore {
     // Only a second row for the same (schedule, due time) is passed over; a reused run id still fails.
     const inserted = this.db
       .prepare(
-        `INSERT INTO schedule_runs (id, schedule_id, session_id, trigger, due_at, started_at) VALUES (?, ?, ?, ?, ?, ?)
+        `INSERT INTO schedule_runs (id, schedule_id, session_id, trigger, due_at, daemon_id, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (schedule_id, due_at) WHERE due_at IS NOT NULL DO NOTHING`,
       )
-      .run(run.id, run.scheduleId, run.sessionId, run.trigger, run.dueAt ?? null, this.now()).changes;
+      .run(run.id, run.scheduleId, run.sessionId, run.trigger, run.dueAt ?? null, run.daemonId ?? null, this.now()).changes;
     if (inserted > 0) return { status: 'started', run: this.requireRun(run.id) };
     const row = this.db.prepare('SELECT * FROM schedule_runs WHERE schedule_id = ? AND due_at = ?').get(run.scheduleId, run.dueAt) as RunRow;
     return { status: 'taken', run: toRun(row) };

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DaemonEvent } from '../../protocol/index.js';
 import { ScheduleConfigSchema } from '../../src/config/config-schema.js';
+import { createDaemonId } from '../../src/daemon/cluster/daemon-identity.js';
 import { createRunPrompt } from '../../src/daemon/create-run-prompt.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { openPostgresStore } from '../../src/store/postgres-store.js';
-import type { ScheduleStore } from '../../src/store/schedule-store.js';
+import type { IsRunAbandoned, ScheduleStore } from '../../src/store/schedule-store.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { daemonEnv, makeHome, until } from '../support/daemon-process.js';
 import { startInProcessDaemon, type InProcessDaemon } from '../support/in-process-daemon.js';
@@ -18,6 +19,7 @@ import { startReplayServer, type ReplayServer } from '../support/replay-server.j
 /** One daemon's scheduler, built on that daemon's own sessions and store, and what it said. */
 interface DaemonScheduler {
   name: string;
+  daemonId: string;
   scheduler: Scheduler;
   events: DaemonEvent[];
   logs: string[];
@@ -46,7 +48,12 @@ describe.skipIf(!requireProgram(POSTGRES))('a schedule shared by two daemons on 
     rmSync(workspace, { recursive: true, force: true });
   });
 
-  async function startDaemon(name: string, url: string, wrapStore: (store: ScheduleStore) => ScheduleStore): Promise<DaemonScheduler> {
+  interface SchedulerSetUp {
+    wrapStore?: (store: ScheduleStore) => ScheduleStore;
+    isRunAbandoned?: IsRunAbandoned;
+  }
+
+  async function startDaemon(name: string, url: string, setUp: SchedulerSetUp): Promise<DaemonScheduler> {
     const home = makeHome({ model: 'local/e2e-model', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
     cleanups.push(home.cleanup);
     const daemon = startInProcessDaemon(daemonEnv(home.home, { AGENTD_STORE_URL: url }), process.cwd());
@@ -56,8 +63,11 @@ describe.skipIf(!requireProgram(POSTGRES))('a schedule shared by two daemons on 
     const events: DaemonEvent[] = [];
     const logs: string[] = [];
     const debug: string[] = [];
+    const daemonId = createDaemonId();
     const scheduler = new Scheduler({
-      store: wrapStore(context.sessions.store.schedules),
+      store: setUp.wrapStore ? setUp.wrapStore(context.sessions.store.schedules) : context.sessions.store.schedules,
+      daemonId,
+      ...(setUp.isRunAbandoned ? { isRunAbandoned: setUp.isRunAbandoned } : {}),
       runPrompt: createRunPrompt(context.sessions, context.clients, new Set()),
       emit: (event) => void events.push(event),
       log: (line) => void logs.push(line),
@@ -65,17 +75,19 @@ describe.skipIf(!requireProgram(POSTGRES))('a schedule shared by two daemons on 
     });
     schedulers.push(scheduler);
     const started = (): string[] => events.flatMap((event) => (event.type === 'schedule_run_started' ? [event.runId] : []));
-    return { name, scheduler, events, logs, debug, started };
+    return { name, daemonId, scheduler, events, logs, debug, started };
   }
 
   /** The run id a debug line says the other daemon recorded. */
   const takenRunIds = (daemon: DaemonScheduler): string[] => daemon.debug.map((line) => /is run (run_\S+), recorded by another daemon/.exec(line)![1]!);
 
-  async function setUp(wrapStore: (store: ScheduleStore) => ScheduleStore = (store) => store): Promise<{ url: string; a: DaemonScheduler; b: DaemonScheduler }> {
+  /** Two daemons on a fresh database; `b` may be set up apart from `a`. */
+  async function setUp(both: SchedulerSetUp = {}, onlyB: (a: DaemonScheduler) => SchedulerSetUp = () => ({})): Promise<{ url: string; a: DaemonScheduler; b: DaemonScheduler }> {
     replay = await startReplayServer({ respond: () => ({ body: chatCompletionSse(['done']) }) });
     workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
     const url = await createTestDatabase();
-    return { url, a: await startDaemon('a', url, wrapStore), b: await startDaemon('b', url, wrapStore) };
+    const a = await startDaemon('a', url, both);
+    return { url, a, b: await startDaemon('b', url, { ...both, ...onlyB(a) }) };
   }
 
   it('a one-second cron fires on both daemons; each due time runs once, with one session, and the other daemon skips it quietly', async () => {
@@ -102,6 +114,8 @@ describe.skipIf(!requireProgram(POSTGRES))('a schedule shared by two daemons on 
       const withSession = runs.filter((run) => run.sessionId !== null);
       expect(new Set(sessions.map((session) => session.id))).toEqual(new Set(withSession.map((run) => run.sessionId)));
       expect(withSession.map((run) => run.id).sort()).toEqual([...a.started(), ...b.started()].sort());
+      // Each row names the daemon that ran it.
+      for (const run of withSession) expect(run.daemonId).toBe(a.started().includes(run.id) ? a.daemonId : b.daemonId);
       for (const session of sessions) expect(session.meta).toMatchObject({ schedule: { id: 'tick', runId: withSession.find((run) => run.sessionId === session.id)!.id } });
     } finally {
       await store.close();
@@ -110,7 +124,7 @@ describe.skipIf(!requireProgram(POSTGRES))('a schedule shared by two daemons on 
 
   it('a missed run seen by two daemons starting after a downtime is caught up once', async () => {
     // Both daemons have read the history before either records a run: both see the missed time.
-    const { url, a, b } = await setUp(startRunsTogether(2));
+    const { url, a, b } = await setUp({ wrapStore: startRunsTogether(2) });
     // The last run was in 2024: both daemons find the 2025 new year missed.
     const old = await openPostgresStore(url, { now: () => new Date('2024-06-01T12:00:00Z') });
     await old.schedules.startRun({ id: 'run_2024', scheduleId: 'new-year', sessionId: null, trigger: 'cron', dueAt: '2024-01-01T00:00:00.000Z' });
@@ -134,7 +148,7 @@ describe.skipIf(!requireProgram(POSTGRES))('a schedule shared by two daemons on 
     try {
       const { runs } = await store.schedules.listRuns('new-year', {});
       expect(runs).toEqual([
-        expect.objectContaining({ id: winner.started()[0], trigger: 'missed', dueAt: '2025-01-01T00:00:00.000Z', sessionId: expect.any(String), outcome: 'completed' }),
+        expect.objectContaining({ id: winner.started()[0], trigger: 'missed', dueAt: '2025-01-01T00:00:00.000Z', daemonId: winner.daemonId, sessionId: expect.any(String), outcome: 'completed' }),
         expect.objectContaining({ id: 'run_2024' }),
       ]);
       expect((await store.listSessions({})).sessions.map((session) => session.id)).toEqual([runs[0]!.sessionId]);
@@ -142,6 +156,35 @@ describe.skipIf(!requireProgram(POSTGRES))('a schedule shared by two daemons on 
     } finally {
       await store.close();
     }
+  }, 60_000);
+
+  it('a daemon starting beside a live one ends only a gone daemon\'s unfinished run; the live one records its own run\'s end', async () => {
+    // b asks what the lead's cluster wiring asks: is the run's daemon still alive? Here a is.
+    const { url, a, b } = await setUp({}, (a) => ({ isRunAbandoned: async (run) => run.daemonId !== a.daemonId }));
+    const slow = ScheduleConfigSchema.parse({ name: 'slow', cron: '0 0 1 1 *', prompt: 'think', cwd: workspace });
+    await a.scheduler.start([slow]);
+    // A third daemon died during a run.
+    const gone = await openPostgresStore(url);
+    await gone.schedules.startRun({ id: 'run_of_gone', scheduleId: 'slow', sessionId: 'ses_gone', trigger: 'manual', daemonId: createDaemonId() });
+    await gone.close();
+    // The vendor stalls: a's run goes on.
+    replay.enqueue({ body: chatCompletionSse(['never ', 'finished']), stallAfterBytes: 120 });
+    const running = await a.scheduler.run('slow');
+    expect(running.status).toBe('started');
+    await until(() => replay.requests.length === 1, 10_000, 'the run\'s model request');
+
+    await b.scheduler.start([slow]);
+    expect(b.logs).toEqual(['marked 1 scheduled run(s) failed: the daemon stopped while they ran']);
+    const history = await b.scheduler.history('slow', {});
+    expect(history.runs).toEqual([
+      expect.objectContaining({ runId: running.runId, endedAt: null, outcome: null }),
+      expect.objectContaining({ runId: 'run_of_gone', outcome: 'failed', error: expect.stringContaining('agentd stopped while this run was going') }),
+    ]);
+
+    await a.scheduler.stop();
+    const ended = (await b.scheduler.history('slow', {})).runs[0];
+    expect(ended).toMatchObject({ runId: running.runId, outcome: 'cancelled', error: expect.stringContaining('the daemon shut down') });
+    expect(a.logs).toEqual([]);
   }, 60_000);
 });
 

@@ -62,22 +62,25 @@ describe.each(STORE_IMPLEMENTATIONS)('$name store: one run per schedule and due 
     await expect(async () => await store.schedules.setRunSession('run_gone', 'ses_1')).rejects.toMatchObject({ code: 'not_found', message: 'schedule run "run_gone" does not exist' });
   });
 
-  it('recovery ends only the unfinished runs the check calls abandoned; the others stay for the daemon running them', async () => {
-    await store.schedules.startRun({ id: 'run_dead', scheduleId: 'sch_x', sessionId: 'ses_dead', trigger: 'cron', dueAt: DUE });
-    await store.schedules.startRun({ id: 'run_live', scheduleId: 'sch_y', sessionId: 'ses_live', trigger: 'manual' });
-    await store.schedules.startRun({ id: 'run_done', scheduleId: 'sch_y', sessionId: 'ses_done', trigger: 'manual' });
+  it('records the daemon running each run; recovery ends only the unfinished runs the check calls abandoned, and the others stay for their daemon', async () => {
+    await store.schedules.startRun({ id: 'run_dead', scheduleId: 'sch_x', sessionId: 'ses_dead', trigger: 'cron', dueAt: DUE, daemonId: 'dmn_dead' });
+    const live = await store.schedules.startRun({ id: 'run_live', scheduleId: 'sch_y', sessionId: null, trigger: 'manual', daemonId: 'dmn_live' });
+    expect(live.run).toMatchObject({ daemonId: 'dmn_live', dueAt: null });
+    await store.schedules.startRun({ id: 'run_done', scheduleId: 'sch_y', sessionId: 'ses_done', trigger: 'manual', daemonId: 'dmn_dead' });
     await store.schedules.finishRun('run_done', { outcome: 'completed' });
     const asked: string[] = [];
+    // What a daemon sharing the store asks: is the run's daemon still alive?
     const recovered = await other.schedules.recoverUnfinishedRuns(async (run) => {
       asked.push(run.id);
-      return run.sessionId === 'ses_dead';
+      return run.daemonId !== 'dmn_live';
     });
     expect(asked.sort()).toEqual(['run_dead', 'run_live']);
-    expect(recovered).toEqual([expect.objectContaining({ id: 'run_dead', outcome: 'failed', error: expect.stringContaining('agentd stopped while this run was going') })]);
-    // The live daemon ends its run as it would have.
-    expect(await store.schedules.finishRun('run_live', { outcome: 'completed', stopReason: 'end_turn' })).toMatchObject({ outcome: 'completed' });
-    // Without a check every unfinished run counts as abandoned (one daemon per store).
+    expect(recovered).toEqual([expect.objectContaining({ id: 'run_dead', daemonId: 'dmn_dead', outcome: 'failed', error: expect.stringContaining('agentd stopped while this run was going') })]);
+    // The live daemon goes on with its run and records its end as it would have.
+    await store.schedules.setRunSession('run_live', 'ses_live');
+    expect(await store.schedules.finishRun('run_live', { outcome: 'completed', stopReason: 'end_turn' })).toMatchObject({ outcome: 'completed', sessionId: 'ses_live' });
+    // Without a check every unfinished run counts as abandoned (one daemon per store); a row may name no daemon.
     await store.schedules.startRun({ id: 'run_left', scheduleId: 'sch_y', sessionId: null, trigger: 'manual' });
-    expect((await other.schedules.recoverUnfinishedRuns()).map((run) => run.id)).toEqual(['run_left']);
+    expect(await other.schedules.recoverUnfinishedRuns()).toEqual([expect.objectContaining({ id: 'run_left', daemonId: null })]);
   });
 });

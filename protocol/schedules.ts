@@ -296,6 +296,7 @@ export const scheduleHistoryMethod = defineMethod({
           scheduleId: 'sch_01JA2',
           sessionId: 'ses_01JA4',
           trigger: 'cron',
+          dueAt: '2026-11-26T08:00:00.000Z',
           startedAt: '2026-11-26T08:00:00.012Z',
           endedAt: '2026-11-26T08:00:41.300Z',
           outcome: 'completed',

@@ -109,6 +109,8 @@ describe.skipIf(!requireProgram(POSTGRES))('a schedule shared by two daemons on 
       // One row per due time, every one a cron run with its due time.
       expect(runs.every((run) => run.trigger === 'cron' && run.dueAt !== null)).toBe(true);
       expect(new Set(runs.map((run) => run.dueAt)).size).toBe(runs.length);
+      // The due time is the cron's whole second, not when a timer woke: the same on every daemon.
+      for (const run of runs) expect(run.dueAt! <= run.startedAt && run.dueAt!.endsWith('.000Z'), `${run.dueAt} then ${run.startedAt}`).toBe(true);
       // Each run that made a session made exactly one, and each session is a run's.
       const sessions = (await store.listSessions({ limit: 200 })).sessions;
       const withSession = runs.filter((run) => run.sessionId !== null);

@@ -163,6 +163,10 @@ export const ScheduleRunSchema = z
     scheduleId: ScheduleIdSchema,
     sessionId: SessionIdSchema.nullable().describe('Its session (load it to read the answer); null when none was created.'),
     trigger: ScheduleRunTriggerSchema,
+    dueAt: z
+      .string()
+      .optional()
+      .describe('ISO 8601: the time a cron or missed run was due (absent for a manual run). Daemons sharing a store run each schedule once per due time.'),
     startedAt: z.string().describe('ISO 8601.'),
     endedAt: z.string().nullable().describe('ISO 8601; null while running.'),
     outcome: ScheduleRunOutcomeSchema.nullable().describe('null while running.'),
@@ -292,6 +296,7 @@ export const scheduleHistoryMethod = defineMethod({
           scheduleId: 'sch_01JA2',
           sessionId: 'ses_01JA4',
           trigger: 'cron',
+          dueAt: '2026-11-26T08:00:00.000Z',
           startedAt: '2026-11-26T08:00:00.012Z',
           endedAt: '2026-11-26T08:00:41.300Z',
           outcome: 'completed',

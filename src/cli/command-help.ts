@@ -84,7 +84,8 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     details: [
       'list: newest first, with their titles. show: the conversation as Markdown, long tool results cut.',
       'export: the whole conversation as Markdown or JSON (session, turns, messages). delete: through the',
-      'running daemon when one owns the data directory.',
+      'running daemon when one owns the data directory. All of them read the store the daemon uses: the',
+      'shared PostgreSQL database when the config\'s store or AGENTD_STORE_URL names one.',
     ],
     options: [
       { flag: '--cwd', value: 'DIR', help: 'list only sessions of this directory' },

@@ -29,6 +29,7 @@ import { createBuiltinTools, ToolRegistry } from '../tools/tool-registry.js';
 import { ConfigReloader } from './config-reloader.js';
 import { createMcpClientPorts } from './create-mcp-client-ports.js';
 import { createRunPrompt } from './create-run-prompt.js';
+import { createDaemonId } from './cluster/daemon-identity.js';
 import type { DaemonSettings } from './load-daemon-settings.js';
 
 /** The daemon as src/daemon/ holds it: the server's context, with the config reloader itself. */
@@ -126,6 +127,7 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
   });
   const scheduler = new Scheduler({
     store: store.schedules,
+    daemonId: createDaemonId(),
     runPrompt: createRunPrompt(sessions, clients, headless),
     emit: (event) => broadcastDaemonEvent(clients, event),
     log,

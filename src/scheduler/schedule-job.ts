@@ -2,16 +2,27 @@ import { randomUUID } from 'node:crypto';
 import type { Cron } from 'croner';
 import { loadCron } from '../config/load-croner.js';
 import type { DaemonEventOf, RunScheduleResponse, ScheduleRunOutcome, ScheduleRunTrigger } from '../../protocol/index.js';
-import type { ScheduleRunEnd, ScheduleStore } from '../store/schedule-store.js';
+import type { NewScheduleRun, ScheduleRunEnd, ScheduleRunRecord, ScheduleStore } from '../store/schedule-store.js';
 import type { RunPrompt, RunPromptResult } from './run-prompt-port.js';
 import type { ScheduleSpec } from './schedule-spec.js';
 
 /** What a job needs of the scheduler that owns it. */
 export interface ScheduleJobDeps {
   store: ScheduleStore;
+  /** This daemon's id, recorded with each run it records (see SchedulerOptions). */
+  daemonId?: string;
   runPrompt: RunPrompt;
   emit(event: DaemonEventOf<'schedule_run_started'> | DaemonEventOf<'schedule_run_finished'>): void;
   log(line: string): void;
+  /** What only someone tracing the scheduler wants: a due time another daemon took. */
+  debug?(line: string): void;
+}
+
+/** A cron or missed run whose due time another daemon sharing the store had already recorded: nothing ran here. */
+export interface TakenRun {
+  status: 'taken';
+  /** The other daemon's run of that due time. */
+  run: ScheduleRunRecord;
 }
 
 interface RunningRun {
@@ -37,7 +48,9 @@ export function newRunId(): string {
 export class ScheduleJob {
   private timer: Cron | undefined;
   private running: RunningRun | undefined;
-  private queued: { runId: string; trigger: ScheduleRunTrigger } | undefined;
+  private queued: { runId: string; trigger: ScheduleRunTrigger; dueAt: Date | undefined } | undefined;
+  /** The time the timer fires next: the due time of its next run, whenever the callback wakes. */
+  private upcoming: Date | undefined;
 
   constructor(
     private current: ScheduleSpec,
@@ -63,9 +76,16 @@ export class ScheduleJob {
   /** Starts the cron timer (only for an enabled schedule). */
   start(): void {
     if (!this.spec.enabled || this.timer) return;
-    this.timer = new (loadCron())(this.spec.cron, { timezone: this.spec.timezone }, () => {
-      void this.trigger('cron').catch((error: Error) => this.deps.log(`schedule ${this.spec.id}: ${error.message}`));
+    const timer = new (loadCron())(this.spec.cron, { timezone: this.spec.timezone }, () => {
+      // Croner calls back once the due time has passed (a little, or more on a busy loop):
+      // every daemon sharing the store must name the run by that time, not by when it woke.
+      const now = Date.now();
+      const dueAt = this.upcoming !== undefined && this.upcoming.getTime() <= now ? this.upcoming : new Date(Math.floor(now / 1000) * 1000);
+      this.upcoming = timer.nextRun() ?? undefined;
+      void this.trigger('cron', dueAt).catch((error: Error) => this.deps.log(`schedule ${this.spec.id}: ${error.message}`));
     });
+    this.upcoming = timer.nextRun() ?? undefined;
+    this.timer = timer;
   }
 
   /** ISO 8601 time of the next cron run; null when disabled or there is none. */
@@ -82,12 +102,16 @@ export class ScheduleJob {
 
   /**
    * A run is due: started now, or (a run going on) skipped or queued by the overlap rule.
-   * Resolves once the run has started, with its session.
+   * Resolves once the run has started, with its session. A cron or missed run carries its
+   * due time: when another daemon sharing the store has recorded that time already, nothing
+   * happens here and the answer is `taken`. A manual run has none and always runs.
    */
-  async trigger(trigger: ScheduleRunTrigger): Promise<RunScheduleResponse> {
-    if (!this.running) return this.begin(newRunId(), trigger);
+  trigger(trigger: 'manual'): Promise<RunScheduleResponse>;
+  trigger(trigger: 'cron' | 'missed', dueAt: Date): Promise<RunScheduleResponse | TakenRun>;
+  async trigger(trigger: ScheduleRunTrigger, dueAt?: Date): Promise<RunScheduleResponse | TakenRun> {
+    if (!this.running) return this.begin(newRunId(), trigger, dueAt);
     if (this.spec.overlap === 'queue' && !this.queued) {
-      this.queued = { runId: newRunId(), trigger };
+      this.queued = { runId: newRunId(), trigger, dueAt };
       return { runId: this.queued.runId, sessionId: null, status: 'queued' };
     }
     const why =
@@ -95,8 +119,8 @@ export class ScheduleJob {
         ? `run ${this.running.runId} was still going and another run was already queued (overlap "queue" keeps one waiting)`
         : `run ${this.running.runId} was still going (overlap "skip")`;
     const runId = newRunId();
-    await this.recordUnstarted(runId, trigger, { outcome: 'skipped', error: why });
-    return { runId, sessionId: null, status: 'skipped' };
+    const taken = await this.recordUnstarted(runId, trigger, dueAt, { outcome: 'skipped', error: why });
+    return taken ?? { runId, sessionId: null, status: 'skipped' };
   }
 
   /**
@@ -114,14 +138,32 @@ export class ScheduleJob {
     await running.finished;
   }
 
-  private async begin(runId: string, trigger: ScheduleRunTrigger): Promise<RunScheduleResponse> {
+  private async begin(runId: string, trigger: ScheduleRunTrigger, dueAt: Date | undefined): Promise<RunScheduleResponse | TakenRun> {
     const { spec } = this;
     const controller = new AbortController();
-    // Held before the session exists, so a trigger meanwhile sees this run as going.
+    // Held before the row and the session exist, so a trigger meanwhile sees this run as going.
     let settle!: () => void;
     const finished = new Promise<void>((resolve) => (settle = resolve));
     const running: RunningRun = { runId, controller, finished, settle };
     this.running = running;
+    const release = (): void => {
+      this.running = undefined;
+      settle();
+      this.startQueued();
+    };
+    // The row comes first: where daemons share the store, the one whose row takes the due time runs it.
+    let claim;
+    try {
+      claim = await this.deps.store.startRun(this.newRun(runId, trigger, dueAt));
+    } catch (error) {
+      release();
+      throw error;
+    }
+    if (claim.status === 'taken') {
+      this.reportTaken(claim.run);
+      release();
+      return claim;
+    }
     let started;
     try {
       started = await this.deps.runPrompt({
@@ -138,16 +180,19 @@ export class ScheduleJob {
       });
     } catch (error) {
       try {
-        await this.recordUnstarted(runId, trigger, { outcome: 'failed', error: `the run could not start: ${(error as Error).message}` });
+        await this.end(runId, null, { outcome: 'failed', error: `the run could not start: ${(error as Error).message}` });
       } finally {
-        this.running = undefined;
-        settle();
-        this.startQueued();
+        release();
       }
       return { runId, sessionId: null, status: 'failed', error: (error as Error).message };
     }
-    const row = await this.deps.store.startRun({ id: runId, scheduleId: spec.id, sessionId: started.sessionId, trigger });
-    this.deps.emit({ type: 'schedule_run_started', scheduleId: spec.id, runId, sessionId: started.sessionId, trigger, startedAt: row.startedAt });
+    try {
+      await this.deps.store.setRunSession(runId, started.sessionId);
+    } catch (error) {
+      // The turn is going: its end is still recorded; only the row's link to the session is missing.
+      this.deps.log(`schedule ${spec.id}: cannot record the session of run ${runId}: ${(error as Error).message}`);
+    }
+    this.deps.emit({ type: 'schedule_run_started', scheduleId: spec.id, runId, sessionId: started.sessionId, trigger, startedAt: claim.run.startedAt });
     const timeout = setTimeout(() => {
       running.stopped ??= { outcome: 'timed_out', error: `the run took longer than its timeout of ${spec.timeoutMs} ms and was aborted` };
       controller.abort(new Error('timed out'));
@@ -156,9 +201,7 @@ export class ScheduleJob {
       clearTimeout(timeout);
       // The row is complete before the run stops counting as going: `finished` means recorded.
       await this.end(runId, started.sessionId, outcomeOf(result, running.stopped));
-      this.running = undefined;
-      settle();
-      this.startQueued();
+      release();
     });
     return { runId, sessionId: started.sessionId, status: 'started' };
   }
@@ -169,23 +212,41 @@ export class ScheduleJob {
     if (!queued) return;
     this.queued = undefined;
     try {
-      await this.recordUnstarted(queued.runId, queued.trigger, { outcome: 'cancelled', error: why });
+      await this.recordUnstarted(queued.runId, queued.trigger, queued.dueAt, { outcome: 'cancelled', error: why });
     } catch (error) {
       this.deps.log(`schedule ${this.spec.id}: cannot record the dropped run ${queued.runId}: ${(error as Error).message}`);
     }
   }
 
-  /** The row of a run that never had a session (skipped, dropped, failed to start): started and ended at once. */
-  private async recordUnstarted(runId: string, trigger: ScheduleRunTrigger, end: ScheduleRunEnd): Promise<void> {
-    await this.deps.store.startRun({ id: runId, scheduleId: this.spec.id, sessionId: null, trigger });
+  /**
+   * The row of a run that never had a session (skipped, dropped): started and ended at once.
+   * Nothing is written when another daemon has its due time (returned as taken).
+   */
+  private async recordUnstarted(runId: string, trigger: ScheduleRunTrigger, dueAt: Date | undefined, end: ScheduleRunEnd): Promise<TakenRun | undefined> {
+    const claim = await this.deps.store.startRun(this.newRun(runId, trigger, dueAt));
+    if (claim.status === 'taken') {
+      this.reportTaken(claim.run);
+      return claim;
+    }
     await this.end(runId, null, end);
+    return undefined;
+  }
+
+  /** A run's row before it has a session. */
+  private newRun(runId: string, trigger: ScheduleRunTrigger, dueAt: Date | undefined): NewScheduleRun {
+    const { daemonId } = this.deps;
+    return { id: runId, scheduleId: this.spec.id, sessionId: null, trigger, ...(dueAt ? { dueAt: dueAt.toISOString() } : {}), ...(daemonId !== undefined ? { daemonId } : {}) };
+  }
+
+  private reportTaken(other: ScheduleRunRecord): void {
+    this.deps.debug?.(`schedule ${this.spec.id}: the run due at ${other.dueAt} is run ${other.id}, recorded by another daemon; not running it here`);
   }
 
   private startQueued(): void {
     const next = this.queued;
     if (!next) return;
     this.queued = undefined;
-    void this.begin(next.runId, next.trigger).catch((error: Error) => this.deps.log(`schedule ${this.spec.id}: ${error.message}`));
+    void this.begin(next.runId, next.trigger, next.dueAt).catch((error: Error) => this.deps.log(`schedule ${this.spec.id}: ${error.message}`));
   }
 
   /** Completes the history row and announces it. */

@@ -8,7 +8,7 @@ import type {
   UpdateScheduleRequest,
 } from '../../protocol/index.js';
 import type { ScheduleConfig } from '../config/config-schema.js';
-import type { ScheduleStore } from '../store/schedule-store.js';
+import type { IsRunAbandoned, ScheduleStore } from '../store/schedule-store.js';
 import { StoreError } from '../store/store-error.js';
 import { checkSchedule } from './check-schedule.js';
 import { missedRunTime } from './missed-run-time.js';
@@ -20,13 +20,27 @@ import { toScheduleRun } from './to-schedule-run.js';
 
 export interface SchedulerOptions {
   store: ScheduleStore;
+  /**
+   * This daemon's id (`dmn_…`), recorded with every run it records, so that where daemons
+   * share the store, `isRunAbandoned` can tell a live daemon's run from a dead one's.
+   */
+  daemonId?: string;
   /** Starts a run's session and prompt (the server builds it from the SessionManager). */
   runPrompt: RunPrompt;
   /** Announces runs starting and finishing (the server broadcasts them as `agentd/daemonEvent`). */
   emit(event: DaemonEvent): void;
   log(line: string): void;
+  /** Lines for someone tracing the scheduler (a due time another daemon took); dropped when unset. */
+  debug?(line: string): void;
   /** The clock for missed-run checks; tests move it. */
   now?: () => Date;
+  /**
+   * Which unfinished runs start-up may mark failed. Unset, every one: one daemon per store,
+   * so a run without an end is one it was running when it died. Daemons sharing a store
+   * must pass a check that leaves the runs of live daemons alone: a run's `daemonId`
+   * is the daemon running it, from before its session exists until its end is recorded.
+   */
+  isRunAbandoned?: IsRunAbandoned;
 }
 
 /**
@@ -44,18 +58,26 @@ export class Scheduler {
   private changes: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: SchedulerOptions) {
-    this.deps = { store: options.store, runPrompt: options.runPrompt, emit: options.emit, log: options.log };
+    this.deps = {
+      store: options.store,
+      runPrompt: options.runPrompt,
+      emit: options.emit,
+      log: options.log,
+      ...(options.debug ? { debug: options.debug } : {}),
+      ...(options.daemonId !== undefined ? { daemonId: options.daemonId } : {}),
+    };
     this.now = options.now ?? (() => new Date());
   }
 
   /**
    * At start-up: runs a killed daemon left unfinished are marked failed, every schedule's
    * timer starts, and each schedule with `runMissed` whose time passed while the daemon was
-   * down runs once (trigger "missed").
+   * down runs once (trigger "missed"): once across the daemons sharing the store, which all
+   * name it by the same due time.
    */
   async start(configSchedules: readonly ScheduleConfig[] = []): Promise<void> {
     const { store, log } = this.options;
-    const recovered = await store.recoverUnfinishedRuns();
+    const recovered = await store.recoverUnfinishedRuns(this.options.isRunAbandoned);
     if (recovered.length > 0) log(`marked ${recovered.length} scheduled run(s) failed: the daemon stopped while they ran`);
     const storedSchedules = await store.listSchedules();
     if (this.stopped) return;
@@ -71,8 +93,12 @@ export class Scheduler {
       const since = (await store.lastRun(spec.id))?.startedAt ?? (spec.source === 'protocol' ? (await store.getSchedule(spec.id))?.createdAt : undefined);
       const due = since !== undefined ? this.missedSince(spec, new Date(since)) : undefined;
       if (!due) continue;
-      log(`schedule ${spec.id} was due at ${due.toISOString()} while the daemon was down; running it now`);
-      void job.trigger('missed').catch((error: Error) => log(`schedule ${spec.id}: ${error.message}`));
+      void job
+        .trigger('missed', due)
+        .then((result) => {
+          if (result.status !== 'taken') log(`schedule ${spec.id} was due at ${due.toISOString()} while the daemon was down; catch-up run ${result.runId}: ${result.status}`);
+        })
+        .catch((error: Error) => log(`schedule ${spec.id}: ${error.message}`));
     }
   }
 

@@ -8,6 +8,7 @@ export function toScheduleRun(record: ScheduleRunRecord): ScheduleRun {
     scheduleId: record.scheduleId,
     sessionId: record.sessionId,
     trigger: record.trigger,
+    ...(record.dueAt !== null ? { dueAt: record.dueAt } : {}),
     startedAt: record.startedAt,
     endedAt: record.endedAt,
     outcome: record.outcome,

@@ -111,6 +111,20 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX messages_priced_by_created ON messages (created_at) WHERE model IS NOT NULL;
     `,
   },
+  {
+    version: 4,
+    name: 'one run per schedule and due time',
+    sql: `
+      -- When a cron or missed run was due (ISO 8601 UTC); null for a manual run. Daemons
+      -- sharing a database each fire a schedule's timer: the first to insert a (schedule,
+      -- due time) runs it, and the others' inserts are refused, so it runs once.
+      ALTER TABLE schedule_runs ADD COLUMN due_at TEXT;
+      -- The daemon that recorded the run and runs it: start-up recovery of a daemon sharing
+      -- the database ends only the runs of daemons that are gone.
+      ALTER TABLE schedule_runs ADD COLUMN daemon_id TEXT;
+      CREATE UNIQUE INDEX schedule_runs_once_per_due_time ON schedule_runs (schedule_id, due_at) WHERE due_at IS NOT NULL;
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

@@ -88,6 +88,20 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX schedule_runs_unfinished ON schedule_runs (ended_at) WHERE ended_at IS NULL;
     `,
   },
+  {
+    version: 2,
+    name: 'one run per schedule and due time',
+    sql: `
+      -- When a cron or missed run was due (ISO 8601 UTC); null for a manual run. Daemons
+      -- sharing the database each fire a schedule's timer: the first to insert a (schedule,
+      -- due time) runs it, and the others' inserts conflict, so it runs once.
+      ALTER TABLE schedule_runs ADD COLUMN due_at TEXT COLLATE "C";
+      -- The daemon that recorded the run and runs it: start-up recovery ends only the runs
+      -- of daemons that are gone.
+      ALTER TABLE schedule_runs ADD COLUMN daemon_id TEXT COLLATE "C";
+      CREATE UNIQUE INDEX schedule_runs_once_per_due_time ON schedule_runs (schedule_id, due_at) WHERE due_at IS NOT NULL;
+    `,
+  },
 ];
 
 /** The newest PostgreSQL schema version this build knows. */

@@ -1,9 +1,8 @@
 import type { PostgresQuery } from './postgres-query.js';
 import { isUniqueViolation } from './postgres-errors.js';
-import type { ScheduleRunTrigger } from '../../protocol/index.js';
-import type { ScheduleRunEnd, ScheduleRunRecord, ScheduleStore, StoredSchedule } from './schedule-store.js';
+import type { IsRunAbandoned, NewScheduleRun, ScheduleRunEnd, ScheduleRunRecord, ScheduleStore, StartRunResult, StoredSchedule } from './schedule-store.js';
 import { StoreError } from './store-error.js';
-import { type RunColumns, runPageSize, type ScheduleRow, decodeRunCursor, encodeRunCursor, toRun, toSchedule } from './schedule-rows.js';
+import { ABANDONED_RUN_ERROR, type RunColumns, runPageSize, type ScheduleRow, decodeRunCursor, encodeRunCursor, toRun, toSchedule } from './schedule-rows.js';
 import { toJsonColumn } from './store-rows.js';
 
 interface RunRow extends RunColumns {
@@ -49,12 +48,23 @@ export class PostgresScheduleStore implements ScheduleStore {
     return (await this.query('DELETE FROM schedules WHERE id = $1 RETURNING id', [id])).length > 0;
   }
 
-  async startRun(run: { id: string; scheduleId: string; sessionId: string | null; trigger: ScheduleRunTrigger }): Promise<ScheduleRunRecord> {
-    const rows = await this.query<RunRow>(
-      'INSERT INTO schedule_runs (id, schedule_id, session_id, trigger, started_at) VALUES ($1, $2, $3, $4, $5) RETURNING *',
-      [run.id, run.scheduleId, run.sessionId, run.trigger, this.now()],
+  async startRun(run: NewScheduleRun): Promise<StartRunResult> {
+    // Only a second row for the same (schedule, due time) is passed over; a reused run id still fails.
+    // An insert racing another daemon's waits for its commit, then does nothing.
+    const inserted = await this.query<RunRow>(
+      `INSERT INTO schedule_runs (id, schedule_id, session_id, trigger, due_at, daemon_id, started_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (schedule_id, due_at) WHERE due_at IS NOT NULL DO NOTHING RETURNING *`,
+      [run.id, run.scheduleId, run.sessionId, run.trigger, run.dueAt ?? null, run.daemonId ?? null, this.now()],
     );
-    return toRun(rows[0]!);
+    if (inserted[0] !== undefined) return { status: 'started', run: toRun(inserted[0]) };
+    const taken = await this.query<RunRow>('SELECT * FROM schedule_runs WHERE schedule_id = $1 AND due_at = $2', [run.scheduleId, run.dueAt]);
+    return { status: 'taken', run: toRun(taken[0]!) };
+  }
+
+  async setRunSession(id: string, sessionId: string): Promise<ScheduleRunRecord> {
+    const rows = await this.query<RunRow>('UPDATE schedule_runs SET session_id = $1 WHERE id = $2 RETURNING *', [sessionId, id]);
+    if (rows[0] === undefined) throw new StoreError('not_found', `schedule run ${JSON.stringify(id)} does not exist`);
+    return toRun(rows[0]);
   }
 
   async finishRun(id: string, end: ScheduleRunEnd): Promise<ScheduleRunRecord> {
@@ -88,12 +98,18 @@ export class PostgresScheduleStore implements ScheduleStore {
     return { runs: shown.map(toRun), nextCursor: rows.length > limit && last ? encodeRunCursor(last.started_at, Number(last.ord)) : null };
   }
 
-  async recoverUnfinishedRuns(): Promise<ScheduleRunRecord[]> {
-    const rows = await this.query<RunRow>(
-      `UPDATE schedule_runs SET ended_at = $1, outcome = 'failed', error = $2 WHERE ended_at IS NULL RETURNING *`,
-      [this.now(), 'agentd stopped while this run was going (the daemon was killed or crashed)'],
-    );
-    return rows.map(toRun);
+  async recoverUnfinishedRuns(isAbandoned: IsRunAbandoned = async () => true): Promise<ScheduleRunRecord[]> {
+    const unfinished = (await this.query<RunRow>('SELECT * FROM schedule_runs WHERE ended_at IS NULL')).map(toRun);
+    const recovered: ScheduleRunRecord[] = [];
+    for (const run of unfinished) {
+      if (!(await isAbandoned(run))) continue;
+      // Ended meanwhile by the daemon that ran it: left as it recorded.
+      const rows = await this.query<RunRow>(
+        `UPDATE schedule_runs SET ended_at = $1, outcome = 'failed', error = $2 WHERE id = $3 AND ended_at IS NULL RETURNING *`,
+        [this.now(), ABANDONED_RUN_ERROR, run.id],
+      );
+      if (rows[0] !== undefined) recovered.push(toRun(rows[0]));
+    }
+    return recovered;
   }
 }
-

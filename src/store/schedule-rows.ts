@@ -21,6 +21,8 @@ export interface RunColumns {
   schedule_id: string;
   session_id: string | null;
   trigger: ScheduleRunTrigger;
+  due_at: string | null;
+  daemon_id: string | null;
   started_at: string;
   ended_at: string | null;
   outcome: ScheduleRunOutcome | null;
@@ -39,6 +41,8 @@ export function toRun(row: RunColumns): ScheduleRunRecord {
     scheduleId: row.schedule_id,
     sessionId: row.session_id,
     trigger: row.trigger,
+    dueAt: row.due_at,
+    daemonId: row.daemon_id,
     startedAt: row.started_at,
     endedAt: row.ended_at,
     outcome: row.outcome,
@@ -47,6 +51,9 @@ export function toRun(row: RunColumns): ScheduleRunRecord {
     error: row.error,
   };
 }
+
+/** Why recovery ends a run: said in its row's error. */
+export const ABANDONED_RUN_ERROR = 'agentd stopped while this run was going (the daemon was killed or crashed)';
 
 const DEFAULT_RUN_PAGE = 20;
 const MAX_RUN_PAGE = 200;

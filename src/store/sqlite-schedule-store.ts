@@ -1,8 +1,7 @@
 import type Database from 'better-sqlite3';
-import type { ScheduleRunTrigger } from '../../protocol/index.js';
-import type { ScheduleRunEnd, ScheduleRunRecord, ScheduleStore, StoredSchedule } from './schedule-store.js';
+import type { IsRunAbandoned, NewScheduleRun, ScheduleRunEnd, ScheduleRunRecord, ScheduleStore, StartRunResult, StoredSchedule } from './schedule-store.js';
 import { StoreError } from './store-error.js';
-import { type RunColumns, runPageSize, type ScheduleRow, decodeRunCursor, encodeRunCursor, toRun, toSchedule } from './schedule-rows.js';
+import { ABANDONED_RUN_ERROR, type RunColumns, runPageSize, type ScheduleRow, decodeRunCursor, encodeRunCursor, toRun, toSchedule } from './schedule-rows.js';
 import { toJsonColumn } from './store-rows.js';
 
 interface RunRow extends RunColumns {
@@ -52,11 +51,24 @@ export class SqliteScheduleStore implements ScheduleStore {
     return this.db.prepare('DELETE FROM schedules WHERE id = ?').run(id).changes > 0;
   }
 
-  async startRun(run: { id: string; scheduleId: string; sessionId: string | null; trigger: ScheduleRunTrigger }): Promise<ScheduleRunRecord> {
-    this.db
-      .prepare('INSERT INTO schedule_runs (id, schedule_id, session_id, trigger, started_at) VALUES (?, ?, ?, ?, ?)')
-      .run(run.id, run.scheduleId, run.sessionId, run.trigger, this.now());
-    return this.requireRun(run.id);
+  async startRun(run: NewScheduleRun): Promise<StartRunResult> {
+    // Only a second row for the same (schedule, due time) is passed over; a reused run id still fails.
+    const inserted = this.db
+      .prepare(
+        `INSERT INTO schedule_runs (id, schedule_id, session_id, trigger, due_at, daemon_id, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (schedule_id, due_at) WHERE due_at IS NOT NULL DO NOTHING`,
+      )
+      .run(run.id, run.scheduleId, run.sessionId, run.trigger, run.dueAt ?? null, run.daemonId ?? null, this.now()).changes;
+    if (inserted > 0) return { status: 'started', run: this.requireRun(run.id) };
+    const row = this.db.prepare('SELECT * FROM schedule_runs WHERE schedule_id = ? AND due_at = ?').get(run.scheduleId, run.dueAt) as RunRow;
+    return { status: 'taken', run: toRun(row) };
+  }
+
+  async setRunSession(id: string, sessionId: string): Promise<ScheduleRunRecord> {
+    if (this.db.prepare('UPDATE schedule_runs SET session_id = ? WHERE id = ?').run(sessionId, id).changes === 0) {
+      throw new StoreError('not_found', `schedule run ${JSON.stringify(id)} does not exist`);
+    }
+    return this.requireRun(id);
   }
 
   async finishRun(id: string, end: ScheduleRunEnd): Promise<ScheduleRunRecord> {
@@ -93,11 +105,17 @@ export class SqliteScheduleStore implements ScheduleStore {
     return { runs: shown.map(toRun), nextCursor: rows.length > limit && last ? encodeRunCursor(last.started_at, last.rowid) : null };
   }
 
-  async recoverUnfinishedRuns(): Promise<ScheduleRunRecord[]> {
-    const rows = this.db
-      .prepare(`UPDATE schedule_runs SET ended_at = ?, outcome = 'failed', error = ? WHERE ended_at IS NULL RETURNING *`)
-      .all(this.now(), 'agentd stopped while this run was going (the daemon was killed or crashed)') as RunRow[];
-    return rows.map(toRun);
+  async recoverUnfinishedRuns(isAbandoned: IsRunAbandoned = async () => true): Promise<ScheduleRunRecord[]> {
+    const unfinished = (this.db.prepare('SELECT * FROM schedule_runs WHERE ended_at IS NULL').all() as RunRow[]).map(toRun);
+    const end = this.db.prepare(`UPDATE schedule_runs SET ended_at = ?, outcome = 'failed', error = ? WHERE id = ? AND ended_at IS NULL RETURNING *`);
+    const recovered: ScheduleRunRecord[] = [];
+    for (const run of unfinished) {
+      if (!(await isAbandoned(run))) continue;
+      // Ended meanwhile by the daemon that ran it: left as it recorded.
+      const row = end.get(this.now(), ABANDONED_RUN_ERROR, run.id) as RunRow | undefined;
+      if (row) recovered.push(toRun(row));
+    }
+    return recovered;
   }
 
   private requireRun(id: string): ScheduleRunRecord {

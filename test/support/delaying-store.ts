@@ -14,7 +14,7 @@ const STORE_METHODS = [
 ] as const satisfies ReadonlyArray<keyof Store>;
 
 const SCHEDULE_METHODS = [
-  'listSchedules', 'getSchedule', 'saveSchedule', 'deleteSchedule', 'startRun', 'finishRun', 'lastRun', 'listRuns', 'recoverUnfinishedRuns',
+  'listSchedules', 'getSchedule', 'saveSchedule', 'deleteSchedule', 'startRun', 'setRunSession', 'finishRun', 'lastRun', 'listRuns', 'recoverUnfinishedRuns',
 ] as const satisfies ReadonlyArray<keyof ScheduleStore>;
 
 /**

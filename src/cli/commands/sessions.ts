@@ -4,17 +4,18 @@ import { parseArgs } from 'node:util';
 import { resolveAgentdPaths, type AgentdPaths } from '../../config/agentd-paths.js';
 import { jsonForTerminal, showControlCharacters } from '../../config/show-control-characters.js';
 import { describeOwner, tryLockDataDir, type DataDirOwner } from '../../store/data-dir-lock.js';
-import { openStore } from '../../store/open-store.js';
 import type { Store } from '../../store/store.js';
 import { renderSessionMarkdown } from '../../session/render-session-markdown.js';
 import { exportSession } from '../../session/session-export.js';
 import { formatSessionTable, type SessionRow } from '../sessions/format-session-table.js';
 import { resolveSessionId } from '../sessions/resolve-session-id.js';
+import { openChosenStore, sessionsStoreChoice, withSessionsStore } from '../sessions/with-sessions-store.js';
 
 /**
- * `agentd sessions [list]`, `show ID`, `export ID`, `delete ID`. Reading works beside a
- * running daemon (the store opened read-only); deleting goes through the daemon that owns
- * the data directory when one does, so its live sessions stop first.
+ * `agentd sessions [list]`, `show ID`, `export ID`, `delete ID`, on the store the daemon
+ * uses (the shared PostgreSQL database when one is configured). Reading works beside a
+ * running daemon (SQLite's file opened read-only); deleting goes through the daemon that
+ * owns the data directory when one does, so its live sessions stop first.
  */
 export async function sessionsCommand(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
@@ -36,7 +37,7 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
 
 function listSessions(paths: AgentdPaths, argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { cwd: { type: 'string' }, json: { type: 'boolean' }, all: { type: 'boolean' } }, strict: true });
-  return withStore(paths, async (store) => {
+  return withSessionsStore(paths, process.env, async (store) => {
     const query = values.cwd ? { cwd: resolve(values.cwd) } : {};
     let cursor: string | null = null;
     const rows: SessionRow[] = [];
@@ -51,7 +52,7 @@ function listSessions(paths: AgentdPaths, argv: string[]): Promise<number> {
     } while (cursor);
     if (rows.length > 0) process.stdout.write(formatSessionTable(rows));
     return 0;
-  }, { missing: async () => 0 });
+  }, { command: 'agentd sessions list', missing: async () => 0 });
 }
 
 function showSession(paths: AgentdPaths, action: 'show' | 'export', argv: string[]): Promise<number> {
@@ -64,7 +65,7 @@ function showSession(paths: AgentdPaths, action: 'show' | 'export', argv: string
   const given = onlyId(action, positionals);
   const format = values.format ?? (values.json ? 'json' : 'markdown');
   if (format !== 'markdown' && format !== 'json') throw new Error(`agentd sessions ${action}: --format must be markdown or json, not "${format}"`);
-  return withStore(paths, async (store) => {
+  return withSessionsStore(paths, process.env, async (store) => {
     const id = await resolveSessionId(store, given, action);
     const session = (await store.getSession(id))!;
     const messages = await store.listMessages(id);
@@ -80,7 +81,7 @@ function showSession(paths: AgentdPaths, action: 'show' | 'export', argv: string
       process.stdout.write(format === 'json' ? `${jsonForTerminal(record, 2)}\n` : showControlCharacters(markdown(), { keep: '\n\t' }));
     }
     return 0;
-  }, { missing: async () => { throw new Error(`agentd sessions ${action}: no session ${given}; there are no sessions yet`); } });
+  }, { command: `agentd sessions ${action}`, missing: async () => { throw new Error(`agentd sessions ${action}: no session ${given}; there are no sessions yet`); } });
 }
 
 async function deleteSession(paths: AgentdPaths, argv: string[]): Promise<number> {
@@ -90,8 +91,9 @@ async function deleteSession(paths: AgentdPaths, argv: string[]): Promise<number
   if (attempt.kind === 'held') return deleteThroughOwner(paths, attempt.owner, given);
   let id = given;
   try {
-    if (!existsSync(paths.databaseFile)) throw new Error(`agentd sessions delete: no session ${given}; there are no sessions yet`);
-    const store = openStore(paths.databaseFile);
+    const choice = sessionsStoreChoice(paths, process.env);
+    if (choice.type === 'sqlite' && !existsSync(paths.databaseFile)) throw new Error(`agentd sessions delete: no session ${given}; there are no sessions yet`);
+    const store = await openChosenStore(choice, paths, 'agentd sessions delete');
     try {
       id = await resolveSessionId(store, given, 'delete');
       await store.deleteSession(id);
@@ -110,7 +112,8 @@ async function deleteThroughOwner(paths: AgentdPaths, owner: DataDirOwner | unde
   if (!owner?.socketPath) {
     throw new Error(`agentd sessions delete: ${describeOwner(paths.dataDir, owner)} and serves no socket; stop it, or delete the session from a client of it`);
   }
-  const id = await withStore(paths, (store) => resolveSessionId(store, given, 'delete'), {
+  const id = await withSessionsStore(paths, process.env, (store) => resolveSessionId(store, given, 'delete'), {
+    command: 'agentd sessions delete',
     missing: async () => {
       throw new Error(`agentd sessions delete: no session ${given}; there are no sessions yet`);
     },
@@ -138,24 +141,4 @@ async function lastModel(store: Store, sessionId: string): Promise<string | null
 function onlyId(action: string, positionals: string[]): string {
   if (positionals.length !== 1) throw new Error(`agentd sessions ${action} needs one session id or the start of one: agentd sessions ${action} ID (agentd sessions lists them)`);
   return positionals[0]!;
-}
-
-/**
- * Runs `read` on the store: read-only while a daemon owns the data directory; otherwise
- * holding the lock meanwhile, so no daemon starts recovering under it.
- */
-async function withStore<T>(paths: AgentdPaths, read: (store: Store) => Promise<T>, options: { missing: () => Promise<T> }): Promise<T> {
-  const attempt = tryLockDataDir(paths.dataDir);
-  try {
-    // No database yet: no sessions, and nothing is created just to look.
-    if (!existsSync(paths.databaseFile)) return await options.missing();
-    const store = openStore(paths.databaseFile, { readOnly: attempt.kind === 'held' });
-    try {
-      return await read(store);
-    } finally {
-      await store.close();
-    }
-  } finally {
-    if (attempt.kind === 'acquired') attempt.lock.release();
-  }
 }

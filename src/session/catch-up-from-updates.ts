@@ -35,9 +35,10 @@ export function catchUpFromUpdates(snapshot: SessionUpdatesSnapshot): CrossDaemo
   const now = Date.parse(snapshot.now);
   const unfinished = new Set(
     turns.filter((turn, index) => {
-      if (ended.has(turn.id)) return false;
+      // An interrupted turn's daemon died: nothing more of it will come, and what it stored is all there is.
+      if (ended.has(turn.id) || turn.status === 'interrupted') return false;
       if (started.has(turn.id)) return true;
-      if (index < newestWithUpdates || turn.status === 'interrupted') return false;
+      if (index < newestWithUpdates) return false;
       return turn.status === 'running' || (turn.endedAt !== null && now - Date.parse(turn.endedAt) < APPEND_LAG_MS);
     }).map((turn) => turn.id),
   );

@@ -44,7 +44,7 @@ interface UpdateRow {
 }
 
 /** Two daemons appending to one session at once (a turn ending on one as the next starts on another): the loser retries. */
-const APPEND_ATTEMPTS = 5;
+const APPEND_ATTEMPTS = 10;
 
 /**
  * The session_updates table on a small pool of its own (the store's URL): appending a

@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { agentdMeta } from '../../support/agentd-meta.js';
 import { chatCompletionSse } from '../../support/chat-completion-sse.js';
 import { chatToolCallSse } from '../../support/chat-tool-call-sse.js';
+import { daemonEnv, makeHome } from '../../support/daemon-process.js';
 import { startDaemonsOnOneDatabase } from '../../support/daemons-on-one-database.js';
+import { startInProcessDaemon } from '../../support/in-process-daemon.js';
 import { POSTGRES } from '../../support/postgres-server.js';
 import { requireProgram } from '../../support/required-program.js';
 import type { RpcPeer, WireMessage } from '../../support/rpc-peer.js';
@@ -151,5 +153,18 @@ describe.skipIf(!requireProgram(POSTGRES))('live updates across daemons on one P
     expect(y.agentText(sessionId)).toBe('Written after the drop.');
     expect(toldAbout(y, sessionId)).toEqual(toldAbout(w, sessionId));
     expect(two.stderr()).toContain('session updates: lost the LISTEN connection');
+  });
+});
+
+describe('on the SQLite store (one daemon)', () => {
+  it('starts no updates table, listener or relay', async () => {
+    const home = makeHome({});
+    const daemon = startInProcessDaemon(daemonEnv(home.home), home.home);
+    try {
+      expect((await daemon.context()).crossDaemonUpdates).toBeUndefined();
+    } finally {
+      await daemon.close();
+      home.cleanup();
+    }
   });
 });

@@ -5,8 +5,8 @@ import { SESSION_UPDATES_CHANNEL } from './postgres-session-updates.js';
 export interface SessionUpdateWakeUpOptions {
   /** Shown in pg_stat_activity, so an operator can tell this connection from the pool's. */
   applicationName: string;
-  /** A NOTIFY said the session has updates up to `seq`. */
-  onWakeUp(sessionId: string, seq: number): void;
+  /** A NOTIFY said the session has updates up to `seq`, appended by the daemon `origin`. */
+  onWakeUp(sessionId: string, seq: number, origin: string): void;
   /** LISTEN is in place (again): whatever was NOTIFYed while it was not is in the table, not in a wake-up. */
   onListening(): void;
   log(line: string): void;
@@ -54,9 +54,11 @@ export function listenForSessionUpdates(url: string, options: SessionUpdateWakeU
     current.on('end', () => onLost());
     current.on('notification', (message) => {
       if (message.channel !== SESSION_UPDATES_CHANNEL || !message.payload) return;
-      const space = message.payload.lastIndexOf(' ');
-      const seq = Number(message.payload.slice(space + 1));
-      if (space > 0 && Number.isSafeInteger(seq)) options.onWakeUp(message.payload.slice(0, space), seq);
+      // From the end: the daemon id and the seq have no spaces, whatever the session id holds.
+      const parts = message.payload.split(' ');
+      const origin = parts.pop();
+      const seq = Number(parts.pop());
+      if (origin && parts.length > 0 && Number.isSafeInteger(seq)) options.onWakeUp(parts.join(' '), seq, origin);
     });
     try {
       await current.connect();

@@ -4,7 +4,7 @@ import { type PostgresQuery, queryOn } from './postgres-query.js';
 import type { MessageRecord, SessionRecord, TurnRecord } from './store.js';
 import { type MessageRow, type SessionRow, type TurnRow, toMessageRecord, toSessionRecord, toTurnRecord } from './store-rows.js';
 
-/** The channel a daemon NOTIFYs after appending a session's updates; the payload is `<session id> <newest seq>`. */
+/** The channel a daemon NOTIFYs after appending a session's updates; the payload is `<session id> <newest seq> <daemon id>`. */
 export const SESSION_UPDATES_CHANNEL = 'agentd_session_updates';
 
 /** One update to append: an event a running turn showed its followers, as JSON text. */
@@ -79,7 +79,7 @@ export class PostgresSessionUpdates {
              FROM head, unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS u (turn_id, kind, event, n)
              RETURNING seq
            )
-           SELECT MAX(seq) AS seq, pg_notify($6, $1 || ' ' || MAX(seq)) FROM added`,
+           SELECT MAX(seq) AS seq, pg_notify($6, $1 || ' ' || MAX(seq) || ' ' || $2) FROM added`,
           [sessionId, origin, updates.map((u) => u.turnId), updates.map((u) => u.kind), updates.map((u) => u.event), SESSION_UPDATES_CHANNEL],
         );
         return Number(rows[0]!.seq);

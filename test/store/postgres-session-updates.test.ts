@@ -41,13 +41,13 @@ describe.skipIf(!requireProgram(POSTGRES))('the session_updates table and its wa
 
   it('numbers a session’s updates densely in append order, even from two daemons at once, and wakes listeners with a tiny payload', async () => {
     const url = await databaseWithSession();
-    const wakeUps: Array<[string, number]> = [];
+    const wakeUps: Array<[string, number, string]> = [];
     let listening!: () => void;
     const ready = new Promise<void>((resolve) => (listening = resolve));
     let allWoken!: () => void;
     const woken = new Promise<void>((resolve) => (allWoken = resolve));
-    const onWakeUp = (id: string, seq: number): void => {
-      if (wakeUps.push([id, seq]) === 10) allWoken();
+    const onWakeUp = (id: string, seq: number, origin: string): void => {
+      if (wakeUps.push([id, seq, origin]) === 10) allWoken();
     };
     const listener = listenForSessionUpdates(url, { applicationName: 'test-listener', onWakeUp, onListening: () => listening(), log: () => undefined });
     cleanups.push(() => listener.close());
@@ -67,6 +67,10 @@ describe.skipIf(!requireProgram(POSTGRES))('the session_updates table and its wa
     await woken;
     expect(wakeUps.map(([id]) => id)).toEqual(Array(10).fill('s'));
     expect(wakeUps.map(([, seq]) => seq).sort((a, b) => a - b)).toEqual([...newest].sort((a, b) => a - b));
+    // Each names the daemon that appended, so that one does not read its own rows back.
+    expect(wakeUps.map(([, seq, origin]) => [seq, origin]).sort(([a], [b]) => Number(a) - Number(b))).toEqual(
+      newest.map((seq, i) => [seq, i % 2 === 0 ? 'dmn_one' : 'dmn_two']).sort(([a], [b]) => Number(a) - Number(b)),
+    );
   });
 
   it('prunes the turns that ended more than a minute ago, never the newest turn nor one that ended since', async () => {

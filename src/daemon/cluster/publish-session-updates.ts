@@ -13,6 +13,9 @@ interface Outbox {
   pending: NewSessionUpdate[];
   /** Set while batches are being appended. */
   sending: Promise<void> | undefined;
+  /** Set once the session was unloaded: the outbox goes once its turn has ended and been appended. */
+  stopped: boolean;
+  unsubscribe: () => void;
 }
 
 /**
@@ -31,18 +34,18 @@ export class SessionUpdatePublisher {
     private readonly log: (line: string) => void,
   ) {}
 
-  /** Publishes the session's turns from now on; returns the function that stops (after its last batch). */
+  /**
+   * Publishes the session's turns from now on; returns the function that stops. A session
+   * is unloaded before its running turn is aborted (close, shutdown): the turn's end, which
+   * other daemons' followers wait for, is still published.
+   */
   follow(session: Session): () => void {
-    const outbox: Outbox = { turnId: undefined, pending: [], sending: undefined };
+    const outbox: Outbox = { turnId: undefined, pending: [], sending: undefined, stopped: false, unsubscribe: () => undefined };
     this.outboxes.set(session.id, outbox);
-    const unsubscribe = session.subscribe((event) => this.observe(session.id, outbox, event));
+    outbox.unsubscribe = session.subscribe((event) => this.observe(session.id, outbox, event));
     return () => {
-      unsubscribe();
-      const forget = (): void => {
-        if (this.outboxes.get(session.id) === outbox) this.outboxes.delete(session.id);
-      };
-      if (outbox.sending) void outbox.sending.then(forget);
-      else forget();
+      outbox.stopped = true;
+      this.retire(session.id, outbox);
     };
   }
 
@@ -82,6 +85,14 @@ export class SessionUpdatePublisher {
       if (ended) await this.updates.prune(sessionId, ended.turnId).catch((error: Error) => this.log(`session updates: cannot prune session ${sessionId}: ${error.message}`));
     }
     outbox.sending = undefined;
+    this.retire(sessionId, outbox);
+  }
+
+  /** Forgets a stopped session's outbox once nothing of it is left to append. */
+  private retire(sessionId: string, outbox: Outbox): void {
+    if (!outbox.stopped || outbox.turnId !== undefined || outbox.sending !== undefined) return;
+    outbox.unsubscribe();
+    if (this.outboxes.get(sessionId) === outbox) this.outboxes.delete(sessionId);
   }
 
   private async append(sessionId: string, batch: NewSessionUpdate[]): Promise<void> {

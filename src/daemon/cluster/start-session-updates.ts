@@ -46,7 +46,10 @@ export async function startSessionUpdates(url: string, sessions: SessionManager,
   for (const session of sessions.liveSessions()) follow(session);
   const listener = listenForSessionUpdates(url, {
     applicationName: `agentd-updates-listener ${daemonId}`,
-    onWakeUp: (sessionId, seq) => followed.get(sessionId)?.relay.wake(seq),
+    // This daemon's own appends need no reading back: its followers were sent them live.
+    onWakeUp: (sessionId, seq, origin) => {
+      if (origin !== daemonId) followed.get(sessionId)?.relay.wake(seq);
+    },
     // Whatever was NOTIFYed while nobody listened is read from the table.
     onListening: () => {
       for (const { relay } of followed.values()) relay.wake();

@@ -117,6 +117,25 @@ describe.skipIf(!requireProgram(POSTGRES))('live updates across daemons on one P
     expect(toldAbout(y, sessionId, fromY)).toEqual(toldAbout(v, sessionId, fromV));
   });
 
+  it('tells the followers on another daemon that a turn ended when its session is closed mid-turn', async () => {
+    const { replay, workspace, daemons } = await startDaemonsOnOneDatabase(cleanups, 2);
+    const [one, two] = daemons as [NonNullable<(typeof daemons)[0]>, NonNullable<(typeof daemons)[0]>];
+    const x = one.peer;
+    const y = two.peer;
+    for (const peer of [x, y]) await initialize(peer);
+    const { sessionId } = await x.call('session/new', { cwd: workspace, mcpServers: [] });
+    await y.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
+    const body = chatCompletionSse(['Cut', ' short', ' here']);
+    replay.enqueue({ body, chunking: { splitAt: sseFrameEnds(body) }, stallAfterBytes: bytesThrough(body, '" short"') });
+    const turn = x.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+    await y.waitFor((m) => m.method === 'session/update' && m.params.update.content?.text === ' short');
+
+    await x.call('session/close', { sessionId });
+    expect(await turn).toEqual({ stopReason: 'cancelled' });
+    const ended = (await turnEnded(y, 1)) as WireMessage;
+    expect(ended.params.event.stopReason).toBe('cancelled');
+  });
+
   it('loses nothing when the LISTEN connections drop mid-turn: they LISTEN again and read what was missed', async () => {
     const { replay, url, workspace, daemons } = await startDaemonsOnOneDatabase(cleanups, 2);
     const [one, two] = daemons as [NonNullable<(typeof daemons)[0]>, NonNullable<(typeof daemons)[0]>];

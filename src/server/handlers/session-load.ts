@@ -27,11 +27,11 @@ interface Replayed {
 export const sessionLoad: RequestHandler<'session/load'> = async (params, { client, daemon }) => {
   const mcpServers = sessionMcpSpecs('session/load', params.mcpServers, params.cwd);
   await applyRequestedDirectories('session/load', daemon, params.sessionId, params.additionalDirectories ?? undefined);
-  const crossDaemon = daemon.crossDaemonUpdates;
-  const fromUpdates = crossDaemon !== undefined && !crossDaemon.runsHere(params.sessionId);
+  // Set when the session's turn may run on another daemon: the store and its updates tell what it showed.
+  const crossDaemon = daemon.crossDaemonUpdates?.runsHere(params.sessionId) === false ? daemon.crossDaemonUpdates : undefined;
   // The records a freshly loaded session was built from are the ones replayed: read once.
   // Read while none of its writes is in flight, so the replay and the live rest meet exactly.
-  const local = fromUpdates ? undefined : await daemon.sessions.openWithMessages(params.sessionId);
+  const local = crossDaemon ? undefined : await daemon.sessions.openWithMessages(params.sessionId);
   const session = local?.session ?? (await daemon.sessions.open(params.sessionId));
   const mcp = startSessionMcp(daemon, session, mcpServers);
   // Calls stored before what clients were shown was kept with them: described by today's tools.
@@ -49,7 +49,7 @@ export const sessionLoad: RequestHandler<'session/load'> = async (params, { clie
     send(messages, turns, session.record.title, session.inFlightEvents());
     return { turns, runningTurnId: session.currentTurnId };
   };
-  const replayed = fromUpdates ? ((await replayFromUpdates(session, daemon.crossDaemonUpdates!, send)) ?? (await replayLocal())) : await replayLocal();
+  const replayed = (crossDaemon && (await replayFromUpdates(session, crossDaemon, send))) || (await replayLocal());
   const interrupted = replayed.turns.filter((t) => t.status === 'interrupted').map((t) => t.id);
   const modes = sessionModes(session);
   const problems = tellStandingProblems(daemon, session);

@@ -35,6 +35,8 @@ import type { DaemonSettings } from './load-daemon-settings.js';
 /** The daemon as src/daemon/ holds it: the server's context, with the config reloader itself. */
 export interface BuiltDaemonContext extends DaemonContext {
   reloader: ConfigReloader;
+  /** This daemon's id in a store it may share with others (made once per process; see daemon-identity.ts). */
+  daemonId: string;
 }
 
 /**
@@ -125,9 +127,10 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
     readUserLayer: () => readUserConfig({ cwd: paths.configDir, paths, ...(configFile !== undefined ? { configFile } : {}) }),
     log,
   });
+  const daemonId = createDaemonId();
   const scheduler = new Scheduler({
     store: store.schedules,
-    daemonId: createDaemonId(),
+    daemonId,
     runPrompt: createRunPrompt(sessions, clients, headless),
     emit: (event) => broadcastDaemonEvent(clients, event),
     log,
@@ -147,6 +150,7 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
     hooks,
     clients,
     reloader,
+    daemonId,
     // The user's config in force: it follows edits of the file.
     get config() {
       return projects.userConfig;

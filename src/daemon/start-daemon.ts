@@ -6,6 +6,7 @@ import { describeSandbox } from '../tools/sandbox/detect-sandbox.js';
 import { prepareToolJsonSchemas } from '../tools/tool-json-schema.js';
 import type { ClientConnection } from '../server/wire/client-connection.js';
 import { userSandbox } from '../project/projects.js';
+import type { StartedSessionUpdates } from './cluster/start-session-updates.js';
 import { createDaemonContext, type BuiltDaemonContext } from './create-daemon-context.js';
 import { followConfigChanges } from './follow-config-changes.js';
 import { chooseStore, openDaemonStore } from './open-daemon-store.js';
@@ -40,9 +41,11 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   // Throws DataDirBusyError (naming the owner) when another daemon has the directory.
   const lock = options.lock ?? lockDataDir(paths.dataDir);
   let store: Store;
+  // A store opened by the caller (tests) is one daemon's.
+  const choice = options.openStore ? undefined : chooseStore(config, options.env);
   try {
     // With PostgreSQL the lock above still guards only this machine's data directory.
-    store = options.openStore ? await options.openStore(paths.databaseFile) : await openDaemonStore(chooseStore(config, options.env), paths.databaseFile);
+    store = options.openStore ? await options.openStore(paths.databaseFile) : await openDaemonStore(choice!, paths.databaseFile);
   } catch (error) {
     lock.release();
     throw error;
@@ -57,6 +60,16 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
     if (info.mode === 'none') log(`bash runs without a sandbox (${describeSandbox(info)}); each command asks permission`);
   });
   const daemon = createDaemonContext(settings, store, sandbox, clients);
+  // On PostgreSQL, clients of any daemon follow every session; loaded only then, as pg is.
+  let crossDaemon: StartedSessionUpdates | undefined;
+  try {
+    if (choice?.type === 'postgres') crossDaemon = await (await import('./cluster/start-session-updates.js')).startSessionUpdates(choice.url, daemon.daemonId, daemon.sessions, log);
+  } catch (error) {
+    await store.close();
+    lock.release();
+    throw error;
+  }
+  if (crossDaemon) daemon.crossDaemonUpdates = crossDaemon;
   // What every session's first model request would otherwise compute: the built-in tools' schemas.
   prepareToolJsonSchemas(daemon.tools.list().map(({ tool }) => tool));
   // In the background, like the sandbox probe; sessions never wait for it, their tools appear when ready.
@@ -81,6 +94,8 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
       await watching;
       await daemon.reloader.close();
       await daemon.sessions.shutdown();
+      // After the sessions: their turns' last updates go out first.
+      await crossDaemon?.close();
       await daemon.mcp.stopAll();
       await store.close();
       lock.release();

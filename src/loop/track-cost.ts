@@ -60,6 +60,12 @@ export class CostTracker {
     return this.turn;
   }
 
+  /** The session's cost as the store holds it after a turn another daemon ran (the session's one owner then). */
+  restore(sessionUsd: number): void {
+    checkUsd(sessionUsd, 'sessionUsd');
+    this.usd = sessionUsd;
+  }
+
   /** USD this session has cost, including `initialSessionUsd`. */
   get sessionUsd(): number {
     return this.usd;

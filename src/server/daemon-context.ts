@@ -1,6 +1,7 @@
 import type { AgentdConfig } from '../config/config-schema.js';
 import type { ProviderScope } from '../project/project-models.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
+import type { CrossDaemonUpdates } from '../session/cross-daemon-updates.js';
 import type { OpenPermissionQuestions } from '../session/open-permission-questions.js';
 import type { SessionManager } from '../session/session-manager.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
@@ -46,6 +47,8 @@ export interface DaemonContext {
   mcp: McpManager;
   /** Config command hooks and client hooks (`hooks/register`) around every tool call. */
   hooks: HookRunner;
+  /** On PostgreSQL: how clients here follow sessions whose turns run on other daemons (absent on SQLite, one daemon). */
+  crossDaemonUpdates?: CrossDaemonUpdates;
   /** Cron-scheduled headless runs (`schedules/*`); started by buildDaemon, stopped at shutdown. */
   scheduler: Scheduler;
   /** Every connected client, for asking permission and routing client tools. */

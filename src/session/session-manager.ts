@@ -80,6 +80,15 @@ export class SessionManager {
     }));
   }
 
+  /** A live session idle here takes up what a turn on another daemon stored (its record and history). */
+  async refreshFromStore(id: string): Promise<void> {
+    const session = this.live.get(id);
+    if (!session || session.state !== 'idle') return;
+    const record = await this.store.getSession(id);
+    const messages = await this.store.listMessages(id);
+    if (record) session.adoptStored(record, repairTranscript(historyFromRecords(messages)));
+  }
+
   /** Follows sessions going live and being unloaded. */
   observe(observer: SessionLifecycle): void {
     this.observers.push(observer);

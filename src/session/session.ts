@@ -191,6 +191,20 @@ export class Session {
     return this.events.subscribe(listener);
   }
 
+  /** Shows this daemon's subscribers an event of the session's turn on another daemon (see CrossDaemonUpdates); nothing is stored. */
+  relay(event: SessionEvent): void {
+    this.events.send(event);
+  }
+
+  /** Takes up the record and history a turn on another daemon stored; only while no turn runs here. */
+  adoptStored(record: SessionRecord, history: ModelMessage[]): void {
+    if (this.turns.state !== 'idle') return;
+    this.writer.record = record;
+    this.cost.restore(record.totalCostUsd);
+    this.conversation.replace(history);
+    this.queues.restoreModes(record.meta.deliveryModes);
+  }
+
   /** Sends an event to every subscriber: the session's own, its loop's, its tools' and the daemon's notices. */
   emit(event: SessionEvent): void {
     // What live clients were shown is stored with the message it belongs to.

@@ -102,6 +102,29 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE UNIQUE INDEX schedule_runs_once_per_due_time ON schedule_runs (schedule_id, due_at) WHERE due_at IS NOT NULL;
     `,
   },
+  {
+    version: 3,
+    name: 'session updates: the events of running turns, for followers on other daemons',
+    sql: `
+      -- One row per event a turn showed its followers, numbered per session in the order its
+      -- daemon sent them (seq). Other daemons read the rows after their cursor when a NOTIFY
+      -- wakes them; a session's turns that ended more than a minute ago are pruned when a
+      -- later turn of it ends, and its newest turn's rows always stay.
+      CREATE TABLE session_updates (
+        session_id TEXT COLLATE "C" NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        seq BIGINT NOT NULL,
+        turn_id TEXT COLLATE "C" NOT NULL,
+        -- The event's type, so turn boundaries are found without parsing events.
+        kind TEXT COLLATE "C" NOT NULL,
+        -- The daemon that ran the turn (its daemonId): it does not read its own rows back.
+        origin TEXT COLLATE "C" NOT NULL,
+        event TEXT COLLATE "C" NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (session_id, seq)
+      );
+      CREATE INDEX session_updates_by_turn ON session_updates (session_id, turn_id);
+    `,
+  },
 ];
 
 /** The newest PostgreSQL schema version this build knows. */

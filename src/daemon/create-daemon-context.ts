@@ -26,6 +26,7 @@ import { ClientTools } from '../tools/remote/client-tools.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import { buildSandboxPolicy } from '../tools/sandbox/sandbox-policy.js';
 import { createBuiltinTools, ToolRegistry } from '../tools/tool-registry.js';
+import type { ClusterMembership } from './cluster/join-cluster.js';
 import { ConfigReloader } from './config-reloader.js';
 import { createMcpClientPorts } from './create-mcp-client-ports.js';
 import { createRunPrompt } from './create-run-prompt.js';
@@ -34,6 +35,8 @@ import type { DaemonSettings } from './load-daemon-settings.js';
 /** The daemon as src/daemon/ holds it: the server's context, with the config reloader itself. */
 export interface BuiltDaemonContext extends DaemonContext {
   reloader: ConfigReloader;
+  /** This daemon in the cluster sharing its store: its id, its sessions' leases. */
+  cluster: ClusterMembership;
 }
 
 /**
@@ -42,7 +45,13 @@ export interface BuiltDaemonContext extends DaemonContext {
  * user's config, the projects (one per settings root, see Project), the session manager,
  * the agent tool that starts sub-agents through it, the config reloader and the scheduler.
  */
-export function createDaemonContext(settings: DaemonSettings, store: Store, sandbox: Promise<SandboxInfo>, clients = new Set<ClientConnection>()): BuiltDaemonContext {
+export function createDaemonContext(
+  settings: DaemonSettings,
+  store: Store,
+  cluster: ClusterMembership,
+  sandbox: Promise<SandboxInfo>,
+  clients = new Set<ClientConnection>(),
+): BuiltDaemonContext {
   const { options, config, paths, log } = settings;
   const { env, version } = options;
   const configFile = options.configFile !== undefined ? path.resolve(options.cwd, options.configFile) : undefined;
@@ -108,7 +117,7 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
     rememberedWarnings: new RememberedWarnings(join(paths.stateDir, 'warnings-shown.json')),
   };
   const projects = new Projects(settings.projects, parts);
-  const sessions = new SessionManager(store, live, (cwd) => projects.for(cwd));
+  const sessions = new SessionManager(store, live, (cwd) => projects.for(cwd), cluster.leases);
   tools.register(createAgentTool({ sessions }), { origin: 'builtin' });
 
   const healthLog = new DaemonHealthLog();
@@ -145,6 +154,7 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
     hooks,
     clients,
     reloader,
+    cluster,
     // The user's config in force: it follows edits of the file.
     get config() {
       return projects.userConfig;

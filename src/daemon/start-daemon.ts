@@ -6,6 +6,7 @@ import { describeSandbox } from '../tools/sandbox/detect-sandbox.js';
 import { prepareToolJsonSchemas } from '../tools/tool-json-schema.js';
 import type { ClientConnection } from '../server/wire/client-connection.js';
 import { userSandbox } from '../project/projects.js';
+import { joinCluster, type ClusterMembership } from './cluster/join-cluster.js';
 import { createDaemonContext, type BuiltDaemonContext } from './create-daemon-context.js';
 import { followConfigChanges } from './follow-config-changes.js';
 import { chooseStore, openDaemonStore } from './open-daemon-store.js';
@@ -47,7 +48,16 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
     lock.release();
     throw error;
   }
-  // Under the lock, every turn still 'running' belongs to an owner that is gone.
+  let cluster: ClusterMembership;
+  try {
+    cluster = await joinCluster(store, config, log);
+  } catch (error) {
+    await store.close();
+    lock.release();
+    throw error;
+  }
+  // Turns still 'running' whose owner is gone: on SQLite (under the lock) every one; on
+  // PostgreSQL those of sessions no live daemon holds (another daemon's turns go on).
   const recovered = await store.recoverInterruptedTurns();
   if (recovered.length > 0) log(`marked ${recovered.length} turn(s) interrupted by an earlier stop`);
   // Probed in the background so the first client is not kept waiting; bash awaits it.
@@ -56,7 +66,8 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   void sandbox.then((info) => {
     if (info.mode === 'none') log(`bash runs without a sandbox (${describeSandbox(info)}); each command asks permission`);
   });
-  const daemon = createDaemonContext(settings, store, sandbox, clients);
+  const daemon = createDaemonContext(settings, store, cluster, sandbox, clients);
+  cluster.follow(daemon.sessions);
   // What every session's first model request would otherwise compute: the built-in tools' schemas.
   prepareToolJsonSchemas(daemon.tools.list().map(({ tool }) => tool));
   // In the background, like the sandbox probe; sessions never wait for it, their tools appear when ready.
@@ -82,6 +93,8 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
       await daemon.reloader.close();
       await daemon.sessions.shutdown();
       await daemon.mcp.stopAll();
+      // After the sessions stopped: their leases go at once, not when they expire.
+      await cluster.leave();
       await store.close();
       lock.release();
     },

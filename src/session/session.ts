@@ -22,6 +22,7 @@ import type { Project } from '../project/project.js';
 import type { SessionState } from './session-state.js';
 import type { Usage } from '../providers/usage.js';
 import { SessionWriter } from './session-writer.js';
+import type { SessionLeases } from './session-leases.js';
 import { TurnLifecycle, type PromptOutcome } from './turn-lifecycle.js';
 import { RunTurnBusyError, SessionBusyError, UnknownChoiceError } from './session-errors.js';
 
@@ -85,6 +86,7 @@ export class Session {
     store: Store,
     project: Project,
     currentProject: () => Project,
+    leases: SessionLeases,
   ) {
     this.live = new LiveProject(project, currentProject);
     this.events = new SessionEventStream((line) => this.project.log(`session ${this.id}: ${line}`));
@@ -99,7 +101,20 @@ export class Session {
     };
     this.writer = new SessionWriter(record, store, (event) => this.emit(event));
     this.conversation = new Conversation(history);
-    this.turns = new TurnLifecycle({ writer: this.writer, conversation: this.conversation, queues: this.queues, store, log: (line) => this.project.log(line), stateChanged: (state) => this.stateChanged(state) });
+    this.turns = new TurnLifecycle({
+      writer: this.writer,
+      conversation: this.conversation,
+      queues: this.queues,
+      store,
+      leases,
+      emit: (event) => this.emit(event),
+      reloaded: (stored) => {
+        this.cost.resumeFrom(stored.totalCostUsd);
+        this.queues.restoreModes(stored.meta.deliveryModes);
+      },
+      log: (line) => this.project.log(line),
+      stateChanged: (state) => this.stateChanged(state),
+    });
     this.cost = new CostTracker(project.costTotals, record.totalCostUsd);
     this.queues.restoreModes(record.meta.deliveryModes);
   }
@@ -215,6 +230,16 @@ export class Session {
     const outcome = this.enqueue(queue, message, blocks, options.origin);
     if (options.interrupt && queue === 'steering') this.turns.current?.interrupt();
     return { queued: this.queues.snapshot()[queue], outcome: outcome.then((stopReason) => ({ stopReason })) };
+  }
+
+  /**
+   * This daemon lost the session's lease (it could not renew it in time and another daemon
+   * took the session): the running turn stops, since none of its writes would be stored.
+   */
+  leaseLost(): void {
+    if (this.turns.state !== 'running') return;
+    this.emit({ type: 'notice', level: 'error', message: 'this daemon lost its lease on the session (another daemon took it over); the running turn stops and nothing more of it is saved' });
+    this.turns.cancel();
   }
 
   /** True while a steering message waits for the next safe point. */

@@ -312,6 +312,8 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    // Once: a daemon stopped after its store was closed under it (a test's kill) closes it again.
+    if (this.#pool.ended) return;
     await this.#pool.end();
   }
 

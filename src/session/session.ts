@@ -101,20 +101,14 @@ export class Session {
     };
     this.writer = new SessionWriter(record, store, (event) => this.emit(event));
     this.conversation = new Conversation(history);
-    this.turns = new TurnLifecycle({
-      writer: this.writer,
-      conversation: this.conversation,
-      queues: this.queues,
-      store,
-      leases,
-      emit: (event) => this.emit(event),
-      reloaded: (stored) => {
-        this.cost.resumeFrom(stored.totalCostUsd);
-        this.queues.restoreModes(stored.meta.deliveryModes);
-      },
-      log: (line) => this.project.log(line),
-      stateChanged: (state) => this.stateChanged(state),
-    });
+    const { writer, conversation, queues } = this;
+    // Read again from the store when another daemon changed the session: its cost and delivery modes too.
+    const reloaded = (stored: SessionRecord): void => {
+      this.cost.resumeFrom(stored.totalCostUsd);
+      queues.restoreModes(stored.meta.deliveryModes);
+    };
+    const log = (line: string): void => this.project.log(line);
+    this.turns = new TurnLifecycle({ writer, conversation, queues, store, leases, emit: (event) => this.emit(event), reloaded, log, stateChanged: (state) => this.stateChanged(state) });
     this.cost = new CostTracker(project.costTotals, record.totalCostUsd);
     this.queues.restoreModes(record.meta.deliveryModes);
   }

@@ -75,7 +75,7 @@ export interface ClusterStore {
    * transaction. Fails `not_found` for an unknown session.
    */
   claimSession(sessionId: string, daemonId: string, leaseMs: number): Promise<LeaseClaim>;
-  /** Extends every lease the daemon holds; returns the sessions it claimed and has LOST (taken by another). */
+  /** Extends every lease the daemon holds; returns the sessions it claimed and has LOST since (taken by another), each once. */
   renewLeases(daemonId: string, leaseMs: number): Promise<string[]>;
   /** Gives the session up (it went idle); does nothing when the lease is not this daemon's. */
   releaseSession(sessionId: string, daemonId: string): Promise<void>;

@@ -9,6 +9,8 @@ import { StoreError } from './store-error.js';
 export class LeaseFence {
   #daemonId: string | null = null;
   readonly #epochs = new Map<string, number>();
+  /** Lost leases already reported by a renewal: still fenced, not reported again. */
+  readonly #reported = new Set<string>();
 
   /** The daemon this store claims for; null until it registered or claimed. */
   get daemonId(): string | null {
@@ -21,10 +23,22 @@ export class LeaseFence {
 
   held(sessionId: string, epoch: number): void {
     this.#epochs.set(sessionId, epoch);
+    this.#reported.delete(sessionId);
   }
 
   released(sessionId: string): void {
     this.#epochs.delete(sessionId);
+    this.#reported.delete(sessionId);
+  }
+
+  /**
+   * The claimed sessions a renewal did not renew with their epoch (`renewed`: session →
+   * epoch), each reported once: the daemon stops its turn once, the writes stay fenced.
+   */
+  newlyLost(renewed: ReadonlyMap<string, number>): string[] {
+    const lost = [...this.#epochs].filter(([sessionId, epoch]) => renewed.get(sessionId) !== epoch && !this.#reported.has(sessionId)).map(([sessionId]) => sessionId);
+    for (const sessionId of lost) this.#reported.add(sessionId);
+    return lost.sort();
   }
 
   /** The epoch this store claimed the session with, if it did. */

@@ -157,11 +157,7 @@ export class PostgresClusterStore implements ClusterStore {
       [daemonId, leaseMs],
     );
     const renewed = new Map(rows.map((row) => [row.session_id, Number(row.epoch)]));
-    return this.fence
-      .claimed()
-      .filter(([sessionId, epoch]) => renewed.get(sessionId) !== epoch)
-      .map(([sessionId]) => sessionId)
-      .sort();
+    return this.fence.newlyLost(renewed);
   }
 
   async releaseSession(sessionId: string, daemonId: string): Promise<void> {

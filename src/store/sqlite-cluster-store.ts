@@ -151,11 +151,7 @@ export class SqliteClusterStore implements ClusterStore {
       .prepare(`UPDATE session_leases SET expires_at = ${SQLITE_NOW_MS} + ? WHERE owner = ? RETURNING session_id, epoch`)
       .all(leaseMs, daemonId) as Array<{ session_id: string; epoch: number }>;
     const renewed = new Map(rows.map((row) => [row.session_id, row.epoch]));
-    return this.fence
-      .claimed()
-      .filter(([sessionId, epoch]) => renewed.get(sessionId) !== epoch)
-      .map(([sessionId]) => sessionId)
-      .sort();
+    return this.fence.newlyLost(renewed);
   }
 
   async releaseSession(sessionId: string, daemonId: string): Promise<void> {

@@ -102,6 +102,19 @@ describe.each(STORE_IMPLEMENTATIONS)('$name cluster store', (implementation) => 
       expect(await b.cluster.leaseOf('s1')).toMatchObject({ owner: 'dmn_aaaaaaaaaaaaaaaa', live: true });
     });
 
+    it('gives a free session to exactly one of two daemons claiming it at once', async () => {
+      for (let round = 0; round < 5; round++) {
+        const claims = await Promise.all([
+          a.cluster.claimSession('s1', 'dmn_aaaaaaaaaaaaaaaa', LONG_LEASE),
+          b.cluster.claimSession('s1', 'dmn_bbbbbbbbbbbbbbbb', LONG_LEASE),
+        ]);
+        const won = claims.filter((claim) => 'epoch' in claim);
+        expect(won).toEqual([{ epoch: round + 1 }]);
+        const winner = 'epoch' in claims[0]! ? a : b;
+        await winner.cluster.releaseSession('s1', winner === a ? 'dmn_aaaaaaaaaaaaaaaa' : 'dmn_bbbbbbbbbbbbbbbb');
+      }
+    });
+
     it('refuses a claim on a session that does not exist', async () => {
       const error = await storeError(() => a.cluster.claimSession('nope', 'dmn_aaaaaaaaaaaaaaaa', LONG_LEASE));
       expect(error.code).toBe('not_found');
@@ -129,8 +142,14 @@ describe.each(STORE_IMPLEMENTATIONS)('$name cluster store', (implementation) => 
       expect(turn!.error).toContain('dmn_aaaaaaaaaaaaaaaa stopped renewing its lease');
       // Only the taken session's turns.
       expect((await b.listTurns('s2'))[0]!.status).toBe('running');
-      // The old owner learns at its next renewal that it lost the session.
+      // The old owner learns at its next renewal that it lost the session, once; its writes stay fenced.
       expect(await a.cluster.renewLeases('dmn_aaaaaaaaaaaaaaaa', LONG_LEASE)).toEqual(['s1']);
+      expect(await a.cluster.renewLeases('dmn_aaaaaaaaaaaaaaaa', LONG_LEASE)).toEqual([]);
+      expect((await storeError(() => a.updateSession('s1', { title: 'late' }))).code).toBe('fenced');
+      // Claimed anew (waiting for b to let go), a's writes go through again.
+      await b.cluster.releaseSession('s1', 'dmn_bbbbbbbbbbbbbbbb');
+      expect(await a.cluster.claimSession('s1', 'dmn_aaaaaaaaaaaaaaaa', LONG_LEASE)).toEqual({ epoch: 3 });
+      await a.updateSession('s1', { title: 'mine again' });
     });
   });
 

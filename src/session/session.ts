@@ -101,15 +101,10 @@ export class Session {
     };
     this.writer = new SessionWriter(record, store, (event) => this.emit(event));
     this.conversation = new Conversation(history);
-    const { writer, conversation, queues } = this;
-    // Read again from the store when another daemon changed the session: its cost and delivery modes too.
-    const reloaded = (stored: SessionRecord): void => {
-      this.cost.resumeFrom(stored.totalCostUsd);
-      queues.restoreModes(stored.meta.deliveryModes);
-    };
-    const log = (line: string): void => this.project.log(line);
-    this.turns = new TurnLifecycle({ writer, conversation, queues, store, leases, emit: (event) => this.emit(event), reloaded, log, stateChanged: (state) => this.stateChanged(state) });
     this.cost = new CostTracker(project.costTotals, record.totalCostUsd);
+    const { writer, conversation, queues, cost } = this;
+    const log = (line: string): void => this.project.log(line);
+    this.turns = new TurnLifecycle({ writer, conversation, queues, cost, store, leases, emit: (event) => this.emit(event), log, stateChanged: (state) => this.stateChanged(state) });
     this.queues.restoreModes(record.meta.deliveryModes);
   }
 
@@ -226,10 +221,7 @@ export class Session {
     return { queued: this.queues.snapshot()[queue], outcome: outcome.then((stopReason) => ({ stopReason })) };
   }
 
-  /**
-   * This daemon lost the session's lease (it could not renew it in time and another daemon
-   * took the session): the running turn stops, since none of its writes would be stored.
-   */
+  /** This daemon lost the session's lease to another daemon: the running turn stops, as none of its writes would be stored. */
   leaseLost(): void {
     if (this.turns.state !== 'running') return;
     this.emit({ type: 'notice', level: 'error', message: 'this daemon lost its lease on the session (another daemon took it over); the running turn stops and nothing more of it is saved' });
@@ -350,18 +342,23 @@ export class Session {
 
   private startTurn(message: UserMessage, blocks: ContentBlock[], origin: string | undefined, run: RunOverrides | undefined): Promise<PromptOutcome> {
     const project = this.live.refresh();
-    const agent = project.agent(this.record);
+    const before = this.record;
+    const agent = project.agent(before);
     // Resolve the model before anything is stored, so a misconfiguration loses nothing.
-    const model = project.resolveModel(agent.model ?? this.record.model);
+    const model = project.resolveModel(agent.model ?? before.model);
     // One path for a mode over the project's: the run's own, else the daemon's; held by this turn alone.
     const permissionMode = run?.permissionMode ?? project.turnPermissionMode;
     return this.turns.start({ message, blocks, origin, run, permissionMode }, async (turn) => {
       const runner = await this.turnRunner(project);
       // A prompt sent right after session/new gets the tools of servers still starting.
       await this.mcpStarts.beforeTurn(turn.signal);
-      this.live.turnStarted(project, agent);
+      // Another daemon may have changed the mode or model meanwhile (the record was read again when the turn took the session).
+      const moved = this.record.mode !== before.mode || this.record.model !== before.model;
+      const turnAgent = moved ? project.agent(this.record) : agent;
+      const turnModel = moved ? project.resolveModel(turnAgent.model ?? this.record.model) : model;
+      this.live.turnStarted(project, turnAgent);
       const requestSignal = (): AbortSignal => turn.requestSignal();
-      return runner.run(await project.turnSettings(this.record, agent, model, { signal: turn.signal, requestSignal }, run));
+      return runner.run(await project.turnSettings(this.record, turnAgent, turnModel, { signal: turn.signal, requestSignal }, run));
     });
   }
 

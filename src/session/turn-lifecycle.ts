@@ -3,7 +3,8 @@ import type { Conversation } from '../loop/conversation.js';
 import type { LoopResult, TurnStopReason } from '../loop/loop-event.js';
 import { repairTranscript } from '../loop/repair-transcript.js';
 import type { UserMessage } from '../providers/message.js';
-import type { SessionRecord, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { CostTracker } from '../loop/track-cost.js';
 import { StoreError } from '../store/store-error.js';
 import { historyFromRecords } from './compaction-marker.js';
 import type { PromptQueues } from './prompt-queues.js';
@@ -44,8 +45,8 @@ export interface TurnLifecycleParts {
   leases: SessionLeases;
   /** Shows an event in the session's stream (waiting for another daemon). */
   emit(event: SessionEvent): void;
-  /** The session's record was read again from the store (another daemon changed it). */
-  reloaded(record: SessionRecord): void;
+  /** The session's cost, read again with its record when another daemon changed it. */
+  cost: CostTracker;
   log(line: string): void;
   /** Told each new state of the session's state machine. */
   stateChanged?(state: SessionState): void;
@@ -213,7 +214,8 @@ export class TurnLifecycle {
     const stored = await store.getSession(id);
     if (stored !== undefined && stored.updatedAt !== writer.record.updatedAt) {
       writer.record = stored;
-      this.parts.reloaded(stored);
+      this.parts.cost.resumeFrom(stored.totalCostUsd);
+      this.parts.queues.restoreModes(stored.meta.deliveryModes);
       await this.reloadHistory();
     }
   }

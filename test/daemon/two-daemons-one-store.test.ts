@@ -124,6 +124,19 @@ describe.skipIf(!requireProgram(POSTGRES))('two daemons sharing one PostgreSQL s
     expect((await storedTurns(sessionId)).map((turn) => turn.status)).toEqual(['end_turn', 'end_turn', 'end_turn']);
   });
 
+  it('runs with the model another daemon chose for the session since this daemon last ran it', async () => {
+    const one = await startDaemon();
+    const two = await startDaemon();
+    const { sessionId } = await one.peer.call('session/new', { cwd: workspace, mcpServers: [] });
+    replay.enqueue({ body: chatCompletionSse(['First.']) });
+    await prompt(one.peer, sessionId, 'question one');
+    await two.peer.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
+    await two.peer.call('session/set_config_option', { sessionId, configId: 'model', value: 'local/second-model' });
+    replay.enqueue({ body: chatCompletionSse(['Second.']) });
+    expect((await prompt(one.peer, sessionId, 'question two')).result).toMatchObject({ stopReason: 'end_turn' });
+    expect(replay.requests.map((request) => (request.body as { model: string }).model)).toEqual(['e2e-model', 'second-model']);
+  });
+
   it("leaves a live daemon's running turn alone when another daemon starts on the same database", async () => {
     const one = await startDaemon();
     const { sessionId } = await one.peer.call('session/new', { cwd: workspace, mcpServers: [] });

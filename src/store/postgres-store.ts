@@ -220,13 +220,14 @@ export class PostgresStore implements Store {
 
   async endTurn(turnId: string, status: Exclude<TurnStatus, 'running'>, error: string | null = null): Promise<void> {
     await inTransaction(this.#pool, this.#where, async (query) => {
-      const rows = await query<Pick<TurnRow, 'status' | 'session_id'>>('SELECT status, session_id FROM turns WHERE id = $1 FOR UPDATE', [turnId]);
-      const row = rows[0];
-      if (row === undefined) throw new StoreError('not_found', `turn ${JSON.stringify(turnId)} does not exist; call startTurn first`);
-      const fence = postgresFence(this.#fence, row.session_id, '$1', 2);
-      if (!(await query<{ ok: boolean }>(`SELECT ${fence.sql} AS ok`, [row.session_id, ...fence.params]))[0]!.ok) {
-        throw (await postgresRefusal(query, this.#fence, row.session_id))!;
+      const owner = (await query<Pick<TurnRow, 'session_id'>>('SELECT session_id FROM turns WHERE id = $1', [turnId]))[0];
+      if (owner === undefined) throw new StoreError('not_found', `turn ${JSON.stringify(turnId)} does not exist; call startTurn first`);
+      // The lease before the turn's row, in the order a takeover locks them (claimSession), so the two never deadlock.
+      const fence = postgresFence(this.#fence, owner.session_id, '$1', 2);
+      if (!(await query<{ ok: boolean }>(`SELECT ${fence.sql} AS ok`, [owner.session_id, ...fence.params]))[0]!.ok) {
+        throw (await postgresRefusal(query, this.#fence, owner.session_id))!;
       }
+      const row = (await query<Pick<TurnRow, 'status'>>('SELECT status FROM turns WHERE id = $1 FOR UPDATE', [turnId]))[0]!;
       if (row.status !== 'running') {
         throw new StoreError('conflict', `turn ${JSON.stringify(turnId)} already ended with status "${row.status}"; a turn can end only once`);
       }

@@ -113,7 +113,7 @@ export class PostgresClusterStore implements ClusterStore {
       await query('UPDATE session_leases SET owner = NULL, expires_at = now() WHERE owner = $1', [daemonId]);
       await query('DELETE FROM daemons WHERE id = $1', [daemonId]);
     });
-    for (const [sessionId] of this.fence.claimed()) this.fence.released(sessionId);
+    if (daemonId === this.fence.daemonId) for (const [sessionId] of this.fence.claimed()) this.fence.released(sessionId);
   }
 
   async claimSession(sessionId: string, daemonId: string, leaseMs: number): Promise<LeaseClaim> {

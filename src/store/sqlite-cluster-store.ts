@@ -112,7 +112,7 @@ export class SqliteClusterStore implements ClusterStore {
       this.db.prepare(`UPDATE session_leases SET owner = NULL, expires_at = ${SQLITE_NOW_MS} WHERE owner = ?`).run(daemonId);
       this.db.prepare('DELETE FROM daemons WHERE id = ?').run(daemonId);
     })();
-    for (const [sessionId] of this.fence.claimed()) this.fence.released(sessionId);
+    if (daemonId === this.fence.daemonId) for (const [sessionId] of this.fence.claimed()) this.fence.released(sessionId);
   }
 
   async claimSession(sessionId: string, daemonId: string, leaseMs: number): Promise<LeaseClaim> {

@@ -59,6 +59,12 @@ describe.each(STORE_IMPLEMENTATIONS)('a daemon in the cluster of its $name store
     await expect.poll(async () => (await cluster.leaseOf(sessionId))?.owner).toBeNull();
     expect((await cluster.listDaemons())[0]!.sessionsOwned).toEqual([]);
 
+    // Removed from the registry under it (by an operator), it joins again at its next heartbeat.
+    await cluster.forgetDaemon(daemonId);
+    expect(await cluster.listDaemons()).toEqual([]);
+    await context.cluster.keeper.tick();
+    expect((await cluster.listDaemons()).map((d) => d.id)).toEqual([daemonId]);
+
     await daemon.close();
     daemon = undefined;
     const store = await database.open();

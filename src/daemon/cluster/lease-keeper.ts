@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type { ClusterStore } from '../../store/cluster-store.js';
+import { StoreError } from '../../store/store-error.js';
 
 export interface LeaseKeeperOptions {
   cluster: ClusterStore;
@@ -48,8 +49,8 @@ export class LeaseKeeper {
       await cluster.heartbeat(daemonId, { runningTurns: this.options.runningTurns() });
     } catch (error) {
       this.options.log(`cluster heartbeat failed: ${(error as Error).message}`);
-      // Forgotten (a clean shutdown raced, or an operator removed the row): join again.
-      await this.register().catch(() => undefined);
+      // Forgotten (an operator removed the row): join again; the database failing is retried next tick.
+      if (error instanceof StoreError && error.code === 'not_found') await this.register().catch(() => undefined);
     }
     try {
       const lost = await cluster.renewLeases(daemonId, leaseMs);

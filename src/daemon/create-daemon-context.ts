@@ -26,17 +26,17 @@ import { ClientTools } from '../tools/remote/client-tools.js';
 import type { SandboxInfo } from '../tools/sandbox/detect-sandbox.js';
 import { buildSandboxPolicy } from '../tools/sandbox/sandbox-policy.js';
 import { createBuiltinTools, ToolRegistry } from '../tools/tool-registry.js';
+import type { ClusterMembership } from './cluster/join-cluster.js';
 import { ConfigReloader } from './config-reloader.js';
 import { createMcpClientPorts } from './create-mcp-client-ports.js';
 import { createRunPrompt } from './create-run-prompt.js';
-import { createDaemonId } from './cluster/daemon-identity.js';
 import type { DaemonSettings } from './load-daemon-settings.js';
 
 /** The daemon as src/daemon/ holds it: the server's context, with the config reloader itself. */
 export interface BuiltDaemonContext extends DaemonContext {
   reloader: ConfigReloader;
-  /** This daemon's id in a store it may share with others (made once per process; see daemon-identity.ts). */
-  daemonId: string;
+  /** This daemon in the cluster sharing its store: its id, its sessions' leases. */
+  cluster: ClusterMembership;
 }
 
 /**
@@ -45,7 +45,13 @@ export interface BuiltDaemonContext extends DaemonContext {
  * user's config, the projects (one per settings root, see Project), the session manager,
  * the agent tool that starts sub-agents through it, the config reloader and the scheduler.
  */
-export function createDaemonContext(settings: DaemonSettings, store: Store, sandbox: Promise<SandboxInfo>, clients = new Set<ClientConnection>()): BuiltDaemonContext {
+export function createDaemonContext(
+  settings: DaemonSettings,
+  store: Store,
+  cluster: ClusterMembership,
+  sandbox: Promise<SandboxInfo>,
+  clients = new Set<ClientConnection>(),
+): BuiltDaemonContext {
   const { options, config, paths, log } = settings;
   const { env, version } = options;
   const configFile = options.configFile !== undefined ? path.resolve(options.cwd, options.configFile) : undefined;
@@ -111,7 +117,7 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
     rememberedWarnings: new RememberedWarnings(join(paths.stateDir, 'warnings-shown.json')),
   };
   const projects = new Projects(settings.projects, parts);
-  const sessions = new SessionManager(store, live, (cwd) => projects.for(cwd));
+  const sessions = new SessionManager(store, live, (cwd) => projects.for(cwd), cluster.leases);
   tools.register(createAgentTool({ sessions }), { origin: 'builtin' });
 
   const healthLog = new DaemonHealthLog();
@@ -127,10 +133,11 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
     readUserLayer: () => readUserConfig({ cwd: paths.configDir, paths, ...(configFile !== undefined ? { configFile } : {}) }),
     log,
   });
-  const daemonId = createDaemonId();
   const scheduler = new Scheduler({
     store: store.schedules,
-    daemonId,
+    daemonId: cluster.daemonId,
+    // A run recorded by a daemon still alive goes on there; one whose daemon is gone ended with it.
+    isRunAbandoned: async (run) => run.daemonId === null || !(await store.cluster.listDaemons()).some((daemon) => daemon.alive && daemon.id === run.daemonId),
     runPrompt: createRunPrompt(sessions, clients, headless),
     emit: (event) => broadcastDaemonEvent(clients, event),
     log,
@@ -150,7 +157,7 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
     hooks,
     clients,
     reloader,
-    daemonId,
+    cluster,
     // The user's config in force: it follows edits of the file.
     get config() {
       return projects.userConfig;

@@ -24,8 +24,8 @@ export function chooseStore(config: AgentdConfig, env: NodeJS.ProcessEnv): Store
 
 /**
  * Opens the chosen store. With PostgreSQL the data-directory lock the daemon holds still
- * guards only the local data directory (sockets, tokens, logs); which daemon owns a
- * session in the shared database is not decided here yet.
+ * guards only the local data directory (sockets, tokens, logs); which daemon runs a
+ * session in the shared database is its lease's business (src/daemon/cluster/).
  */
 export async function openDaemonStore(choice: StoreConfig, databaseFile: string): Promise<Store> {
   if (choice.type !== 'postgres') return openStore(databaseFile);

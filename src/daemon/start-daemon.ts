@@ -7,6 +7,7 @@ import { prepareToolJsonSchemas } from '../tools/tool-json-schema.js';
 import type { ClientConnection } from '../server/wire/client-connection.js';
 import { userSandbox } from '../project/projects.js';
 import type { StartedSessionUpdates } from './cluster/start-session-updates.js';
+import { joinCluster, type ClusterMembership } from './cluster/join-cluster.js';
 import { createDaemonContext, type BuiltDaemonContext } from './create-daemon-context.js';
 import { followConfigChanges } from './follow-config-changes.js';
 import { chooseStore, openDaemonStore } from './open-daemon-store.js';
@@ -50,7 +51,16 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
     lock.release();
     throw error;
   }
-  // Under the lock, every turn still 'running' belongs to an owner that is gone.
+  let cluster: ClusterMembership;
+  try {
+    cluster = await joinCluster(store, config, log);
+  } catch (error) {
+    await store.close();
+    lock.release();
+    throw error;
+  }
+  // Turns still 'running' whose owner is gone: on SQLite (under the lock) every one; on
+  // PostgreSQL those of sessions no live daemon holds (another daemon's turns go on).
   const recovered = await store.recoverInterruptedTurns();
   if (recovered.length > 0) log(`marked ${recovered.length} turn(s) interrupted by an earlier stop`);
   // Probed in the background so the first client is not kept waiting; bash awaits it.
@@ -59,12 +69,19 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   void sandbox.then((info) => {
     if (info.mode === 'none') log(`bash runs without a sandbox (${describeSandbox(info)}); each command asks permission`);
   });
-  const daemon = createDaemonContext(settings, store, sandbox, clients);
+  const daemon = createDaemonContext(settings, store, cluster, sandbox, clients);
+  cluster.follow(daemon.sessions);
   // On PostgreSQL, clients of any daemon follow every session; loaded only then, as pg is.
   let crossDaemon: StartedSessionUpdates | undefined;
   try {
-    if (choice?.type === 'postgres') crossDaemon = await (await import('./cluster/start-session-updates.js')).startSessionUpdates(choice.url, daemon.daemonId, daemon.sessions, log);
+    if (choice?.type === 'postgres') crossDaemon = await (await import('./cluster/start-session-updates.js')).startSessionUpdates(
+        choice.url,
+        { daemonId: cluster.daemonId, holdsLease: (id) => cluster.leases.holds(id) },
+        daemon.sessions,
+        log,
+      );
   } catch (error) {
+    await cluster.leave();
     await store.close();
     lock.release();
     throw error;
@@ -97,6 +114,8 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
       // After the sessions: their turns' last updates go out first.
       await crossDaemon?.close();
       await daemon.mcp.stopAll();
+      // After the sessions stopped: their leases go at once, not when they expire.
+      await cluster.leave();
       await store.close();
       lock.release();
     },

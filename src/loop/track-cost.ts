@@ -50,6 +50,12 @@ export class CostTracker {
     this.totals.add(usd, usage);
   }
 
+  /** The session's total as stored, read again because another daemon added to it. */
+  resumeFrom(sessionUsd: number): void {
+    checkUsd(sessionUsd, 'sessionUsd');
+    this.usd = sessionUsd;
+  }
+
   /** A new turn starts: its cost counts from zero. */
   startTurn(): void {
     this.turn = 0;

@@ -3,6 +3,7 @@ import { ConfigError } from '../config/config-error.js';
 import { ModelNotConfiguredError } from '../project/model-not-configured-error.js';
 import { PromptContentError, RunTurnBusyError, SessionBusyError, SessionNotFoundError, TurnFailedError } from '../session/session-errors.js';
 import { StoreWriteError } from '../session/store-write-error.js';
+import { StoreError } from '../store/store-error.js';
 import { RpcError } from './wire/rpc-error.js';
 
 /**
@@ -31,6 +32,10 @@ export function sessionErrorToRpc(method: string, error: unknown): unknown {
   if (error instanceof StoreWriteError) {
     // Not a bug in the daemon, but the message and data say so: the store is named as the cause.
     return new RpcError(ErrorCodes.InternalError, error.message, { kind: 'store_write_failed', sqliteCode: error.sqliteCode ?? null });
+  }
+  if (error instanceof StoreError && error.code === 'fenced') {
+    // Another daemon runs the session: the message names it and what to do.
+    return new RpcError(ErrorCodes.SessionBusy, error.message, { kind: 'session_fenced' });
   }
   return error;
 }

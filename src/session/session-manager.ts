@@ -7,6 +7,7 @@ import { Session } from './session.js';
 import { SessionNotFoundError } from './session-errors.js';
 import type { Project } from '../project/project.js';
 import type { LiveSessions } from './live-sessions.js';
+import type { SessionLeases } from './session-leases.js';
 
 /** Told when a session goes live and when it is unloaded (a watch per project follows them), and when one is deleted. */
 export interface SessionLifecycle {
@@ -35,6 +36,8 @@ export class SessionManager {
      * when the directory's settings cannot be loaded.
      */
     private readonly projectFor: (cwd: string) => Project,
+    /** The sessions' leases (see SessionLeases): a turn runs on one daemon at a time. */
+    readonly leases: SessionLeases,
   ) {}
 
   /** Resolves once the session's row exists (session/new answers after it). */
@@ -47,7 +50,7 @@ export class SessionManager {
       mode: project.defaultMode,
       meta: input.meta ?? {},
     });
-    const session = new Session(record, [], this.store, project, () => this.projectFor(input.cwd));
+    const session = new Session(record, [], this.store, project, () => this.projectFor(input.cwd), this.leases);
     this.goLive(session);
     return session;
   }
@@ -186,7 +189,7 @@ export class SessionManager {
     const messages = await this.store.listMessages(id);
     // Neither step changes the records: repairTranscript returns new messages where it repairs.
     const history = repairTranscript(historyFromRecords(messages));
-    const session = new Session(record, history, this.store, project, () => this.projectFor(record.cwd));
+    const session = new Session(record, history, this.store, project, () => this.projectFor(record.cwd), this.leases);
     this.goLive(session);
     return { session, messages };
   }

@@ -4,6 +4,7 @@ import type { TurnStopReason } from '../loop/loop-event.js';
 import type { ModelMessage, UserMessage } from '../providers/message.js';
 import type { SessionMeta } from '../store/session-meta.js';
 import type { SessionRecord, Store, TurnStatus } from '../store/store.js';
+import { StoreError } from '../store/store-error.js';
 import { titleFromPrompt } from './title-from-prompt.js';
 import type { SessionEvent } from './session-event.js';
 import { SHOWN_TOOL_CALLS, ShownLive } from './shown-live.js';
@@ -91,7 +92,8 @@ export class SessionWriter {
         this.emit({ type: 'turn_end', turnId, stopReason, ...(error ? { error } : {}) });
       });
     } catch (failure) {
-      this.unrecordedEnd = { turnId, status, error };
+      // A fenced end is not owed: the daemon that took the session marked the turn interrupted.
+      if (!(failure instanceof StoreError && failure.code === 'fenced')) this.unrecordedEnd = { turnId, status, error };
       this.emit({ type: 'turn_end', turnId, stopReason: 'end_turn', error: (failure as Error).message });
       throw failure;
     }

@@ -22,6 +22,7 @@ import type { Project } from '../project/project.js';
 import type { SessionState } from './session-state.js';
 import type { Usage } from '../providers/usage.js';
 import { SessionWriter } from './session-writer.js';
+import type { SessionLeases } from './session-leases.js';
 import { TurnLifecycle, type PromptOutcome } from './turn-lifecycle.js';
 import { RunTurnBusyError, SessionBusyError, UnknownChoiceError } from './session-errors.js';
 
@@ -85,6 +86,7 @@ export class Session {
     store: Store,
     project: Project,
     currentProject: () => Project,
+    leases: SessionLeases,
   ) {
     this.live = new LiveProject(project, currentProject);
     this.events = new SessionEventStream((line) => this.project.log(`session ${this.id}: ${line}`));
@@ -99,8 +101,10 @@ export class Session {
     };
     this.writer = new SessionWriter(record, store, (event) => this.emit(event));
     this.conversation = new Conversation(history);
-    this.turns = new TurnLifecycle({ writer: this.writer, conversation: this.conversation, queues: this.queues, store, log: (line) => this.project.log(line), stateChanged: (state) => this.stateChanged(state) });
     this.cost = new CostTracker(project.costTotals, record.totalCostUsd);
+    const { writer, conversation, queues, cost } = this;
+    const log = (line: string): void => this.project.log(line);
+    this.turns = new TurnLifecycle({ writer, conversation, queues, cost, store, leases, emit: (event) => this.emit(event), log, stateChanged: (state) => this.stateChanged(state) });
     this.queues.restoreModes(record.meta.deliveryModes);
   }
 
@@ -231,6 +235,13 @@ export class Session {
     return { queued: this.queues.snapshot()[queue], outcome: outcome.then((stopReason) => ({ stopReason })) };
   }
 
+  /** This daemon lost the session's lease to another daemon: the running turn stops, as none of its writes would be stored. */
+  leaseLost(): void {
+    if (this.turns.state !== 'running') return;
+    this.emit({ type: 'notice', level: 'error', message: 'this daemon lost its lease on the session (another daemon took it over); the running turn stops and nothing more of it is saved' });
+    this.turns.cancel();
+  }
+
   /** True while a steering message waits for the next safe point. */
   hasSteering(): boolean {
     return this.queues.has('steering');
@@ -345,18 +356,23 @@ export class Session {
 
   private startTurn(message: UserMessage, blocks: ContentBlock[], origin: string | undefined, run: RunOverrides | undefined): Promise<PromptOutcome> {
     const project = this.live.refresh();
-    const agent = project.agent(this.record);
+    const before = this.record;
+    const agent = project.agent(before);
     // Resolve the model before anything is stored, so a misconfiguration loses nothing.
-    const model = project.resolveModel(agent.model ?? this.record.model);
+    const model = project.resolveModel(agent.model ?? before.model);
     // One path for a mode over the project's: the run's own, else the daemon's; held by this turn alone.
     const permissionMode = run?.permissionMode ?? project.turnPermissionMode;
     return this.turns.start({ message, blocks, origin, run, permissionMode }, async (turn) => {
       const runner = await this.turnRunner(project);
       // A prompt sent right after session/new gets the tools of servers still starting.
       await this.mcpStarts.beforeTurn(turn.signal);
-      this.live.turnStarted(project, agent);
+      // Another daemon may have changed the mode or model meanwhile (the record was read again when the turn took the session).
+      const moved = this.record.mode !== before.mode || this.record.model !== before.model;
+      const turnAgent = moved ? project.agent(this.record) : agent;
+      const turnModel = moved ? project.resolveModel(turnAgent.model ?? this.record.model) : model;
+      this.live.turnStarted(project, turnAgent);
       const requestSignal = (): AbortSignal => turn.requestSignal();
-      return runner.run(await project.turnSettings(this.record, agent, model, { signal: turn.signal, requestSignal }, run));
+      return runner.run(await project.turnSettings(this.record, turnAgent, turnModel, { signal: turn.signal, requestSignal }, run));
     });
   }
 

@@ -4,15 +4,19 @@ import type { LoopResult, TurnStopReason } from '../loop/loop-event.js';
 import { repairTranscript } from '../loop/repair-transcript.js';
 import type { UserMessage } from '../providers/message.js';
 import type { Store } from '../store/store.js';
+import type { CostTracker } from '../loop/track-cost.js';
+import { StoreError } from '../store/store-error.js';
 import { historyFromRecords } from './compaction-marker.js';
 import type { PromptQueues } from './prompt-queues.js';
+import type { SessionLeases } from './session-leases.js';
+import type { SessionEvent } from './session-event.js';
 import type { RunOverrides } from '../project/run-overrides.js';
 import type { PermissionMode } from '../tools/permissions/permission-modes.js';
 import { RunningTurn } from './running-turn.js';
 import { TurnFailedError } from './session-errors.js';
 import { SessionStateMachine, type SessionState } from './session-state.js';
 import type { SessionWriter } from './session-writer.js';
-import { StoreWriteError } from './store-write-error.js';
+import { guardStoreWrite, StoreWriteError } from './store-write-error.js';
 
 /** What a prompt resolves with. */
 export interface PromptOutcome {
@@ -37,6 +41,12 @@ export interface TurnLifecycleParts {
   conversation: Conversation;
   queues: PromptQueues;
   store: Store;
+  /** The session's lease: held from a turn's start until the session is idle again. */
+  leases: SessionLeases;
+  /** Shows an event in the session's stream (waiting for another daemon). */
+  emit(event: SessionEvent): void;
+  /** The session's cost, read again with its record when another daemon changed it. */
+  cost: CostTracker;
   log(line: string): void;
   /** Told each new state of the session's state machine. */
   stateChanged?(state: SessionState): void;
@@ -91,9 +101,22 @@ export class TurnLifecycle {
     return done;
   }
 
-  /** The turn's row first, then its prompt (the turn's first message), then the loop. */
+  /** The session's lease first, then the turn's row, then its prompt (the turn's first message), then the loop. */
   private async storePromptThenRun(turn: RunningTurn, prompt: TurnPrompt, work: (turn: RunningTurn) => Promise<LoopResult>): Promise<PromptOutcome> {
     const { writer } = this.parts;
+    try {
+      await this.claimLease(turn);
+    } catch (error) {
+      // Cancelled (or failed) while another daemon ran the session: nothing was stored or run.
+      const cancelled = turn.signal.aborted;
+      this.turn = undefined;
+      this.machine.turnEnded();
+      if (this.keepQueues) this.keepQueues = false;
+      else this.parts.queues.clear('cancelled', cancelled ? undefined : (error as Error));
+      this.releaseIfIdle();
+      if (cancelled) return { stopReason: 'cancelled' };
+      throw error;
+    }
     try {
       await writer.startTurn(turn.id);
       await writer.commit(prompt.message, { status: 'complete' });
@@ -103,6 +126,7 @@ export class TurnLifecycle {
       await this.endFailedTurn(error as Error);
       this.turn = undefined;
       this.machine.turnEnded();
+      this.releaseIfIdle();
       throw error;
     }
     this.parts.conversation.append(prompt.message);
@@ -158,7 +182,7 @@ export class TurnLifecycle {
       this.log((error as Error).message);
     }
     // Before the session is idle again: the next turn starts from the reloaded history.
-    if (failure instanceof StoreWriteError) await this.reloadHistory();
+    if (failure instanceof StoreWriteError || isFenced(failure)) await this.reloadHistory();
     this.turn = undefined;
     this.machine.turnEnded();
     queues.settle(outcome.stopReason, failure);
@@ -166,8 +190,41 @@ export class TurnLifecycle {
     // outcome too, unless an abort asked to keep them for the next turn.
     if (this.keepQueues) this.keepQueues = false;
     else queues.clear(outcome.stopReason, failure);
+    this.releaseIfIdle();
     if (failure) throw failure;
     return outcome;
+  }
+
+  /**
+   * Holds the session's lease for the turn, waiting while another live daemon runs it. When
+   * another daemon extended the session meanwhile (its stored record changed since this
+   * daemon last wrote or read it), the record and history are read again first, so the
+   * model sees the whole conversation.
+   */
+  private async claimLease(turn: RunningTurn): Promise<void> {
+    const { writer, store, leases } = this.parts;
+    const id = writer.record.id;
+    // The lease is the turn's first write: a database that cannot take it fails the turn's start.
+    await guardStoreWrite('the start of the turn', () =>
+      leases.acquire(id, turn.signal, (holder) =>
+        this.parts.emit({ type: 'notice', level: 'info', message: `daemon ${holder} is running this session; the prompt starts once that turn ends` }),
+      ),
+    );
+    await writer.settled();
+    const stored = await store.getSession(id);
+    if (stored !== undefined && stored.updatedAt !== writer.record.updatedAt) {
+      writer.record = stored;
+      this.parts.cost.resumeFrom(stored.totalCostUsd);
+      this.parts.queues.restoreModes(stored.meta.deliveryModes);
+      await this.reloadHistory();
+    }
+  }
+
+  /** Idle with nothing queued: the session belongs to no daemon until its next turn. */
+  private releaseIfIdle(): void {
+    if (this.machine.state === 'idle' && !this.parts.queues.has('steering') && !this.parts.queues.has('followUp')) {
+      this.parts.leases.release(this.parts.writer.record.id);
+    }
   }
 
   /** A turn that failed before its loop ran: record its end if it was started at all. */
@@ -195,4 +252,8 @@ export class TurnLifecycle {
   private log(line: string): void {
     this.parts.log(`session ${this.parts.writer.record.id}: ${line}`);
   }
+}
+
+function isFenced(error: unknown): boolean {
+  return error instanceof StoreError && error.code === 'fenced';
 }

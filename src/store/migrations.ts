@@ -125,6 +125,32 @@ export const migrations: readonly Migration[] = [
       CREATE UNIQUE INDEX schedule_runs_once_per_due_time ON schedule_runs (schedule_id, due_at) WHERE due_at IS NOT NULL;
     `,
   },
+  {
+    version: 5,
+    name: 'daemons and session leases',
+    sql: `
+      -- As PostgreSQL's (postgres-migrations.ts), with times as milliseconds since 1970 by
+      -- SQLite's clock. One daemon uses a data directory, so it holds every lease it asks for.
+      CREATE TABLE daemons (
+        id TEXT PRIMARY KEY,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        roots TEXT NOT NULL DEFAULT '[]',
+        concurrency INTEGER NOT NULL,
+        lease_ms INTEGER NOT NULL,
+        started_at INTEGER NOT NULL,
+        heartbeat_at INTEGER NOT NULL,
+        running_turns INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE TABLE session_leases (
+        session_id TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+        owner TEXT,
+        epoch INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX session_leases_by_owner ON session_leases (owner) WHERE owner IS NOT NULL;
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

@@ -125,6 +125,35 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX session_updates_by_turn ON session_updates (session_id, turn_id);
     `,
   },
+  {
+    version: 4,
+    name: 'daemons and session leases',
+    sql: `
+      -- The daemons of the cluster; a daemon without a heartbeat for lease_ms is gone.
+      CREATE TABLE daemons (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        host TEXT COLLATE "C" NOT NULL,
+        pid INTEGER NOT NULL,
+        roots TEXT COLLATE "C" NOT NULL DEFAULT '[]',
+        concurrency INTEGER NOT NULL,
+        lease_ms INTEGER NOT NULL,
+        started_at TIMESTAMPTZ NOT NULL,
+        heartbeat_at TIMESTAMPTZ NOT NULL,
+        running_turns INTEGER NOT NULL DEFAULT 0
+      );
+
+      -- Which daemon runs a session: owner is null once released; epoch only rises, so a
+      -- daemon that lost the lease can tell (its writes carry the epoch it claimed).
+      -- owner is not a foreign key: a lease outlives a daemon that died without a goodbye.
+      CREATE TABLE session_leases (
+        session_id TEXT COLLATE "C" PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+        owner TEXT COLLATE "C",
+        epoch BIGINT NOT NULL,
+        expires_at TIMESTAMPTZ NOT NULL
+      );
+      CREATE INDEX session_leases_by_owner ON session_leases (owner) WHERE owner IS NOT NULL;
+    `,
+  },
 ];
 
 /** The newest PostgreSQL schema version this build knows. */

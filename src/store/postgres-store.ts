@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import type { ClusterStore } from './cluster-store.js';
+import { LeaseFence } from './lease-fence.js';
 import { migratePostgres } from './migrate-postgres.js';
+import { PostgresClusterStore, postgresFence, postgresRefusal } from './postgres-cluster-store.js';
 import { isUniqueViolation, redactStoreUrl, toStoreError } from './postgres-errors.js';
 import { type PostgresQuery, inTransaction, queryOn } from './postgres-query.js';
 import { PostgresScheduleStore } from './postgres-schedule-store.js';
@@ -78,7 +81,9 @@ export class PostgresStore implements Store {
   readonly #where: string;
   readonly #query: PostgresQuery;
   readonly #now: () => string;
+  readonly #fence = new LeaseFence();
   readonly schedules: ScheduleStore;
+  readonly cluster: ClusterStore;
 
   constructor(pool: pg.Pool, where: string, options: PostgresStoreOptions = {}) {
     this.#pool = pool;
@@ -87,6 +92,7 @@ export class PostgresStore implements Store {
     const clock = options.now ?? (() => new Date());
     this.#now = () => clock().toISOString();
     this.schedules = new PostgresScheduleStore(this.#query, this.#now);
+    this.cluster = new PostgresClusterStore(pool, where, this.#query, this.#fence);
   }
 
   async createSession(input: NewSession): Promise<SessionRecord> {
@@ -160,28 +166,46 @@ export class PostgresStore implements Store {
   ): Promise<SessionRecord> {
     const columns = sessionPatchColumns(patch, this.#now());
     const sets = columns.map(([column], index) => `${column} = $${index + 1}`).join(', ');
-    const rows = await this.#query<SessionRow>(`UPDATE sessions SET ${sets} WHERE id = $${columns.length + 1} RETURNING *`, [
+    const fence = postgresFence(this.#fence, id, 'sessions.id', columns.length + 2);
+    const rows = await this.#query<SessionRow>(`UPDATE sessions SET ${sets} WHERE id = $${columns.length + 1} AND ${fence.sql} RETURNING *`, [
       ...columns.map(([, value]) => value),
       id,
+      ...fence.params,
     ]);
-    if (rows[0] === undefined) throw unknownSession(id);
+    if (rows[0] === undefined) throw await this.#whyUnchanged(id);
     return toSessionRecord(rows[0]);
   }
 
   async addSessionCost(id: string, usd: number): Promise<void> {
-    const rows = await this.#query('UPDATE sessions SET total_cost_usd = total_cost_usd + $1, updated_at = $2 WHERE id = $3 RETURNING id', [usd, this.#now(), id]);
-    if (rows.length === 0) throw unknownSession(id);
+    const fence = postgresFence(this.#fence, id, 'sessions.id', 4);
+    const rows = await this.#query(`UPDATE sessions SET total_cost_usd = total_cost_usd + $1, updated_at = $2 WHERE id = $3 AND ${fence.sql} RETURNING id`, [
+      usd,
+      this.#now(),
+      id,
+      ...fence.params,
+    ]);
+    if (rows.length === 0) throw await this.#whyUnchanged(id);
   }
 
   async deleteSession(id: string): Promise<boolean> {
     // Turns and messages go with it through ON DELETE CASCADE.
-    return (await this.#query('DELETE FROM sessions WHERE id = $1 RETURNING id', [id])).length > 0;
+    const fence = postgresFence(this.#fence, id, 'sessions.id', 2);
+    if ((await this.#query(`DELETE FROM sessions WHERE id = $1 AND ${fence.sql} RETURNING id`, [id, ...fence.params])).length > 0) {
+      this.#fence.released(id);
+      return true;
+    }
+    const refusal = await postgresRefusal(this.#query, this.#fence, id);
+    if (refusal !== undefined) throw refusal;
+    return false;
   }
 
   async startTurn(sessionId: string, turnId: string): Promise<TurnRecord> {
     requireText(turnId, 'turn id');
     return inTransaction(this.#pool, this.#where, async (query) => {
-      if ((await query('SELECT 1 FROM sessions WHERE id = $1', [sessionId])).length === 0) throw unknownSession(sessionId);
+      const fence = postgresFence(this.#fence, sessionId, 'sessions.id', 2);
+      if ((await query(`SELECT 1 FROM sessions WHERE id = $1 AND ${fence.sql}`, [sessionId, ...fence.params])).length === 0) {
+        throw (await postgresRefusal(query, this.#fence, sessionId)) ?? unknownSession(sessionId);
+      }
       if ((await query('SELECT 1 FROM turns WHERE id = $1', [turnId])).length > 0) {
         throw new StoreError('conflict', `turn ${JSON.stringify(turnId)} already exists; use a new turn id`);
       }
@@ -196,9 +220,14 @@ export class PostgresStore implements Store {
 
   async endTurn(turnId: string, status: Exclude<TurnStatus, 'running'>, error: string | null = null): Promise<void> {
     await inTransaction(this.#pool, this.#where, async (query) => {
-      const rows = await query<Pick<TurnRow, 'status'>>('SELECT status FROM turns WHERE id = $1 FOR UPDATE', [turnId]);
-      const row = rows[0];
-      if (row === undefined) throw new StoreError('not_found', `turn ${JSON.stringify(turnId)} does not exist; call startTurn first`);
+      const owner = (await query<Pick<TurnRow, 'session_id'>>('SELECT session_id FROM turns WHERE id = $1', [turnId]))[0];
+      if (owner === undefined) throw new StoreError('not_found', `turn ${JSON.stringify(turnId)} does not exist; call startTurn first`);
+      // The lease before the turn's row, in the order a takeover locks them (claimSession), so the two never deadlock.
+      const fence = postgresFence(this.#fence, owner.session_id, '$1', 2);
+      if (!(await query<{ ok: boolean }>(`SELECT ${fence.sql} AS ok`, [owner.session_id, ...fence.params]))[0]!.ok) {
+        throw (await postgresRefusal(query, this.#fence, owner.session_id))!;
+      }
+      const row = (await query<Pick<TurnRow, 'status'>>('SELECT status FROM turns WHERE id = $1 FOR UPDATE', [turnId]))[0]!;
       if (row.status !== 'running') {
         throw new StoreError('conflict', `turn ${JSON.stringify(turnId)} already ended with status "${row.status}"; a turn can end only once`);
       }
@@ -223,6 +252,7 @@ export class PostgresStore implements Store {
     const status = message.status ?? 'complete';
     const model = message.model ?? null;
     const createdAt = this.#now();
+    const fence = postgresFence(this.#fence, message.sessionId, 'sessions.id', 13);
     let seq: number;
     try {
       // One statement, so one round trip and atomic: the UPDATE locks the session's row and
@@ -231,14 +261,14 @@ export class PostgresStore implements Store {
       const rows = await this.#query<{ seq: number }>(
         `WITH session AS (
            UPDATE sessions SET last_seq = last_seq + 1, total_cost_usd = total_cost_usd + $1, updated_at = $2
-           WHERE id = $3 RETURNING last_seq
+           WHERE id = $3 AND ${fence.sql} RETURNING last_seq
          )
          INSERT INTO messages (session_id, seq, id, turn_id, role, content, status, model, usage, cost_usd, meta, created_at)
          SELECT $3, session.last_seq, $4, $5, $6, $7, $8, $9, $10, $11, $12, $2 FROM session
          RETURNING seq`,
-        [cost ?? 0, createdAt, message.sessionId, id, message.turnId, message.role, content, status, model, usage, cost, meta],
+        [cost ?? 0, createdAt, message.sessionId, id, message.turnId, message.role, content, status, model, usage, cost, meta, ...fence.params],
       );
-      if (rows[0] === undefined) throw unknownSession(message.sessionId);
+      if (rows[0] === undefined) throw await this.#whyUnchanged(message.sessionId);
       seq = rows[0].seq;
     } catch (error) {
       if (isUniqueViolation(error, 'messages_id_key')) {
@@ -272,16 +302,25 @@ export class PostgresStore implements Store {
   }
 
   async recoverInterruptedTurns(): Promise<TurnRecord[]> {
-    // As SQLite for now: every running turn. With several daemons this must become "turns whose owner is gone".
+    // Only turns whose session no live daemon holds: another daemon's running turns go on.
     const rows = await this.#query<TurnRow>(
-      `UPDATE turns SET status = 'interrupted', ended_at = $1, error = $2 WHERE status = 'running' RETURNING *`,
+      `UPDATE turns SET status = 'interrupted', ended_at = $1, error = $2 WHERE status = 'running'
+         AND NOT EXISTS (SELECT 1 FROM session_leases l WHERE l.session_id = turns.session_id AND l.owner IS NOT NULL AND l.expires_at > now())
+       RETURNING *`,
       [this.#now(), 'agentd stopped while this turn was running'],
     );
     return rows.map(toTurnRecord).sort((a, b) => a.startedAt.localeCompare(b.startedAt));
   }
 
   async close(): Promise<void> {
+    // Once: a daemon stopped after its store was closed under it (a test's kill) closes it again.
+    if (this.#pool.ended) return;
     await this.#pool.end();
+  }
+
+  /** A fenced write changed nothing: the lease is another's, or the session does not exist. */
+  async #whyUnchanged(sessionId: string): Promise<StoreError> {
+    return (await postgresRefusal(this.#query, this.#fence, sessionId)) ?? unknownSession(sessionId);
   }
 }
 

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import type { ClusterStore } from './cluster-store.js';
+import { LeaseFence } from './lease-fence.js';
 import type { ScheduleStore } from './schedule-store.js';
+import { SQLITE_NOW_MS, SqliteClusterStore, sqliteFence, sqliteFenceParams, sqliteRefusal } from './sqlite-cluster-store.js';
 import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.js';
 import { costTotals } from './sqlite-cost-totals.js';
 import { lastTurn, searchSessions } from './sqlite-session-search.js';
@@ -68,13 +71,16 @@ export class SqliteStore implements Store {
   /** Prepared once per SQL text: compiling a statement cost more than running it (appendMessage's three took ~0.15 ms). */
   readonly #statements = new Map<string, Database.Statement>();
   #insertMessageTransaction: ((row: MessageInsert) => number) | undefined;
+  readonly #fence = new LeaseFence();
   readonly schedules: ScheduleStore;
+  readonly cluster: ClusterStore;
 
   constructor(db: Database.Database, options: SqliteStoreOptions = {}) {
     this.#db = db;
     const clock = options.now ?? (() => new Date());
     this.#now = () => clock().toISOString();
     this.schedules = new SqliteScheduleStore(db, this.#now);
+    this.cluster = new SqliteClusterStore(db, this.#fence, this.#now);
   }
 
   async createSession(input: NewSession): Promise<SessionRecord> {
@@ -155,25 +161,34 @@ export class SqliteStore implements Store {
     const columns = sessionPatchColumns(patch, this.#now());
     const sets = columns.map(([column]) => `${column} = ?`).join(', ');
     const params = columns.map(([, value]) => value);
-    const result = this.#sql(`UPDATE sessions SET ${sets} WHERE id = ?`).run(...params, id);
-    if (result.changes === 0) throw unknownSession(id);
+    const result = this.#sql(`UPDATE sessions SET ${sets} WHERE id = ? AND ${sqliteFence('sessions.id')}`).run(...params, id, this.#fenceParams(id));
+    if (result.changes === 0) throw this.#whyUnchanged(id);
     return this.#requireSession(id);
   }
 
   async addSessionCost(id: string, usd: number): Promise<void> {
-    const result = this.#sql('UPDATE sessions SET total_cost_usd = total_cost_usd + ?, updated_at = ? WHERE id = ?').run(usd, this.#now(), id);
-    if (result.changes === 0) throw unknownSession(id);
+    const result = this.#sql(`UPDATE sessions SET total_cost_usd = total_cost_usd + ?, updated_at = ? WHERE id = ? AND ${sqliteFence('sessions.id')}`)
+      .run(usd, this.#now(), id, this.#fenceParams(id));
+    if (result.changes === 0) throw this.#whyUnchanged(id);
   }
 
   async deleteSession(id: string): Promise<boolean> {
     // Turns and messages go with it through ON DELETE CASCADE (foreign_keys=ON).
-    return this.#sql('DELETE FROM sessions WHERE id = ?').run(id).changes > 0;
+    if (this.#sql(`DELETE FROM sessions WHERE id = ? AND ${sqliteFence('sessions.id')}`).run(id, this.#fenceParams(id)).changes > 0) {
+      this.#fence.released(id);
+      return true;
+    }
+    const refusal = sqliteRefusal(this.#db, this.#fence, id);
+    if (refusal !== undefined) throw refusal;
+    return false;
   }
 
   async startTurn(sessionId: string, turnId: string): Promise<TurnRecord> {
     requireText(turnId, 'turn id');
     const start = this.#db.transaction((): TurnRecord => {
-      this.#requireSession(sessionId);
+      if (this.#sql(`SELECT 1 FROM sessions WHERE id = ? AND ${sqliteFence('sessions.id')}`).get(sessionId, this.#fenceParams(sessionId)) === undefined) {
+        throw this.#whyUnchanged(sessionId);
+      }
       const existing = this.#sql('SELECT session_id FROM turns WHERE id = ?').get(turnId);
       if (existing !== undefined) {
         throw new StoreError('conflict', `turn ${JSON.stringify(turnId)} already exists; use a new turn id`);
@@ -187,12 +202,14 @@ export class SqliteStore implements Store {
 
   async endTurn(turnId: string, status: Exclude<TurnStatus, 'running'>, error: string | null = null): Promise<void> {
     const end = this.#db.transaction(() => {
-      const row = this.#sql('SELECT status FROM turns WHERE id = ?').get(turnId) as
-        | Pick<TurnRow, 'status'>
+      const row = this.#sql('SELECT status, session_id FROM turns WHERE id = ?').get(turnId) as
+        | Pick<TurnRow, 'status' | 'session_id'>
         | undefined;
       if (row === undefined) {
         throw new StoreError('not_found', `turn ${JSON.stringify(turnId)} does not exist; call startTurn first`);
       }
+      const fence = this.#sql(`SELECT ${sqliteFence('@fenceSession')} AS ok`).get({ fenceSession: row.session_id, ...this.#fenceParams(row.session_id) }) as { ok: number };
+      if (fence.ok !== 1) throw this.#whyUnchanged(row.session_id);
       if (row.status !== 'running') {
         throw new StoreError(
           'conflict',
@@ -267,11 +284,18 @@ export class SqliteStore implements Store {
   }
 
   async recoverInterruptedTurns(): Promise<TurnRecord[]> {
-    const rows = this.#sql(
-      `UPDATE turns SET status = 'interrupted', ended_at = ?, error = ?
-       WHERE status = 'running' RETURNING *`,
-    ).all(this.#now(), 'agentd stopped while this turn was running') as TurnRow[];
-    return rows.map(toTurnRecord).sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+    // One daemon holds a data directory at a time (its lock): every running turn and every
+    // other daemon's lease (and registration) is a previous owner's, gone now, however
+    // recently it renewed.
+    const recover = this.#db.transaction((): TurnRow[] => {
+      this.#sql(`UPDATE session_leases SET owner = NULL, expires_at = ${SQLITE_NOW_MS} WHERE owner IS NOT NULL AND owner IS NOT ?`).run(this.#fence.daemonId);
+      this.#sql('DELETE FROM daemons WHERE id IS NOT ?').run(this.#fence.daemonId);
+      return this.#sql(
+        `UPDATE turns SET status = 'interrupted', ended_at = ?, error = ?
+         WHERE status = 'running' RETURNING *`,
+      ).all(this.#now(), 'agentd stopped while this turn was running') as TurnRow[];
+    });
+    return recover().map(toTurnRecord).sort((a, b) => a.startedAt.localeCompare(b.startedAt));
   }
 
   async close(): Promise<void> {
@@ -285,7 +309,8 @@ export class SqliteStore implements Store {
    */
   #insertMessage(row: MessageInsert): number {
     this.#insertMessageTransaction ??= this.#db.transaction((values: MessageInsert): number => {
-      if (this.#sql('SELECT 1 FROM sessions WHERE id = ?').get(values.sessionId) === undefined) throw unknownSession(values.sessionId);
+      const fenced = `SELECT 1 FROM sessions WHERE id = ? AND ${sqliteFence('sessions.id')}`;
+      if (this.#sql(fenced).get(values.sessionId, this.#fenceParams(values.sessionId)) === undefined) throw this.#whyUnchanged(values.sessionId);
       const { seq } = this.#sql(
         `INSERT INTO messages (session_id, seq, id, turn_id, role, content, status, model, usage, cost_usd, meta, created_at)
          VALUES (@sessionId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = @sessionId),
@@ -296,6 +321,15 @@ export class SqliteStore implements Store {
       return seq;
     });
     return this.#insertMessageTransaction(row);
+  }
+
+  #fenceParams(sessionId: string): { fenceOwner: string | null; fenceEpoch: number | null } {
+    return sqliteFenceParams(this.#fence, sessionId);
+  }
+
+  /** A fenced write changed nothing: the lease is another's, or the session does not exist. */
+  #whyUnchanged(sessionId: string): StoreError {
+    return sqliteRefusal(this.#db, this.#fence, sessionId) ?? unknownSession(sessionId);
   }
 
   #sql(text: string): Database.Statement {

@@ -12,7 +12,9 @@ export type StoreErrorCode =
   /** The database file cannot be used by this version of agentd. */
   | 'unsupported_database'
   /** The database server cannot be reached or refused the connection (PostgreSQL). */
-  | 'unavailable';
+  | 'unavailable'
+  /** Another daemon runs the session (holds its lease); this one lost its lease or never had it. */
+  | 'fenced';
 
 /** Every error the store throws on purpose; the message says what was wrong and the fix. */
 export class StoreError extends Error {

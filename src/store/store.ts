@@ -4,7 +4,14 @@
  * Every method is asynchronous, so a store on a network database fits behind it; a caller
  * awaits a write before it announces what was written (a committed message is stored
  * before the event announcing it goes out).
+ *
+ * Several daemons may share one database (PostgreSQL): a session with a running turn is
+ * run by the daemon holding its lease (`cluster`, see cluster-store.ts). The writes for a
+ * session (appendMessage, startTurn, endTurn, updateSession, addSessionCost,
+ * deleteSession) are fenced: they fail with StoreError `fenced` when another daemon holds
+ * the session's lease, or when this store claimed it and has lost it since.
  */
+import type { ClusterStore } from './cluster-store.js';
 import type { ScheduleStore } from './schedule-store.js';
 import type { SessionMeta } from './session-meta.js';
 
@@ -235,10 +242,17 @@ export interface Store {
   costTotals(query: CostQuery): Promise<DayModelCost[]>;
   /** The session's messages in `seq` order. */
   listMessages(sessionId: string): Promise<MessageRecord[]>;
-  /** At start-up: every turn still 'running' (the daemon died mid-turn) becomes 'interrupted'; returns them. */
+  /**
+   * At start-up: every turn still 'running' whose owner is gone (the daemon died mid-turn)
+   * becomes 'interrupted'; returns them. On PostgreSQL that is a turn of a session no daemon
+   * holds a live lease on (another daemon's running turns go on); on SQLite, whose data
+   * directory one daemon holds at a time, every running turn, and other daemons' leases are released and their registrations forgotten.
+   */
   recoverInterruptedTurns(): Promise<TurnRecord[]>;
   /** Schedules added over the protocol and every schedule's runs (same database). */
   readonly schedules: ScheduleStore;
+  /** The daemons sharing the database and the sessions' leases (the same database). */
+  readonly cluster: ClusterStore;
   /** Closes the database; the store must not be used afterwards. */
   close(): Promise<void>;
 }

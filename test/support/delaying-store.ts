@@ -1,3 +1,4 @@
+import type { ClusterStore } from '../../src/store/cluster-store.js';
 import type { ScheduleStore } from '../../src/store/schedule-store.js';
 import type { Store } from '../../src/store/store.js';
 
@@ -16,6 +17,10 @@ const STORE_METHODS = [
 const SCHEDULE_METHODS = [
   'listSchedules', 'getSchedule', 'saveSchedule', 'deleteSchedule', 'startRun', 'setRunSession', 'finishRun', 'lastRun', 'listRuns', 'recoverUnfinishedRuns',
 ] as const satisfies ReadonlyArray<keyof ScheduleStore>;
+
+const CLUSTER_METHODS = [
+  'registerDaemon', 'heartbeat', 'listDaemons', 'forgetDaemon', 'claimSession', 'renewLeases', 'releaseSession', 'leaseOf',
+] as const satisfies ReadonlyArray<keyof ClusterStore>;
 
 /**
  * A real store whose every call waits before it reaches the database, as each call to a
@@ -45,6 +50,7 @@ export function delayingStore(inner: Store, delayFor: DelayFor): DelayingStore {
   return {
     ...wrap(inner, STORE_METHODS, ''),
     schedules: wrap(inner.schedules, SCHEDULE_METHODS, 'schedules.') as unknown as ScheduleStore,
+    cluster: wrap(inner.cluster, CLUSTER_METHODS, 'cluster.') as unknown as ClusterStore,
     inner,
   } as unknown as DelayingStore;
 }

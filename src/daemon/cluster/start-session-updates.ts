@@ -19,7 +19,14 @@ export interface StartedSessionUpdates extends CrossDaemonUpdates {
  * elsewhere are relayed to its followers here (SessionUpdateRelay), woken by LISTEN on a
  * connection of its own.
  */
-export async function startSessionUpdates(url: string, daemonId: string, sessions: SessionManager, log: (line: string) => void): Promise<StartedSessionUpdates> {
+export async function startSessionUpdates(
+  url: string,
+  /** This daemon's id, and whether it holds a session's lease (its turns run here). */
+  cluster: { daemonId: string; holdsLease(sessionId: string): boolean },
+  sessions: SessionManager,
+  log: (line: string) => void,
+): Promise<StartedSessionUpdates> {
+  const { daemonId } = cluster;
   const updates = new PostgresSessionUpdates(url);
   const publisher = new SessionUpdatePublisher(updates, daemonId, log);
   const followed = new Map<string, { session: Session; relay: SessionUpdateRelay; stop: () => void }>();
@@ -57,8 +64,8 @@ export async function startSessionUpdates(url: string, daemonId: string, session
   await listener.started;
   return {
     daemonId,
-    // Until sessions have leases, a turn runs where its session's object is running.
-    runsHere: (sessionId) => (sessions.get(sessionId)?.state ?? 'idle') !== 'idle' || publisher.writing(sessionId),
+    // A turn runs where its session's lease is held; its last updates may still be going out after.
+    runsHere: (sessionId) => cluster.holdsLease(sessionId) || publisher.writing(sessionId),
     join: (session, attach) => follow(session).join(attach),
     async close() {
       await listener.close();

@@ -20,6 +20,8 @@ import { LiveSessions } from '../session/live-sessions.js';
 import { OpenPermissionQuestions } from '../session/open-permission-questions.js';
 import { SessionManager } from '../session/session-manager.js';
 import type { Store } from '../store/store.js';
+import type { WorkQueue } from '../server/work-queue.js';
+import type { TurnSlots } from '../session/turn-slots.js';
 import { HookRunner } from '../tools/hooks/hook-runner.js';
 import { McpManager } from '../tools/mcp/mcp-manager.js';
 import { ClientTools } from '../tools/remote/client-tools.js';
@@ -42,7 +44,14 @@ export interface BuiltDaemonContext extends DaemonContext {
  * user's config, the projects (one per settings root, see Project), the session manager,
  * the agent tool that starts sub-agents through it, the config reloader and the scheduler.
  */
-export function createDaemonContext(settings: DaemonSettings, store: Store, sandbox: Promise<SandboxInfo>, clients = new Set<ClientConnection>()): BuiltDaemonContext {
+export function createDaemonContext(
+  settings: DaemonSettings,
+  store: Store,
+  sandbox: Promise<SandboxInfo>,
+  clients: Set<ClientConnection>,
+  /** The turn slots every top-level turn takes one of (`cluster.concurrency`), and the work queue taking jobs into them. */
+  work: { slots: TurnSlots; queue: WorkQueue },
+): BuiltDaemonContext {
   const { options, config, paths, log } = settings;
   const { env, version } = options;
   const configFile = options.configFile !== undefined ? path.resolve(options.cwd, options.configFile) : undefined;
@@ -108,7 +117,7 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
     rememberedWarnings: new RememberedWarnings(join(paths.stateDir, 'warnings-shown.json')),
   };
   const projects = new Projects(settings.projects, parts);
-  const sessions = new SessionManager(store, live, (cwd) => projects.for(cwd));
+  const sessions = new SessionManager(store, live, (cwd) => projects.for(cwd), work.slots);
   tools.register(createAgentTool({ sessions }), { origin: 'builtin' });
 
   const healthLog = new DaemonHealthLog();
@@ -134,6 +143,7 @@ export function createDaemonContext(settings: DaemonSettings, store: Store, sand
     sessions,
     permissionQuestions,
     scheduler,
+    work: work.queue,
     sandbox,
     sandboxPolicy,
     providerScopes: () => projects.providerScopes(),

@@ -9,12 +9,19 @@ import { userSandbox } from '../project/projects.js';
 import { createDaemonContext, type BuiltDaemonContext } from './create-daemon-context.js';
 import { followConfigChanges } from './follow-config-changes.js';
 import { chooseStore, openDaemonStore } from './open-daemon-store.js';
+import type { StoreConfig } from '../config/config-schema.js';
+import { TurnSlots } from '../session/turn-slots.js';
+import { openWorkQueue } from './cluster/open-work-queue.js';
+import { createRunQueuedPrompt } from './cluster/run-queued-prompt.js';
 import { loadDaemonSettings, type DaemonSettings, type StartOptions } from './load-daemon-settings.js';
 import { reportMcpServerStates } from './report-mcp-server-states.js';
 import { recordProviderIncidents } from './record-provider-incidents.js';
 import { reportSessionChanges } from './report-session-changes.js';
 
 export type { StartOptions } from './load-daemon-settings.js';
+
+/** Turns one daemon runs at once when `cluster.concurrency` is not set. */
+export const DEFAULT_CONCURRENCY = 8;
 
 export interface StartedDaemon {
   daemon: BuiltDaemonContext;
@@ -40,9 +47,11 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   // Throws DataDirBusyError (naming the owner) when another daemon has the directory.
   const lock = options.lock ?? lockDataDir(paths.dataDir);
   let store: Store;
+  let storeChoice: StoreConfig;
   try {
+    storeChoice = chooseStore(config, options.env);
     // With PostgreSQL the lock above still guards only this machine's data directory.
-    store = options.openStore ? await options.openStore(paths.databaseFile) : await openDaemonStore(chooseStore(config, options.env), paths.databaseFile);
+    store = options.openStore ? await options.openStore(paths.databaseFile) : await openDaemonStore(storeChoice, paths.databaseFile);
   } catch (error) {
     lock.release();
     throw error;
@@ -56,7 +65,18 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   void sandbox.then((info) => {
     if (info.mode === 'none') log(`bash runs without a sandbox (${describeSandbox(info)}); each command asks permission`);
   });
-  const daemon = createDaemonContext(settings, store, sandbox, clients);
+  // Interactive and headless turns together; a sub-agent runs in its parent's slot.
+  const slots = new TurnSlots(config.cluster?.concurrency ?? DEFAULT_CONCURRENCY);
+  const work = await openWorkQueue(storeChoice, slots, log);
+  const daemon = createDaemonContext(settings, store, sandbox, clients ?? new Set<ClientConnection>(), { slots, queue: work });
+  // Before anything that runs in the background: a queue that cannot start stops the start-up cleanly.
+  try {
+    await work.start(createRunQueuedPrompt(daemon.sessions, slots, daemon.clients));
+  } catch (error) {
+    await store.close();
+    lock.release();
+    throw new Error(`the work queue (pg-boss in the PostgreSQL store) did not start: ${(error as Error).message}`, { cause: error });
+  }
   // What every session's first model request would otherwise compute: the built-in tools' schemas.
   prepareToolJsonSchemas(daemon.tools.list().map(({ tool }) => tool));
   // In the background, like the sandbox probe; sessions never wait for it, their tools appear when ready.
@@ -76,11 +96,15 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
     config,
     store,
     async shutdown() {
+      // No job is taken from here on; jobs waiting on pg-boss stay for another daemon.
+      work.stopTaking();
       // First, so a run's history row records the shutdown before its session is aborted.
       await daemon.scheduler.stop();
       await watching;
       await daemon.reloader.close();
       await daemon.sessions.shutdown();
+      // After the turns were stopped: the jobs in hand settle (a committed one is complete, never re-run).
+      await work.close();
       await daemon.mcp.stopAll();
       await store.close();
       lock.release();

@@ -22,6 +22,7 @@ import type { Project } from '../project/project.js';
 import type { SessionState } from './session-state.js';
 import type { Usage } from '../providers/usage.js';
 import { SessionWriter } from './session-writer.js';
+import type { ReleaseSlot, TurnSlots } from './turn-slots.js';
 import { TurnLifecycle, type PromptOutcome } from './turn-lifecycle.js';
 import { RunTurnBusyError, SessionBusyError, UnknownChoiceError } from './session-errors.js';
 
@@ -40,6 +41,13 @@ export interface SubmitOptions {
   origin?: string;
   /** A run's own settings for the turn it starts (never stored, see RunOverrides). */
   run?: RunOverrides;
+  /**
+   * The id of the turn it starts (a queued job's id): a job run again after its daemon died
+   * finds its turn stored and is not run twice. Absent, the turn gets a new id.
+   */
+  turnId?: string;
+  /** A turn slot the caller holds already (a queued job's); the session gives it back on every path. */
+  slot?: ReleaseSlot;
 }
 
 /** What a submitted prompt gets. */
@@ -78,6 +86,7 @@ export class Session {
   /**
    * `project` is the session directory's; `currentProject` gives it again as the
    * directory's settings are now (its version rises when one of its files changed).
+   * `slots`, when given, are the daemon's turn slots each of its turns takes one of.
    */
   constructor(
     record: SessionRecord,
@@ -85,6 +94,7 @@ export class Session {
     store: Store,
     project: Project,
     currentProject: () => Project,
+    slots?: TurnSlots,
   ) {
     this.live = new LiveProject(project, currentProject);
     this.events = new SessionEventStream((line) => this.project.log(`session ${this.id}: ${line}`));
@@ -99,7 +109,7 @@ export class Session {
     };
     this.writer = new SessionWriter(record, store, (event) => this.emit(event));
     this.conversation = new Conversation(history);
-    this.turns = new TurnLifecycle({ writer: this.writer, conversation: this.conversation, queues: this.queues, store, log: (line) => this.project.log(line), stateChanged: (state) => this.stateChanged(state) });
+    this.turns = new TurnLifecycle({ writer: this.writer, conversation: this.conversation, queues: this.queues, store, log: (line) => this.project.log(line), stateChanged: (state) => this.stateChanged(state), ...(slots ? { slots } : {}) });
     this.cost = new CostTracker(project.costTotals, record.totalCostUsd);
     this.queues.restoreModes(record.meta.deliveryModes);
   }
@@ -209,8 +219,10 @@ export class Session {
     if (!options.delivery) return { queued: undefined, outcome: this.promptWhenFree(blocks, options) };
     const message: UserMessage = { role: 'user', content: convertPrompt(blocks) };
     const state = this.turns.state;
+    if (state === 'idle') return { queued: undefined, outcome: this.startTurn(message, blocks, options) };
+    // Joining a running turn (or refused): a slot the caller brought is not needed.
+    options.slot?.();
     if (state === 'compacting') throw new SessionBusyError(this.id);
-    if (state === 'idle') return { queued: undefined, outcome: this.startTurn(message, blocks, options.origin, options.run) };
     const queue: QueueName = options.delivery === 'steer' ? 'steering' : 'followUp';
     const outcome = this.enqueue(queue, message, blocks, options.origin);
     if (options.interrupt && queue === 'steering') this.turns.current?.interrupt();
@@ -325,18 +337,31 @@ export class Session {
   private async promptWhenFree(blocks: ContentBlock[], options: SubmitOptions): Promise<PromptOutcome> {
     const message: UserMessage = { role: 'user', content: convertPrompt(blocks) };
     await this.turns.stopped();
-    if (this.turns.state !== 'idle') throw new SessionBusyError(this.id);
-    return this.startTurn(message, blocks, options.origin, options.run);
+    if (this.turns.state !== 'idle') {
+      options.slot?.();
+      throw new SessionBusyError(this.id);
+    }
+    return this.startTurn(message, blocks, options);
   }
 
-  private startTurn(message: UserMessage, blocks: ContentBlock[], origin: string | undefined, run: RunOverrides | undefined): Promise<PromptOutcome> {
-    const project = this.live.refresh();
-    const agent = project.agent(this.record);
-    // Resolve the model before anything is stored, so a misconfiguration loses nothing.
-    const model = project.resolveModel(agent.model ?? this.record.model);
+  private startTurn(message: UserMessage, blocks: ContentBlock[], options: SubmitOptions): Promise<PromptOutcome> {
+    const { origin, run, turnId, slot } = options;
+    let project: Project;
+    let agent: ReturnType<Project['agent']>;
+    let model: ReturnType<Project['resolveModel']>;
+    try {
+      project = this.live.refresh();
+      agent = project.agent(this.record);
+      // Resolve the model before anything is stored, so a misconfiguration loses nothing.
+      model = project.resolveModel(agent.model ?? this.record.model);
+    } catch (error) {
+      slot?.();
+      throw error;
+    }
     // One path for a mode over the project's: the run's own, else the daemon's; held by this turn alone.
     const permissionMode = run?.permissionMode ?? project.turnPermissionMode;
-    return this.turns.start({ message, blocks, origin, run, permissionMode }, async (turn) => {
+    const prompt = { message, blocks, origin, run, permissionMode, ...(turnId !== undefined ? { turnId } : {}), ...(slot ? { slot } : {}) };
+    return this.turns.start(prompt, async (turn) => {
       const runner = await this.turnRunner(project);
       // A prompt sent right after session/new gets the tools of servers still starting.
       await this.mcpStarts.beforeTurn(turn.signal);

@@ -9,11 +9,12 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 
 // Loaded at run time from node_modules instead of living in the snapshot: a native addon,
-// packages that load .wasm files, and the big ones only the daemon proper uses, so the
+// packages that load .wasm files, and the big ones only the daemon proper uses (pg and pg-boss
+// only with the PostgreSQL store), so the
 // heap to restore stays small (a snapshot of everything, 24 MB, took 170 ms to restore);
 // `ws` too, which only the dashboard's HTTP server uses and which requires optional native
 // packages (bufferutil, utf-8-validate) that a snapshot could not load.
-const AT_RUN_TIME = /^(web-tree-sitter|tree-sitter-bash|gpt-tokenizer|undici|turndown|@mixmark-io\/domino|ajv|ajv-formats|chokidar|@modelcontextprotocol\/sdk|ws|pg)(\/.*)?$/;
+const AT_RUN_TIME = /^(web-tree-sitter|tree-sitter-bash|gpt-tokenizer|undici|turndown|@mixmark-io\/domino|ajv|ajv-formats|chokidar|@modelcontextprotocol\/sdk|ws|pg|pg-boss)(\/.*)?$/;
 
 /** The global the snapshot's modules require packages through: set at build time by the banner, at run time by the entry. */
 const RUNTIME_REQUIRE = 'globalThis.agentdSnapshotRequire';

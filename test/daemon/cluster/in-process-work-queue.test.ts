@@ -103,7 +103,7 @@ describe('the in-process work queue and turn slots', () => {
     // Busy (a prompt without delivery would be refused) but nothing stored: it holds no slot.
     const other = daemon!.connect();
     await other.call('initialize', { protocolVersion: 1 });
-    await expect.poll(async () => (await other.call('session/info', { sessionId: second.sessionId })).state).toBe('running');
+    await expect.poll(async () => (await other.call('session/info', { sessionId: second.sessionId })).state, { timeout: 15_000 }).toBe('running');
     const { sessions } = await daemon!.context();
     expect(await sessions.store.listTurns(second.sessionId)).toEqual([]);
     expect(replay!.requests).toHaveLength(1);
@@ -133,7 +133,7 @@ describe('the in-process work queue and turn slots', () => {
 
     // An interactive prompt waiting for the slot is cancelled: it answers cancelled, nothing of it stored.
     const cancelled = peer.request('session/prompt', { sessionId: third.sessionId, prompt: text('Never mind') });
-    await expect.poll(async () => (await peer.call('session/info', { sessionId: third.sessionId })).state).toBe('running');
+    await expect.poll(async () => (await peer.call('session/info', { sessionId: third.sessionId })).state, { timeout: 15_000 }).toBe('running');
     peer.notify('session/cancel', { sessionId: third.sessionId });
     expect((await cancelled).result).toEqual({ stopReason: 'cancelled' });
     expect(await sessions.store.listTurns(third.sessionId)).toEqual([]);
@@ -141,7 +141,7 @@ describe('the in-process work queue and turn slots', () => {
 
     await peer.call('session/abort', { sessionId: first.sessionId });
     expect((await running).result).toEqual({ stopReason: 'cancelled' });
-    await expect.poll(async () => (await sessions.store.listTurns(second.sessionId)).map((turn) => [turn.id, turn.status])).toEqual([[jobId, 'end_turn']]);
+    await expect.poll(async () => (await sessions.store.listTurns(second.sessionId)).map((turn) => [turn.id, turn.status]), { timeout: 15_000 }).toEqual([[jobId, 'end_turn']]);
     expect(await work.waiting()).toBe(0);
     // Nobody follows the queued session: it was unloaded when its turn ended, and stays stored.
     expect(sessions.get(second.sessionId)).toBeUndefined();

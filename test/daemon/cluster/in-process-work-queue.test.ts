@@ -147,6 +147,27 @@ describe('the in-process work queue and turn slots', () => {
     expect(sessions.get(second.sessionId)).toBeUndefined();
   });
 
+  it('runs a queued turn on when the client that queued it hangs up (an interactive turn would stop)', async () => {
+    const daemon = await start();
+    const body = chatCompletionSse(['Working', ' on']);
+    replay!.enqueue({ body, stallAfterBytes: body.indexOf('" on"') });
+    const { toDaemon, fromDaemon } = daemon.connectStreams();
+    const { RpcPeer } = await import('../../support/rpc-peer.js');
+    const queuing = new RpcPeer(fromDaemon, toDaemon);
+    await queuing.call('initialize', { protocolVersion: 1 });
+    const { sessionId } = await queuing.call('session/new', { cwd: workspace!, mcpServers: [] });
+    await queuing.call('session/prompt', { sessionId, prompt: text('Work on'), _meta: { agentd: { queue: true } } });
+    // It follows the session it made, and the job's turn is streaming.
+    await queuing.waitFor((m) => m.params?.update?.sessionUpdate === 'agent_message_chunk');
+    const { clients } = await daemon.context();
+    const before = clients.size;
+    toDaemon.end();
+    await expect.poll(() => clients.size, { timeout: 15_000 }).toBe(before - 1);
+    // Nobody follows it now, and it still runs: no client sent its prompt.
+    expect(await daemon.peer.call('session/info', { sessionId })).toMatchObject({ state: 'running' });
+    await daemon.peer.call('session/abort', { sessionId });
+  });
+
   it('refuses a queued prompt it could never run, naming what is wrong', async () => {
     const { peer } = await start();
     const { sessionId } = await peer.call('session/new', { cwd: workspace!, mcpServers: [] });

@@ -51,7 +51,7 @@ describe('the in-process work queue and turn slots', () => {
     // The client that queued it follows the session it made: the job's turn has the job's id.
     const started = await peer.waitFor(event(sessionId, 'turn_start'));
     expect(started.params.event.turnId).toBe(jobId);
-    expect(await peer.call('session/info', { sessionId })).toMatchObject({ state: 'running' });
+    expect((await daemon!.context()).sessions.get(sessionId)?.state).toBe('running');
     await peer.call('session/abort', { sessionId });
     const ended = await peer.waitFor(event(sessionId, 'turn_end'));
     expect(ended.params.event).toMatchObject({ turnId: jobId, stopReason: 'cancelled' });
@@ -101,10 +101,8 @@ describe('the in-process work queue and turn slots', () => {
     await peer.waitFor((m) => m.params?.update?.sessionUpdate === 'agent_message_chunk');
     const waiting = peer.request('session/prompt', { sessionId: second.sessionId, prompt: text('Say something') });
     // Busy (a prompt without delivery would be refused) but nothing stored: it holds no slot.
-    const other = daemon!.connect();
-    await other.call('initialize', { protocolVersion: 1 });
-    await expect.poll(async () => (await other.call('session/info', { sessionId: second.sessionId })).state, { timeout: 15_000 }).toBe('running');
     const { sessions } = await daemon!.context();
+    await expect.poll(() => sessions.get(second.sessionId)?.state, { timeout: 15_000 }).toBe('running');
     expect(await sessions.store.listTurns(second.sessionId)).toEqual([]);
     expect(replay!.requests).toHaveLength(1);
 
@@ -133,7 +131,7 @@ describe('the in-process work queue and turn slots', () => {
 
     // An interactive prompt waiting for the slot is cancelled: it answers cancelled, nothing of it stored.
     const cancelled = peer.request('session/prompt', { sessionId: third.sessionId, prompt: text('Never mind') });
-    await expect.poll(async () => (await peer.call('session/info', { sessionId: third.sessionId })).state, { timeout: 15_000 }).toBe('running');
+    await expect.poll(() => sessions.get(third.sessionId)?.state, { timeout: 15_000 }).toBe('running');
     peer.notify('session/cancel', { sessionId: third.sessionId });
     expect((await cancelled).result).toEqual({ stopReason: 'cancelled' });
     expect(await sessions.store.listTurns(third.sessionId)).toEqual([]);
@@ -164,7 +162,7 @@ describe('the in-process work queue and turn slots', () => {
     toDaemon.end();
     await expect.poll(() => clients.size, { timeout: 15_000 }).toBe(before - 1);
     // Nobody follows it now, and it still runs: no client sent its prompt.
-    expect(await daemon.peer.call('session/info', { sessionId })).toMatchObject({ state: 'running' });
+    expect((await daemon.context()).sessions.get(sessionId)?.state).toBe('running');
     await daemon.peer.call('session/abort', { sessionId });
   });
 

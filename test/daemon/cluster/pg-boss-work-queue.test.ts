@@ -131,4 +131,33 @@ describe.skipIf(!requireProgram(POSTGRES))('the pg-boss work queue shared by two
     expect(model.requests).toHaveLength(1);
     expect(daemon.stderr()).toContain(`queued prompt ${jobId} for session ${sessionId} skipped`);
   }, 120_000);
+
+  it('gives a job back to pg-boss to retry when its run fails before anything was stored', async () => {
+    const url = await createTestDatabase();
+    const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
+    // No model configured: the turn cannot start, so its prompt is never stored.
+    const home = makeHome({});
+    const daemon = startInProcessDaemon(daemonEnv(home.home, { AGENTD_STORE_URL: url }), workspace);
+    cleanups.push(async () => {
+      await daemon.close();
+      home.cleanup();
+      rmSync(workspace, { recursive: true, force: true });
+    });
+    const { peer } = daemon;
+    await peer.call('initialize', { protocolVersion: 1 });
+    const { sessionId } = await peer.call('session/new', { cwd: workspace, mcpServers: [] });
+    const answer = await peer.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'no model yet' }], _meta: { agentd: { queue: true } } });
+    const jobId = (answer._meta as { agentd: { jobId: string } }).agentd.jobId;
+
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    cleanups.push(() => db.end());
+    const job = async () => (await db.query(`SELECT state, retry_limit, output FROM pgboss.job WHERE id = $1`, [jobId])).rows[0] as { state: string; retry_limit: number; output: { message?: string } | null };
+    await expect.poll(async () => (await job()).state, { timeout: 30_000 }).toBe('retry');
+    expect((await job()).retry_limit).toBe(3);
+    expect((await job()).output?.message).toEqual(expect.stringContaining('model'));
+    const { sessions } = await daemon.context();
+    expect(await sessions.store.listTurns(sessionId)).toEqual([]);
+    expect(daemon.stderr()).toContain(`queued prompt ${jobId} for session ${sessionId} failed before it was stored (pg-boss retries it)`);
+  }, 120_000);
 });

@@ -18,4 +18,6 @@ export interface WorkQueue {
   queuePrompt(job: QueuedPrompt): Promise<{ jobId: string }>;
   /** Jobs waiting for a daemon to take them (running ones not counted). */
   waiting(): Promise<number>;
+  /** Jobs this daemon holds now, waiting in its memory or taken: a daemon started on demand stays while there are any. */
+  readonly held: number;
 }

@@ -46,6 +46,10 @@ export class InProcessWorkQueue implements DaemonWorkQueue {
     return this.queued.length;
   }
 
+  get held(): number {
+    return this.queued.length + this.inHand.size;
+  }
+
   stopTaking(): void {
     this.taking = false;
     this.stopWatching?.();

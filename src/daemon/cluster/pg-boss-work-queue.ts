@@ -99,6 +99,11 @@ export class PgBossWorkQueue implements DaemonWorkQueue {
     return this.boss ? this.boss.getQueueSize(PROMPT_QUEUE) : 0;
   }
 
+  /** Jobs taken by this daemon (those waiting are in the database, for any daemon). */
+  get held(): number {
+    return this.inHand.size;
+  }
+
   stopTaking(): void {
     this.taking = false;
     this.stopWatching?.();
@@ -110,6 +115,18 @@ export class PgBossWorkQueue implements DaemonWorkQueue {
     await Promise.all(this.inHand);
     await this.listener?.end().catch(() => undefined);
     await this.boss?.stop({ graceful: false, close: true });
+  }
+
+  /**
+   * A job fetched while the daemon began to stop is given back untouched (failed, then
+   * revived if that was its last try), for another daemon: its turn would be cut short here.
+   */
+  private async runUnlessStopping(boss: PgBoss, run: RunQueuedPrompt, job: PgBoss.Job<PromptJobData>, slot: ReleaseSlot): Promise<QueuedPromptResult> {
+    if (this.taking) return run({ id: job.id, sessionId: job.data.sessionId, prompt: job.data.prompt }, slot);
+    slot();
+    await boss.fail(PROMPT_QUEUE, job.id, { message: 'the daemon that took it was stopping' });
+    await boss.retry(PROMPT_QUEUE, job.id);
+    return { outcome: 'skipped', reason: 'this daemon is stopping; the job waits for another' };
   }
 
   /** Fetches one job per free slot until none is waiting; a call during a fetch makes it look again. */
@@ -154,8 +171,8 @@ export class PgBossWorkQueue implements DaemonWorkQueue {
   }
 
   private execute(boss: PgBoss, run: RunQueuedPrompt, job: PgBoss.Job<PromptJobData>, slot: ReleaseSlot): void {
-    const { sessionId, prompt } = job.data;
-    const done = run({ id: job.id, sessionId, prompt }, slot)
+    const { sessionId } = job.data;
+    const done = this.runUnlessStopping(boss, run, job, slot)
       .then(
         async (result: QueuedPromptResult) => {
           if (result.outcome === 'skipped') this.log(`queued prompt ${job.id} for session ${sessionId} skipped: ${result.reason}`);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../../support/chat-completion-sse.js';
 import { daemonEnv, makeHome } from '../../support/daemon-process.js';
 import { startInProcessDaemon, type InProcessDaemon } from '../../support/in-process-daemon.js';
+import { daemonBusyWith } from '../../../src/daemon/exit-when-idle.js';
 import type { WireMessage } from '../../support/rpc-peer.js';
 import { startReplayServer, type ReplayServer } from '../../support/replay-server.js';
 
@@ -126,8 +127,11 @@ describe('the in-process work queue and turn slots', () => {
     await peer.waitFor((m) => m.params?.update?.sessionUpdate === 'agent_message_chunk');
     const queued = await peer.call('session/prompt', { sessionId: second.sessionId, prompt: text('Queued work'), _meta: { agentd: { queue: true } } });
     const jobId = (queued._meta as { agentd: { jobId: string } }).agentd.jobId;
-    const { sessions, work } = await daemon!.context();
+    const context = await daemon!.context();
+    const { sessions, work } = context;
     expect(await work.waiting()).toBe(1);
+    // A daemon started on demand does not exit on it: the job lives in its memory only.
+    expect(daemonBusyWith(0, context)).toBe('queued prompts wait');
 
     // An interactive prompt waiting for the slot is cancelled: it answers cancelled, nothing of it stored.
     const cancelled = peer.request('session/prompt', { sessionId: third.sessionId, prompt: text('Never mind') });

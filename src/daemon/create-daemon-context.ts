@@ -21,6 +21,7 @@ import { OpenPermissionQuestions } from '../session/open-permission-questions.js
 import { SessionManager } from '../session/session-manager.js';
 import type { Store } from '../store/store.js';
 import type { WorkQueue } from '../server/work-queue.js';
+import type { SessionRouting } from '../server/session-routing.js';
 import type { TurnSlots } from '../session/turn-slots.js';
 import { HookRunner } from '../tools/hooks/hook-runner.js';
 import { McpManager } from '../tools/mcp/mcp-manager.js';
@@ -50,7 +51,7 @@ export function createDaemonContext(
   sandbox: Promise<SandboxInfo>,
   clients: Set<ClientConnection>,
   /** The turn slots every top-level turn takes one of (`cluster.concurrency`), and the work queue taking jobs into them. */
-  work: { slots: TurnSlots; queue: WorkQueue },
+  work: { slots: TurnSlots; queue: WorkQueue; routing: SessionRouting },
 ): BuiltDaemonContext {
   const { options, config, paths, log } = settings;
   const { env, version } = options;
@@ -144,6 +145,7 @@ export function createDaemonContext(
     permissionQuestions,
     scheduler,
     work: work.queue,
+    routing: work.routing,
     sandbox,
     sandboxPolicy,
     providerScopes: () => projects.providerScopes(),

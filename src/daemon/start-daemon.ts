@@ -11,7 +11,9 @@ import { followConfigChanges } from './follow-config-changes.js';
 import { chooseStore, openDaemonStore } from './open-daemon-store.js';
 import type { StoreConfig } from '../config/config-schema.js';
 import { TurnSlots } from '../session/turn-slots.js';
-import { openWorkQueue } from './cluster/open-work-queue.js';
+import { newDaemonId } from './cluster/daemon-identity.js';
+import { openCluster, type ClusterLinks } from './cluster/open-cluster.js';
+import { noSessionOwner } from './cluster/session-owner.js';
 import { createRunQueuedPrompt } from './cluster/run-queued-prompt.js';
 import { loadDaemonSettings, type DaemonSettings, type StartOptions } from './load-daemon-settings.js';
 import { reportMcpServerStates } from './report-mcp-server-states.js';
@@ -67,15 +69,25 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   });
   // Interactive and headless turns together; a sub-agent runs in its parent's slot.
   const slots = new TurnSlots(config.cluster?.concurrency ?? DEFAULT_CONCURRENCY);
-  const work = await openWorkQueue(storeChoice, slots, log);
-  const daemon = createDaemonContext(settings, store, sandbox, clients ?? new Set<ClientConnection>(), { slots, queue: work });
-  // Before anything that runs in the background: a queue that cannot start stops the start-up cleanly.
+  let cluster: ClusterLinks;
   try {
-    await work.start(createRunQueuedPrompt(daemon.sessions, slots, daemon.clients));
+    cluster = await openCluster(storeChoice, { daemonId: newDaemonId(), slots, findSessionOwner: options.findSessionOwner ?? noSessionOwner, log });
   } catch (error) {
     await store.close();
     lock.release();
-    throw new Error(`the work queue (pg-boss in the PostgreSQL store) did not start: ${(error as Error).message}`, { cause: error });
+    throw new Error(`pg-boss (the work queue in the PostgreSQL store) did not start: ${(error as Error).message}`, { cause: error });
+  }
+  const { work, routing } = cluster;
+  const daemon = createDaemonContext(settings, store, sandbox, clients ?? new Set<ClientConnection>(), { slots, queue: work, routing });
+  // Before anything that runs in the background: a queue that cannot start stops the start-up cleanly.
+  try {
+    await work.start(createRunQueuedPrompt(daemon.sessions, slots, daemon.clients));
+    await routing.start(daemon.sessions);
+  } catch (error) {
+    await cluster.close().catch(() => undefined);
+    await store.close();
+    lock.release();
+    throw new Error(`pg-boss (the work queue in the PostgreSQL store) did not start: ${(error as Error).message}`, { cause: error });
   }
   // What every session's first model request would otherwise compute: the built-in tools' schemas.
   prepareToolJsonSchemas(daemon.tools.list().map(({ tool }) => tool));
@@ -98,6 +110,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
     async shutdown() {
       // No job is taken from here on; jobs waiting on pg-boss stay for another daemon.
       work.stopTaking();
+      await routing.stop();
       // First, so a run's history row records the shutdown before its session is aborted.
       await daemon.scheduler.stop();
       await watching;
@@ -105,6 +118,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
       await daemon.sessions.shutdown();
       // After the turns were stopped: the jobs in hand settle (a committed one is complete, never re-run).
       await work.close();
+      await cluster.close();
       await daemon.mcp.stopAll();
       await store.close();
       lock.release();

@@ -1,9 +1,9 @@
 import type PgBoss from 'pg-boss';
-import type pg from 'pg';
 import type { ContentBlock } from '../../../protocol/index.js';
 import type { QueuedPrompt } from '../../server/work-queue.js';
 import type { ReleaseSlot, TurnSlots } from '../../session/turn-slots.js';
 import type { DaemonWorkQueue } from './daemon-work-queue.js';
+import type { PgBossConnection } from './pg-boss-connection.js';
 import type { QueuedPromptResult, RunQueuedPrompt } from './run-queued-prompt.js';
 
 /** The pg-boss queue of headless prompts, in the schema `pgboss` of the store's database. */
@@ -38,7 +38,7 @@ interface PromptJobData {
  * session's jobs run one at a time across the cluster, in the order queued. pg-boss 10 only
  * polls (every 2 s at best 0.5 s), so this daemon fetches itself, one job per free slot:
  * when a job is queued anywhere (NOTIFY on a dedicated connection), when a slot comes free,
- * and every SWEEP_MS for retries. pg-boss is loaded only here, when the store is PostgreSQL.
+ * and every SWEEP_MS for retries.
  *
  * A limit of pg-boss 10's fetch: it takes the oldest waiting jobs, and when the oldest is
  * for a session whose job is active, the fetch finds nothing until that job ends (the
@@ -48,7 +48,6 @@ interface PromptJobData {
 export class PgBossWorkQueue implements DaemonWorkQueue {
   readonly kind = 'pg-boss';
   private boss: PgBoss | undefined;
-  private listener: pg.Client | undefined;
   private sweep: NodeJS.Timeout | undefined;
   private stopWatching: (() => void) | undefined;
   private run: RunQueuedPrompt | undefined;
@@ -58,25 +57,16 @@ export class PgBossWorkQueue implements DaemonWorkQueue {
   private readonly inHand = new Set<Promise<void>>();
 
   constructor(
-    private readonly url: string,
+    private readonly connection: PgBossConnection,
     private readonly slots: TurnSlots,
     private readonly log: (line: string) => void,
   ) {}
 
   async start(run: RunQueuedPrompt): Promise<void> {
-    const [{ default: PgBossClass }, { default: pgModule }] = await Promise.all([import('pg-boss'), import('pg')]);
-    const boss = new PgBossClass({ connectionString: this.url, schema: 'pgboss', application_name: 'agentd work queue', max: 4, schedule: false });
-    boss.on('error', (error: Error) => this.log(`work queue: ${error.message}`));
-    await boss.start();
-    this.boss = boss;
+    const { boss } = this.connection;
     await boss.createQueue(PROMPT_QUEUE, { name: PROMPT_QUEUE, policy: 'singleton', ...PROMPT_RETRY_POLICY });
-    // LISTEN needs a connection of its own: a pooled one may be handed to someone else.
-    const listener = new pgModule.Client({ connectionString: this.url, application_name: 'agentd work queue wake-ups' });
-    listener.on('error', (error: Error) => this.log(`work queue wake-ups: ${error.message}; jobs are still taken every ${SWEEP_MS / 1000} s`));
-    listener.on('notification', () => this.take());
-    await listener.connect();
-    await listener.query(`LISTEN ${WAKE_CHANNEL}`);
-    this.listener = listener;
+    this.boss = boss;
+    await this.connection.listen(WAKE_CHANNEL, () => this.take());
     this.run = run;
     this.taking = true;
     this.stopWatching = this.slots.onFree(() => this.take());
@@ -91,7 +81,7 @@ export class PgBossWorkQueue implements DaemonWorkQueue {
     const data: PromptJobData = { sessionId: prompt.sessionId, prompt: prompt.prompt };
     const jobId = await boss.send(PROMPT_QUEUE, data, { singletonKey: prompt.sessionId });
     if (jobId === null) throw new Error(`pg-boss did not queue the prompt for session ${prompt.sessionId}; send it again`);
-    await boss.getDb().executeSql('SELECT pg_notify($1, $2)', [WAKE_CHANNEL, '']);
+    await this.connection.notify(WAKE_CHANNEL, '');
     return { jobId };
   }
 
@@ -110,11 +100,10 @@ export class PgBossWorkQueue implements DaemonWorkQueue {
     if (this.sweep) clearInterval(this.sweep);
   }
 
+  /** Waits for the jobs in hand; the connection is closed by its owner (see openCluster). */
   async close(): Promise<void> {
     this.stopTaking();
     await Promise.all(this.inHand);
-    await this.listener?.end().catch(() => undefined);
-    await this.boss?.stop({ graceful: false, close: true });
   }
 
   /**

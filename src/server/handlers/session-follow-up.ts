@@ -2,7 +2,9 @@ import type { RequestHandler } from '../handler-table.js';
 import { answerQueued } from './answer-queued.js';
 
 /** Queues a message for when the agent would otherwise stop; starts a turn when idle. */
-export const sessionFollowUp: RequestHandler<'session/followUp'> = async (params, { client, daemon }) => {
+export const sessionFollowUp: RequestHandler<'session/followUp'> = async (params, { client, daemon, signal }) => {
+  const owner = await daemon.routing.ownerElsewhere(params.sessionId);
+  if (owner !== undefined) return daemon.routing.forward(owner, 'session/followUp', params, signal);
   const session = await daemon.sessions.open(params.sessionId);
   return answerQueued(daemon, session.id, session.submit(params.prompt, { delivery: 'followUp', origin: client.id }));
 };

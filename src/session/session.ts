@@ -22,7 +22,7 @@ import type { Project } from '../project/project.js';
 import type { SessionState } from './session-state.js';
 import type { Usage } from '../providers/usage.js';
 import { SessionWriter } from './session-writer.js';
-import type { ReleaseSlot, TurnSlots } from './turn-slots.js';
+import { releasingOnThrow, type ReleaseSlot, type TurnSlots } from './turn-slots.js';
 import { TurnLifecycle, type PromptOutcome } from './turn-lifecycle.js';
 import { RunTurnBusyError, SessionBusyError, UnknownChoiceError } from './session-errors.js';
 
@@ -41,10 +41,7 @@ export interface SubmitOptions {
   origin?: string;
   /** A run's own settings for the turn it starts (never stored, see RunOverrides). */
   run?: RunOverrides;
-  /**
-   * The id of the turn it starts (a queued job's id): a job run again after its daemon died
-   * finds its turn stored and is not run twice. Absent, the turn gets a new id.
-   */
+  /** The id of the turn it starts (a queued job's: a job run again finds its turn stored); a new one when absent. */
   turnId?: string;
   /** A turn slot the caller holds already (a queued job's); the session gives it back on every path. */
   slot?: ReleaseSlot;
@@ -337,27 +334,19 @@ export class Session {
   private async promptWhenFree(blocks: ContentBlock[], options: SubmitOptions): Promise<PromptOutcome> {
     const message: UserMessage = { role: 'user', content: convertPrompt(blocks) };
     await this.turns.stopped();
-    if (this.turns.state !== 'idle') {
-      options.slot?.();
-      throw new SessionBusyError(this.id);
-    }
+    releasingOnThrow(options.slot, () => {
+      if (this.turns.state !== 'idle') throw new SessionBusyError(this.id);
+    });
     return this.startTurn(message, blocks, options);
   }
 
-  private startTurn(message: UserMessage, blocks: ContentBlock[], options: SubmitOptions): Promise<PromptOutcome> {
-    const { origin, run, turnId, slot } = options;
-    let project: Project;
-    let agent: ReturnType<Project['agent']>;
-    let model: ReturnType<Project['resolveModel']>;
-    try {
-      project = this.live.refresh();
-      agent = project.agent(this.record);
+  private startTurn(message: UserMessage, blocks: ContentBlock[], { origin, run, turnId, slot }: SubmitOptions): Promise<PromptOutcome> {
+    const { project, agent, model } = releasingOnThrow(slot, () => {
+      const project = this.live.refresh();
+      const agent = project.agent(this.record);
       // Resolve the model before anything is stored, so a misconfiguration loses nothing.
-      model = project.resolveModel(agent.model ?? this.record.model);
-    } catch (error) {
-      slot?.();
-      throw error;
-    }
+      return { project, agent, model: project.resolveModel(agent.model ?? this.record.model) };
+    });
     // One path for a mode over the project's: the run's own, else the daemon's; held by this turn alone.
     const permissionMode = run?.permissionMode ?? project.turnPermissionMode;
     const prompt = { message, blocks, origin, run, permissionMode, ...(turnId !== undefined ? { turnId } : {}), ...(slot ? { slot } : {}) };

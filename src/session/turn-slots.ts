@@ -1,6 +1,16 @@
 /** Gives a slot back; calling it again does nothing. */
 export type ReleaseSlot = () => void;
 
+/** Runs `work`; when it throws, the slot a caller brought (if any) is given back first. */
+export function releasingOnThrow<T>(slot: ReleaseSlot | undefined, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    slot?.();
+    throw error;
+  }
+}
+
 /**
  * The turns one daemon runs at once (`cluster.concurrency`), interactive and headless
  * together: a turn takes a slot before it starts and gives it back when it ends. A prompt

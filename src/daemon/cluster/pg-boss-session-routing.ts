@@ -63,7 +63,8 @@ export class PgBossSessionRouting implements DaemonSessionRouting {
 
   async start(sessions: SessionManager): Promise<void> {
     this.sessions = sessions;
-    await this.boss.createQueue(daemonQueue(this.daemonId), { name: daemonQueue(this.daemonId), policy: 'standard', retryLimit: 0 });
+    const queue = daemonQueue(this.daemonId);
+    await this.connection.oneAtATime(() => this.boss.createQueue(queue, { name: queue, policy: 'standard', retryLimit: 0 }));
     await this.connection.listen(ROUTE_CHANNEL, (payload) => {
       if (payload === this.daemonId) this.take();
     });
@@ -80,7 +81,7 @@ export class PgBossSessionRouting implements DaemonSessionRouting {
   async stop(): Promise<void> {
     this.taking = false;
     if (this.sweep) clearInterval(this.sweep);
-    await this.boss.deleteQueue(daemonQueue(this.daemonId)).catch((error: Error) => this.log(`cannot remove this daemon's pg-boss queue: ${error.message}`));
+    await this.connection.oneAtATime(() => this.boss.deleteQueue(daemonQueue(this.daemonId))).catch((error: Error) => this.log(`cannot remove this daemon's pg-boss queue: ${error.message}`));
     for (const [requestId, waiting] of this.waiting) {
       this.waiting.delete(requestId);
       waiting.reject(new RpcError(ErrorCodes.InternalError, `this daemon is stopping: the answer of daemon ${waiting.owner} for session ${waiting.sessionId} will not be waited for`));

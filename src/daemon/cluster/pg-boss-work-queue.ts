@@ -64,7 +64,7 @@ export class PgBossWorkQueue implements DaemonWorkQueue {
 
   async start(run: RunQueuedPrompt): Promise<void> {
     const { boss } = this.connection;
-    await boss.createQueue(PROMPT_QUEUE, { name: PROMPT_QUEUE, policy: 'singleton', ...PROMPT_RETRY_POLICY });
+    await this.connection.oneAtATime(() => boss.createQueue(PROMPT_QUEUE, { name: PROMPT_QUEUE, policy: 'singleton', ...PROMPT_RETRY_POLICY }));
     this.boss = boss;
     await this.connection.listen(WAKE_CHANNEL, () => this.take());
     this.run = run;

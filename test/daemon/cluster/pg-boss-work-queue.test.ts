@@ -160,4 +160,23 @@ describe.skipIf(!requireProgram(POSTGRES))('the pg-boss work queue shared by two
     expect(await sessions.store.listTurns(sessionId)).toEqual([]);
     expect(daemon.stderr()).toContain(`queued prompt ${jobId} for session ${sessionId} failed before it was stored (pg-boss retries it)`);
   }, 120_000);
+
+  it('starts three daemons at once on an empty database (pg-boss\'s install and queues made one daemon at a time)', async () => {
+    const url = await createTestDatabase();
+    const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
+    cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
+    const daemons = [1, 2, 3].map(() => {
+      const home = makeHome({});
+      const daemon = startInProcessDaemon(daemonEnv(home.home, { AGENTD_STORE_URL: url }), workspace);
+      cleanups.push(async () => {
+        await daemon.close();
+        home.cleanup();
+      });
+      return daemon;
+    });
+    // Each builds its daemon (store, pg-boss, its own queue) at the same time as the others.
+    const contexts = await Promise.all(daemons.map((daemon) => daemon.context()));
+    expect(contexts.map((context) => context.work.kind)).toEqual(['pg-boss', 'pg-boss', 'pg-boss']);
+    expect(new Set(contexts.map((context) => context.routing.daemonId)).size).toBe(3);
+  }, 120_000);
 });

@@ -36,6 +36,15 @@ export const AgentdPromptMetaSchema = z
           'for when the turn would end; either way the request then answers with the running turn\'s ' +
           'stopReason. Absent: a busy session answers SessionBusy (-32010).',
       ),
+    queue: z
+      .boolean()
+      .optional()
+      .describe(
+        'true: queue the prompt as headless work and answer at once, before it runs, with `stopReason` ' +
+          '`end_turn` and `_meta.agentd.outcome` `queued` with the job id. A daemon with a free turn slot ' +
+          '(`cluster.concurrency`) takes the job and runs the prompt as its own turn, after the turns the ' +
+          'session already has; follow it with `session/load`. Not combined with `delivery`.',
+      ),
   })
   .describe('agentd options on `session/prompt`.');
 export type AgentdPromptMeta = z.infer<typeof AgentdPromptMetaSchema>;
@@ -50,13 +59,28 @@ export const PromptRequestSchema = z
   .describe('Params of `session/prompt`.');
 export type PromptRequest = z.infer<typeof PromptRequestSchema>;
 
-/** agentd's `_meta.agentd` on the `session/prompt` result: set when the budget stopped the turn. */
+/** agentd's `_meta.agentd` on the `session/prompt` result: set when the budget stopped the turn, or the prompt was queued. */
 export const AgentdPromptResponseMetaSchema = z
   .looseObject({
-    outcome: z.literal('budget_exceeded').optional().describe('`budget_exceeded`: the session\'s budget stopped the turn.'),
+    outcome: z
+      .enum(['budget_exceeded', 'queued'])
+      .optional()
+      .describe(
+        '`budget_exceeded`: the session\'s budget stopped the turn. `queued`: the prompt was queued ' +
+          '(`_meta.agentd.queue`) and has not run yet; `stopReason` is then `end_turn` for the request alone, ' +
+          'and the turn\'s own end is its `turn_end` event and its stored turn.',
+      ),
     message: z.string().optional().describe('What was spent against which budget, for the user.'),
+    jobId: z
+      .string()
+      .optional()
+      .describe('With `queued`: the job\'s id, which is also the id of the turn it starts (its `turn_start` and `turn_end` events carry it).'),
+    queue: z
+      .enum(['in-process', 'pg-boss'])
+      .optional()
+      .describe('With `queued`: where the job waits — this daemon\'s memory (SQLite store: lost if it stops first) or pg-boss in the PostgreSQL store, taken by any daemon.'),
   })
-  .describe('agentd details of how a turn ended.');
+  .describe('agentd details of how a turn ended, or that it was queued.');
 export type AgentdPromptResponseMeta = z.infer<typeof AgentdPromptResponseMetaSchema>;
 
 /** `session/prompt` result, sent when the turn ends. */

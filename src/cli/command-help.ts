@@ -54,11 +54,14 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     usage: [
       'run [--model P/M] [--agent NAME] [--session ID | --continue] [--cwd DIR] [--json] [--permission-mode MODE] "PROMPT"',
       'run [options] -   (the prompt from stdin)',
+      'run --detach [--model P/M] [--agent NAME] [--session ID | --continue] [--cwd DIR] [--json] "PROMPT"',
     ],
     summary: 'run one prompt and stream the answer to stdout; tool calls, retries and cost go to stderr',
     details: [
       'In the shared daemon when one owns the data directory (its config applies), else in this process.',
       'Ctrl-C stops the turn (what was said is stored); a second Ctrl-C quits at once.',
+      '--detach queues the prompt in the running daemon (any daemon of the cluster on PostgreSQL takes it),',
+      'prints the session id and exits; its questions go to the clients following the session.',
       'Exit codes: 0 done, 1 the model or a request failed, 3 no provider is configured, 4 out of turns,',
       '5 over budget, 6 the model refused, 7 output limit reached, 78 invalid configuration, 130 cancelled.',
     ],
@@ -67,6 +70,7 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
       { flag: '--agent', value: 'NAME', help: 'the agent (session mode): build, plan, explore or one of yours' },
       { flag: '--session', value: 'ID', help: 'go on with this stored session (agentd sessions lists them)' },
       { flag: '--continue', help: 'go on with the newest session of this directory (-c)' },
+      { flag: '--detach', help: 'queue the prompt in the running daemon, print the session id and exit' },
       CWD,
       { flag: '--json', help: 'print the ACP session/update and agentd/event notifications, then a result line' },
       CONFIG,

@@ -20,6 +20,9 @@ import { LiveSessions } from '../session/live-sessions.js';
 import { OpenPermissionQuestions } from '../session/open-permission-questions.js';
 import { SessionManager } from '../session/session-manager.js';
 import type { Store } from '../store/store.js';
+import type { WorkQueue } from '../server/work-queue.js';
+import type { SessionRouting } from '../server/session-routing.js';
+import type { TurnSlots } from '../session/turn-slots.js';
 import { HookRunner } from '../tools/hooks/hook-runner.js';
 import { McpManager } from '../tools/mcp/mcp-manager.js';
 import { ClientTools } from '../tools/remote/client-tools.js';
@@ -50,7 +53,9 @@ export function createDaemonContext(
   store: Store,
   cluster: ClusterMembership,
   sandbox: Promise<SandboxInfo>,
-  clients = new Set<ClientConnection>(),
+  clients: Set<ClientConnection>,
+  /** The turn slots every top-level turn takes one of (`cluster.concurrency`), and the work queue taking jobs into them. */
+  work: { slots: TurnSlots; queue: WorkQueue; routing: SessionRouting },
 ): BuiltDaemonContext {
   const { options, config, paths, log } = settings;
   const { env, version } = options;
@@ -117,7 +122,7 @@ export function createDaemonContext(
     rememberedWarnings: new RememberedWarnings(join(paths.stateDir, 'warnings-shown.json')),
   };
   const projects = new Projects(settings.projects, parts);
-  const sessions = new SessionManager(store, live, (cwd) => projects.for(cwd), cluster.leases);
+  const sessions = new SessionManager(store, live, (cwd) => projects.for(cwd), cluster.leases, work.slots);
   tools.register(createAgentTool({ sessions }), { origin: 'builtin' });
 
   const healthLog = new DaemonHealthLog();
@@ -146,6 +151,8 @@ export function createDaemonContext(
     sessions,
     permissionQuestions,
     scheduler,
+    work: work.queue,
+    routing: work.routing,
     sandbox,
     sandboxPolicy,
     providerScopes: () => projects.providerScopes(),

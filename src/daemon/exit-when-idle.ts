@@ -5,6 +5,8 @@ import type { DaemonShell } from '../server/daemon-shell.js';
 export function daemonBusyWith(clients: number, daemon: DaemonContext | undefined): string | undefined {
   if (clients > 0) return `${clients} client(s) connected`;
   if (!daemon) return undefined;
+  // First: a job waiting in the daemon's memory may have no live session yet, and is lost if the daemon exits.
+  if (daemon.work.held > 0) return 'queued prompts wait';
   const sessions = daemon.sessions.liveSessions();
   if (sessions.some((session) => session.state !== 'idle')) return 'a turn is running';
   if (sessions.some((session) => session.hasQueuedMessages)) return 'messages are queued';

@@ -1,4 +1,5 @@
 import { resolveAgentdPaths, type AgentdPaths } from '../config/agentd-paths.js';
+import type { FindSessionOwner } from './cluster/session-owner.js';
 import type { AgentdConfig } from '../config/config-schema.js';
 import { loadProjectConfig, readUserConfig } from '../config/load-config.js';
 import { ProjectSettingsResolver } from '../config/project-settings.js';
@@ -44,6 +45,11 @@ export interface StartOptions {
    * or AGENTD_STORE_URL chooses (open-daemon-store.ts), SQLite when neither does.
    */
   openStore?: (file: string) => Store | Promise<Store>;
+  /**
+   * Which daemon owns a session (holds its lease): requests for a session another daemon
+   * owns are forwarded to it. By default nobody owns one and every daemon runs what it receives.
+   */
+  findSessionOwner?: FindSessionOwner;
 }
 
 /** Paths, the validated config and the logger: what every daemon start needs first. */

@@ -7,10 +7,13 @@ import { prepareToolJsonSchemas } from '../tools/tool-json-schema.js';
 import type { ClientConnection } from '../server/wire/client-connection.js';
 import { userSandbox } from '../project/projects.js';
 import type { StartedSessionUpdates } from './cluster/start-session-updates.js';
-import { joinCluster, type ClusterMembership } from './cluster/join-cluster.js';
+import { DEFAULT_CONCURRENCY, joinCluster, type ClusterMembership } from './cluster/join-cluster.js';
 import { createDaemonContext, type BuiltDaemonContext } from './create-daemon-context.js';
 import { followConfigChanges } from './follow-config-changes.js';
 import { chooseStore, openDaemonStore } from './open-daemon-store.js';
+import { TurnSlots } from '../session/turn-slots.js';
+import { openCluster, type ClusterLinks } from './cluster/open-cluster.js';
+import { createRunQueuedPrompt } from './cluster/run-queued-prompt.js';
 import { loadDaemonSettings, type DaemonSettings, type StartOptions } from './load-daemon-settings.js';
 import { reportMcpServerStates } from './report-mcp-server-states.js';
 import { recordProviderIncidents } from './record-provider-incidents.js';
@@ -69,8 +72,32 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   void sandbox.then((info) => {
     if (info.mode === 'none') log(`bash runs without a sandbox (${describeSandbox(info)}); each command asks permission`);
   });
-  const daemon = createDaemonContext(settings, store, cluster, sandbox, clients);
+  // Interactive and headless turns together; a sub-agent runs in its parent's slot.
+  const slots = new TurnSlots(config.cluster?.concurrency ?? DEFAULT_CONCURRENCY);
+  let links: ClusterLinks;
+  try {
+    // Requests for a session another live daemon holds go to it (tests may name the owner themselves).
+    const findSessionOwner = options.findSessionOwner ?? ((sessionId: string) => cluster.leases.heldElsewhere(sessionId));
+    links = await openCluster(choice ?? { type: 'sqlite' }, { daemonId: cluster.daemonId, slots, findSessionOwner, log });
+  } catch (error) {
+    await cluster.leave();
+    await store.close();
+    lock.release();
+    throw new Error(`pg-boss (the work queue in the PostgreSQL store) did not start: ${(error as Error).message}`, { cause: error });
+  }
+  const daemon = createDaemonContext(settings, store, cluster, sandbox, clients ?? new Set<ClientConnection>(), { slots, queue: links.work, routing: links.routing });
   cluster.follow(daemon.sessions);
+  // Before anything that runs in the background: a queue that cannot start stops the start-up cleanly.
+  try {
+    await links.work.start(createRunQueuedPrompt(daemon.sessions, slots, daemon.clients));
+    await links.routing.start(daemon.sessions);
+  } catch (error) {
+    await links.close().catch(() => undefined);
+    await cluster.leave();
+    await store.close();
+    lock.release();
+    throw new Error(`pg-boss (the work queue in the PostgreSQL store) did not start: ${(error as Error).message}`, { cause: error });
+  }
   // On PostgreSQL, clients of any daemon follow every session; loaded only then, as pg is.
   let crossDaemon: StartedSessionUpdates | undefined;
   try {
@@ -81,6 +108,9 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
         log,
       );
   } catch (error) {
+    links.work.stopTaking();
+    await links.routing.stop();
+    await links.close().catch(() => undefined);
     await cluster.leave();
     await store.close();
     lock.release();
@@ -106,6 +136,9 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
     config,
     store,
     async shutdown() {
+      // No job is taken from here on; jobs waiting on pg-boss stay for another daemon.
+      links.work.stopTaking();
+      await links.routing.stop();
       // First, so a run's history row records the shutdown before its session is aborted.
       await daemon.scheduler.stop();
       await watching;
@@ -113,6 +146,9 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
       await daemon.sessions.shutdown();
       // After the sessions: their turns' last updates go out first.
       await crossDaemon?.close();
+      // After the turns were stopped: the jobs in hand settle (a committed one is complete, never re-run).
+      await links.work.close();
+      await links.close();
       await daemon.mcp.stopAll();
       // After the sessions stopped: their leases go at once, not when they expire.
       await cluster.leave();

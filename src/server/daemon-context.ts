@@ -12,6 +12,8 @@ import type { McpManager } from '../tools/mcp/mcp-manager.js';
 import type { ClientTools } from '../tools/remote/client-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ClientConnection } from './wire/client-connection.js';
+import type { WorkQueue } from './work-queue.js';
+import type { SessionRouting } from './session-routing.js';
 
 /** What the server (and a test) may ask of the watch on the configuration files. */
 export interface ConfigWatchView {
@@ -51,6 +53,10 @@ export interface DaemonContext {
   crossDaemonUpdates?: CrossDaemonUpdates;
   /** Cron-scheduled headless runs (`schedules/*`); started by buildDaemon, stopped at shutdown. */
   scheduler: Scheduler;
+  /** Headless prompts (`_meta.agentd.queue`), taken by a daemon with a free turn slot; started by buildDaemon, stopped at shutdown. */
+  work: WorkQueue;
+  /** The way to a session's owner when another daemon of the cluster owns it (never, on SQLite). */
+  routing: SessionRouting;
   /** Every connected client, for asking permission and routing client tools. */
   clients: Set<ClientConnection>;
   /** The watch of the configuration files, whose edits apply to the running daemon. */

@@ -7,7 +7,6 @@ import type { PermissionMode } from '../tools/permissions/permission-modes.js';
  * the whole turn (session/cancel), or only the model request in flight (a steer's interrupt).
  */
 export class RunningTurn {
-  readonly id = randomUUID();
   private readonly controller = new AbortController();
   private request = new AbortController();
 
@@ -18,6 +17,8 @@ export class RunningTurn {
     readonly run: RunOverrides | undefined,
     /** The mode this turn holds over its project's: its run's own, or the daemon's `--permission-mode`. */
     readonly permissionMode: PermissionMode | undefined,
+    /** The turn's id: a queued job's own (see SubmitOptions.turnId), else a new one. */
+    readonly id: string = randomUUID(),
   ) {}
 
   /** Aborts when the whole turn is cancelled. */

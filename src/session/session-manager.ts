@@ -8,6 +8,7 @@ import { SessionNotFoundError } from './session-errors.js';
 import type { Project } from '../project/project.js';
 import type { LiveSessions } from './live-sessions.js';
 import type { SessionLeases } from './session-leases.js';
+import type { TurnSlots } from './turn-slots.js';
 
 /** Told when a session goes live and when it is unloaded (a watch per project follows them), and when one is deleted. */
 export interface SessionLifecycle {
@@ -38,6 +39,8 @@ export class SessionManager {
     private readonly projectFor: (cwd: string) => Project,
     /** The sessions' leases (see SessionLeases): a turn runs on one daemon at a time. */
     readonly leases: SessionLeases,
+    /** The daemon's turn slots (`cluster.concurrency`); a sub-agent's turns run in its parent's and take none. */
+    private readonly slots?: TurnSlots,
   ) {}
 
   /** Resolves once the session's row exists (session/new answers after it). */
@@ -50,7 +53,7 @@ export class SessionManager {
       mode: project.defaultMode,
       meta: input.meta ?? {},
     });
-    const session = new Session(record, [], this.store, project, () => this.projectFor(input.cwd), this.leases);
+    const session = new Session(record, [], this.store, project, () => this.projectFor(input.cwd), this.leases, this.slotsFor(record));
     this.goLive(session);
     return session;
   }
@@ -189,9 +192,13 @@ export class SessionManager {
     const messages = await this.store.listMessages(id);
     // Neither step changes the records: repairTranscript returns new messages where it repairs.
     const history = repairTranscript(historyFromRecords(messages));
-    const session = new Session(record, history, this.store, project, () => this.projectFor(record.cwd), this.leases);
+    const session = new Session(record, history, this.store, project, () => this.projectFor(record.cwd), this.leases, this.slotsFor(record));
     this.goLive(session);
     return { session, messages };
+  }
+
+  private slotsFor(record: SessionRecord): TurnSlots | undefined {
+    return record.meta.parentSessionId === undefined ? this.slots : undefined;
   }
 
   private goLive(session: Session): void {

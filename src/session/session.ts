@@ -23,6 +23,7 @@ import type { SessionState } from './session-state.js';
 import type { Usage } from '../providers/usage.js';
 import { SessionWriter } from './session-writer.js';
 import type { SessionLeases } from './session-leases.js';
+import { releasingOnThrow, type ReleaseSlot, type TurnSlots } from './turn-slots.js';
 import { TurnLifecycle, type PromptOutcome } from './turn-lifecycle.js';
 import { RunTurnBusyError, SessionBusyError, UnknownChoiceError } from './session-errors.js';
 
@@ -41,6 +42,10 @@ export interface SubmitOptions {
   origin?: string;
   /** A run's own settings for the turn it starts (never stored, see RunOverrides). */
   run?: RunOverrides;
+  /** The id of the turn it starts (a queued job's: a job run again finds its turn stored); a new one when absent. */
+  turnId?: string;
+  /** A turn slot the caller holds already (a queued job's); the session gives it back on every path. */
+  slot?: ReleaseSlot;
 }
 
 /** What a submitted prompt gets. */
@@ -79,6 +84,7 @@ export class Session {
   /**
    * `project` is the session directory's; `currentProject` gives it again as the
    * directory's settings are now (its version rises when one of its files changed).
+   * `slots`, when given, are the daemon's turn slots each of its turns takes one of.
    */
   constructor(
     record: SessionRecord,
@@ -87,6 +93,7 @@ export class Session {
     project: Project,
     currentProject: () => Project,
     leases: SessionLeases,
+    slots?: TurnSlots,
   ) {
     this.live = new LiveProject(project, currentProject);
     this.events = new SessionEventStream((line) => this.project.log(`session ${this.id}: ${line}`));
@@ -104,7 +111,7 @@ export class Session {
     this.cost = new CostTracker(project.costTotals, record.totalCostUsd);
     const { writer, conversation, queues, cost } = this;
     const log = (line: string): void => this.project.log(line);
-    this.turns = new TurnLifecycle({ writer, conversation, queues, cost, store, leases, emit: (event) => this.emit(event), log, stateChanged: (state) => this.stateChanged(state) });
+    this.turns = new TurnLifecycle({ writer, conversation, queues, cost, store, leases, emit: (event) => this.emit(event), log, stateChanged: (state) => this.stateChanged(state), ...(slots ? { slots } : {}) });
     this.queues.restoreModes(record.meta.deliveryModes);
   }
 
@@ -227,8 +234,10 @@ export class Session {
     if (!options.delivery) return { queued: undefined, outcome: this.promptWhenFree(blocks, options) };
     const message: UserMessage = { role: 'user', content: convertPrompt(blocks) };
     const state = this.turns.state;
+    if (state === 'idle') return { queued: undefined, outcome: this.startTurn(message, blocks, options) };
+    // Joining a running turn (or refused): a slot the caller brought is not needed.
+    options.slot?.();
     if (state === 'compacting') throw new SessionBusyError(this.id);
-    if (state === 'idle') return { queued: undefined, outcome: this.startTurn(message, blocks, options.origin, options.run) };
     const queue: QueueName = options.delivery === 'steer' ? 'steering' : 'followUp';
     const outcome = this.enqueue(queue, message, blocks, options.origin);
     if (options.interrupt && queue === 'steering') this.turns.current?.interrupt();
@@ -350,19 +359,24 @@ export class Session {
   private async promptWhenFree(blocks: ContentBlock[], options: SubmitOptions): Promise<PromptOutcome> {
     const message: UserMessage = { role: 'user', content: convertPrompt(blocks) };
     await this.turns.stopped();
-    if (this.turns.state !== 'idle') throw new SessionBusyError(this.id);
-    return this.startTurn(message, blocks, options.origin, options.run);
+    releasingOnThrow(options.slot, () => {
+      if (this.turns.state !== 'idle') throw new SessionBusyError(this.id);
+    });
+    return this.startTurn(message, blocks, options);
   }
 
-  private startTurn(message: UserMessage, blocks: ContentBlock[], origin: string | undefined, run: RunOverrides | undefined): Promise<PromptOutcome> {
-    const project = this.live.refresh();
+  private startTurn(message: UserMessage, blocks: ContentBlock[], { origin, run, turnId, slot }: SubmitOptions): Promise<PromptOutcome> {
     const before = this.record;
-    const agent = project.agent(before);
-    // Resolve the model before anything is stored, so a misconfiguration loses nothing.
-    const model = project.resolveModel(agent.model ?? before.model);
+    const { project, agent, model } = releasingOnThrow(slot, () => {
+      const project = this.live.refresh();
+      const agent = project.agent(before);
+      // Resolve the model before anything is stored, so a misconfiguration loses nothing.
+      return { project, agent, model: project.resolveModel(agent.model ?? before.model) };
+    });
     // One path for a mode over the project's: the run's own, else the daemon's; held by this turn alone.
     const permissionMode = run?.permissionMode ?? project.turnPermissionMode;
-    return this.turns.start({ message, blocks, origin, run, permissionMode }, async (turn) => {
+    const prompt = { message, blocks, origin, run, permissionMode, ...(turnId !== undefined ? { turnId } : {}), ...(slot ? { slot } : {}) };
+    return this.turns.start(prompt, async (turn) => {
       const runner = await this.turnRunner(project);
       // A prompt sent right after session/new gets the tools of servers still starting.
       await this.mcpStarts.beforeTurn(turn.signal);

@@ -13,6 +13,7 @@ import type { SessionEvent } from './session-event.js';
 import type { RunOverrides } from '../project/run-overrides.js';
 import type { PermissionMode } from '../tools/permissions/permission-modes.js';
 import { RunningTurn } from './running-turn.js';
+import type { ReleaseSlot, TurnSlots } from './turn-slots.js';
 import { TurnFailedError } from './session-errors.js';
 import { SessionStateMachine, type SessionState } from './session-state.js';
 import type { SessionWriter } from './session-writer.js';
@@ -33,6 +34,10 @@ export interface TurnPrompt {
   run: RunOverrides | undefined;
   /** The permission mode the turn holds over its project's (see RunningTurn). */
   permissionMode: PermissionMode | undefined;
+  /** The turn's id when its caller chose it (a queued job's, see SubmitOptions.turnId). */
+  turnId?: string;
+  /** A slot its caller already holds (a queued job takes one before it is fetched); the turn gives it back when it ends. */
+  slot?: ReleaseSlot;
 }
 
 /** The parts of its session a turn's start and end write to. */
@@ -50,6 +55,8 @@ export interface TurnLifecycleParts {
   log(line: string): void;
   /** Told each new state of the session's state machine. */
   stateChanged?(state: SessionState): void;
+  /** The daemon's turn slots (`cluster.concurrency`); absent for a sub-agent, which runs inside its parent's turn. */
+  slots?: TurnSlots;
 }
 
 /**
@@ -92,7 +99,7 @@ export class TurnLifecycle {
    * first is being stored is refused or queued, never started beside it.
    */
   start(prompt: TurnPrompt, work: (turn: RunningTurn) => Promise<LoopResult>): Promise<PromptOutcome> {
-    const turn = new RunningTurn(prompt.origin, prompt.run, prompt.permissionMode);
+    const turn = new RunningTurn(prompt.origin, prompt.run, prompt.permissionMode, prompt.turnId);
     this.machine.turnStarted();
     this.turn = turn;
     this.parts.writer.remember(prompt.message, prompt.blocks, prompt.origin);
@@ -101,8 +108,37 @@ export class TurnLifecycle {
     return done;
   }
 
-  /** The session's lease first, then the turn's row, then its prompt (the turn's first message), then the loop. */
+  /**
+   * A turn slot first (the session is busy meanwhile: prompts join its queues, a cancel
+   * ends the wait with nothing stored), then the session's lease, the turn's row, its
+   * prompt (the turn's first message) and the loop. The slot is given back when the turn
+   * ends, however it ends.
+   */
   private async storePromptThenRun(turn: RunningTurn, prompt: TurnPrompt, work: (turn: RunningTurn) => Promise<LoopResult>): Promise<PromptOutcome> {
+    let release: ReleaseSlot | undefined = prompt.slot;
+    try {
+      release ??= await this.parts.slots?.acquire(turn.signal);
+    } catch {
+      return this.cancelledBeforeStart();
+    }
+    try {
+      return await this.storePromptThenRunInSlot(turn, prompt, work);
+    } finally {
+      release?.();
+    }
+  }
+
+  /** A turn cancelled while it waited for a slot: nothing was stored, and every prompt it took answers `cancelled`. */
+  private cancelledBeforeStart(): PromptOutcome {
+    this.turn = undefined;
+    this.machine.turnEnded();
+    this.parts.queues.settle('cancelled', undefined);
+    if (this.keepQueues) this.keepQueues = false;
+    else this.parts.queues.clear('cancelled', undefined);
+    return { stopReason: 'cancelled' };
+  }
+
+  private async storePromptThenRunInSlot(turn: RunningTurn, prompt: TurnPrompt, work: (turn: RunningTurn) => Promise<LoopResult>): Promise<PromptOutcome> {
     const { writer } = this.parts;
     try {
       await this.claimLease(turn);

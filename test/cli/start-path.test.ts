@@ -135,7 +135,7 @@ describe('the `agentd` bin, what an editor spawns for every chat', () => {
     expect(required.filter((name) => !builtinModules.includes(name.replace(/^node:/, '')))).toEqual([]);
     const atRunTime = new Set([...text.matchAll(/globalThis\.agentdSnapshotRequire\("([^"]+)"\)/g)].map((match) => match[1]!.replace(/^(@[^/]+\/[^/]+|[^@/][^/]*).*$/, '$1')));
     expect(atRunTime).toEqual(
-      new Set(['better-sqlite3', 'web-tree-sitter', 'gpt-tokenizer', 'undici', 'turndown', 'chokidar', '@modelcontextprotocol/sdk', 'ws', 'pg']),
+      new Set(['better-sqlite3', 'web-tree-sitter', 'gpt-tokenizer', 'undici', 'turndown', 'chokidar', '@modelcontextprotocol/sdk', 'ws', 'pg', 'pg-boss']),
     );
     const modules = (JSON.parse(readFileSync(resolve(DIST, 'bin/serve-snapshot.modules.json'), 'utf8')) as string[]).map((file) =>
       file.replace(/^.*node_modules\//, 'node_modules/'),

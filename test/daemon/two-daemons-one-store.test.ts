@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DaemonSessionRouting } from '../../src/daemon/cluster/daemon-session-routing.js';
 import type { BuiltDaemonContext } from '../../src/daemon/create-daemon-context.js';
 import { openPostgresStore } from '../../src/store/postgres-store.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
@@ -70,7 +71,7 @@ describe.skipIf(!requireProgram(POSTGRES))('two daemons sharing one PostgreSQL s
   const prompt = (peer: RpcPeer, sessionId: string, text: string) => peer.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }, 60_000);
   const told = (peer: RpcPeer, text: string) => peer.waitFor((m) => JSON.stringify(m).includes(text), 30_000, text);
 
-  it('makes a prompt on the second daemon wait while the first runs the session, then runs it there after that turn ends', async () => {
+  it('sends a prompt on the second daemon to the first, which runs the session: busy as on one daemon; once idle it runs on the second', async () => {
     const one = await startDaemon();
     const two = await startDaemon();
     const { sessionId } = await one.peer.call('session/new', { cwd: workspace, mcpServers: [] });
@@ -78,24 +79,24 @@ describe.skipIf(!requireProgram(POSTGRES))('two daemons sharing one PostgreSQL s
     replay.enqueue({ body: chatCompletionSse(['Still thinking']), stallAfterBytes: 20 });
     const first = prompt(one.peer, sessionId, 'first question');
     await expect.poll(() => replay.requests.length).toBe(1);
+    expect(await two.context.cluster.leases.heldElsewhere(sessionId)).toBe(one.context.cluster.daemonId);
 
     await two.peer.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
-    replay.enqueue({ body: chatCompletionSse(['Second answer.']) });
-    const second = prompt(two.peer, sessionId, 'second question');
-    await told(two.peer, `daemon ${one.context.cluster.daemonId} is running this session`);
-    // Waiting, not refused as busy, and not run beside the first daemon's turn.
+    // Reached the owner, which answers as one daemon does for a running session; nothing ran beside its turn.
+    const busy = await prompt(two.peer, sessionId, 'second question');
+    expect(busy.error).toMatchObject({ code: -32010 });
     expect(replay.requests).toHaveLength(1);
-    expect(await two.context.cluster.leases.heldElsewhere(sessionId)).toBe(one.context.cluster.daemonId);
 
     one.peer.notify('session/cancel', { sessionId });
     expect((await first).result).toEqual(expect.objectContaining({ stopReason: 'cancelled' }));
-    expect((await second).result).toEqual(expect.objectContaining({ stopReason: 'end_turn' }));
+    // Idle again: nobody holds the session, and the next prompt runs where it is sent.
+    await expect.poll(() => two.context.cluster.leases.heldElsewhere(sessionId)).toBeUndefined();
+    replay.enqueue({ body: chatCompletionSse(['Second answer.']) });
+    expect((await prompt(two.peer, sessionId, 'second question')).result).toEqual(expect.objectContaining({ stopReason: 'end_turn' }));
     expect(replay.requests).toHaveLength(2);
     // The second daemon's request carries the first daemon's prompt: it read the history again.
     expect(requestTexts(replay.requests[1]!.body).join('\n')).toContain('first question');
     expect((await storedTurns(sessionId)).map((turn) => turn.status)).toEqual(['cancelled', 'end_turn']);
-    // Idle again: nobody holds the session.
-    await expect.poll(() => two.context.cluster.leases.heldElsewhere(sessionId)).toBeUndefined();
     await expect.poll(() => one.context.cluster.leases.heldElsewhere(sessionId)).toBeUndefined();
   });
 
@@ -164,8 +165,10 @@ describe.skipIf(!requireProgram(POSTGRES))('two daemons sharing one PostgreSQL s
     void prompt(one.peer, sessionId, 'question before the crash');
     await expect.poll(() => replay.requests.length).toBe(1);
 
-    // "Killed": no more heartbeats or renewals, and its connections gone, its lease left behind.
+    // "Killed": no more heartbeats or renewals, nothing taken from its queues, its connections
+    // gone, its lease left behind.
     await one.context.cluster.keeper.stop();
+    (one.context.routing as DaemonSessionRouting).stopTaking();
     await one.context.sessions.store.close();
 
     await two.peer.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
@@ -189,8 +192,10 @@ describe.skipIf(!requireProgram(POSTGRES))('two daemons sharing one PostgreSQL s
     const first = prompt(one.peer, sessionId, 'question on a stalled daemon');
     await expect.poll(() => replay.requests.length).toBe(1);
 
-    // The first daemon stalls (its renewals stop, its process goes on), and the second takes the session over.
+    // The first daemon stalls (its renewals stop, its process goes on), and once its lease has
+    // expired the second takes the session over (before that, a prompt would reach the first).
     await one.context.cluster.keeper.stop();
+    await expect.poll(() => two.context.cluster.leases.heldElsewhere(sessionId), { timeout: 10_000 }).toBeUndefined();
     await two.peer.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
     replay.enqueue({ body: chatCompletionSse(['Taken over.']) });
     expect((await prompt(two.peer, sessionId, 'question on the new owner')).result).toMatchObject({ stopReason: 'end_turn' });

@@ -4,6 +4,7 @@ import type { DaemonContext } from '../../src/server/daemon-context.js';
 import { loadDaemonSettings } from '../../src/daemon/load-daemon-settings.js';
 import { serveConnection } from '../../src/server/wire/serve-connection.js';
 import type { PermissionMode } from '../../src/tools/permissions/permission-modes.js';
+import type { FindSessionOwner } from '../../src/daemon/cluster/session-owner.js';
 import { RpcPeer } from './rpc-peer.js';
 
 export interface InProcessDaemon {
@@ -32,7 +33,7 @@ export interface InProcessDaemon {
 export function startInProcessDaemon(
   env: NodeJS.ProcessEnv,
   cwd: string,
-  options: { permissionMode?: PermissionMode; shell?: ShellOptions } = {},
+  options: { permissionMode?: PermissionMode; shell?: ShellOptions; findSessionOwner?: FindSessionOwner } = {},
 ): InProcessDaemon {
   const logs: string[] = [];
   const { shell: shellOptions, ...start } = options;

@@ -12,6 +12,7 @@ import { readStdin } from '../read-stdin.js';
 import { openRunConnection } from '../run/open-run-connection.js';
 import { askOnTerminal } from '../run/ask-on-terminal.js';
 import { RunDisplay } from '../run/run-display.js';
+import { queueDetachedRun } from '../run/queue-detached-run.js';
 
 /** Exit codes of `agentd run`, by how the turn ended (also in `agentd run --help`). */
 export const RUN_EXIT = {
@@ -32,7 +33,8 @@ export const RUN_EXIT = {
  * stdout, what happens around it to stderr (`--json`: the ACP updates and agentd events
  * as JSON-RPC lines, then a result line). `--session ID` or `--continue` go on with a
  * stored session; `--agent` picks its mode. Ctrl-C stops the turn (its partial answer is
- * stored); a second Ctrl-C exits at once.
+ * stored); a second Ctrl-C exits at once. `--detach` queues the prompt in the running
+ * daemon and exits at once (see queueDetachedRun).
  */
 export async function runCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -46,6 +48,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       agent: { type: 'string' },
       session: { type: 'string' },
       continue: { type: 'boolean', short: 'c' },
+      detach: { type: 'boolean' },
     },
     allowPositionals: true,
     strict: true,
@@ -57,6 +60,16 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (text.trim() === '') throw new Error('the prompt is empty');
   const cwd = resolve(values.cwd ?? process.cwd());
   const permissionMode: PermissionMode | undefined = values['permission-mode'] ? parsePermissionMode(values['permission-mode']) : undefined;
+  if (values.detach) {
+    if (permissionMode) {
+      throw new Error(
+        'agentd run --detach: --permission-mode answers the questions of a run that waits for its turn; a detached turn asks the clients following its session ' +
+          '(with none, a question is refused). Leave out --permission-mode, or allow the tools in config.json "permissions"',
+      );
+    }
+    const session = values.session ? { id: values.session } : values.continue ? { newestIn: cwd } : undefined;
+    return queueDetachedRun({ text, cwd, json: values.json === true, ...(values.agent ? { agent: values.agent } : {}), ...(values.model ? { model: values.model } : {}), ...(session ? { session } : {}) });
+  }
   const display = new RunDisplay(
     { stdout: (s) => void process.stdout.write(s), stderr: (s) => void process.stderr.write(s), spinner: process.stderr.isTTY === true },
     values.json === true,

@@ -31,9 +31,15 @@ export async function openRunConnection(options: {
   permissionMode?: PermissionMode;
   /** Where the daemon's log lines go (they carry their own `agentd:` prefix). */
   log: (line: string) => void;
+  /** Only the daemon that owns the data directory will do: the error when none runs (nothing is started). */
+  requireServing?: string;
 }): Promise<RunConnection> {
   const dataDir = resolveAgentdPaths(options.env).dataDir;
   const attempt = tryLockDataDir(dataDir);
+  if (attempt.kind !== 'held' && options.requireServing !== undefined) {
+    attempt.lock.release();
+    throw new Error(options.requireServing);
+  }
   if (attempt.kind === 'held') {
     const socketPath = attempt.owner?.socketPath;
     if (!socketPath || !(await isSocketLive(socketPath))) throw new DataDirBusyError(dataDir, attempt.owner);

@@ -7,7 +7,8 @@ import { StoreSessionLeases } from './store-session-leases.js';
 
 /** The lease length when the config sets none: a dead daemon's sessions wait this long at most. */
 export const DEFAULT_LEASE_MS = 10_000;
-const DEFAULT_CONCURRENCY = 8;
+/** Turns one daemon runs at once when `cluster.concurrency` is not set. */
+export const DEFAULT_CONCURRENCY = 8;
 
 /** This daemon in the cluster: its id, its sessions' leases and the keeper renewing them. */
 export interface ClusterMembership {

@@ -1,4 +1,5 @@
 import type { RequestHandler } from '../handler-table.js';
+import { routeOrRunHere } from './route-or-run-here.js';
 import { answerQueued } from './answer-queued.js';
 
 /**
@@ -6,8 +7,10 @@ import { answerQueued } from './answer-queued.js';
  * tool call now running (`interrupt: true` ends the stream in flight instead); starts
  * a turn when the session is idle. Answers at once with the queue length.
  */
-export const sessionSteer: RequestHandler<'session/steer'> = async (params, { client, daemon }) => {
-  const session = await daemon.sessions.open(params.sessionId);
-  const submission = session.submit(params.prompt, { delivery: 'steer', interrupt: params.interrupt === true, origin: client.id });
-  return answerQueued(daemon, session.id, submission);
+export const sessionSteer: RequestHandler<'session/steer'> = async (params, { client, daemon, signal }) => {
+  return routeOrRunHere(daemon, 'session/steer', params, signal, async () => {
+    const session = await daemon.sessions.open(params.sessionId);
+    const submission = session.submit(params.prompt, { delivery: 'steer', interrupt: params.interrupt === true, origin: client.id });
+    return answerQueued(daemon, session.id, submission);
+  });
 };

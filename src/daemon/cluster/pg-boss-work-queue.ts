@@ -1,0 +1,183 @@
+import type PgBoss from 'pg-boss';
+import type { ContentBlock } from '../../../protocol/index.js';
+import type { QueuedPrompt } from '../../server/work-queue.js';
+import type { ReleaseSlot, TurnSlots } from '../../session/turn-slots.js';
+import type { DaemonWorkQueue } from './daemon-work-queue.js';
+import type { PgBossConnection } from './pg-boss-connection.js';
+import type { QueuedPromptResult, RunQueuedPrompt } from './run-queued-prompt.js';
+
+/** The pg-boss queue of headless prompts, in the schema `pgboss` of the store's database. */
+export const PROMPT_QUEUE = 'agentd-prompts';
+/** Told on each job queued, so every daemon fetches at once instead of at its next poll. */
+const WAKE_CHANNEL = 'agentd_work';
+/** Looks for jobs nobody announced: retries whose delay is over, jobs a dead daemon held that expired. */
+const SWEEP_MS = 2000;
+
+/**
+ * The retry policy. A job is active from the moment a daemon takes it until its turn ends.
+ * A job whose run threw had nothing stored (its session could not be loaded, the store
+ * failed before the turn's row was written): pg-boss gives it to a daemon again after
+ * 5 s, 10 s, 20 s (retryBackoff doubles retryDelay), then marks it failed. A job whose
+ * daemon died stays active until `expireInSeconds` has passed since it was taken; pg-boss
+ * then fails it and retries it like the others. A retried job whose turn is stored (the
+ * prompt was committed before the daemon died) is skipped, never run again: start-up
+ * recovery marks that turn interrupted, as on one daemon (see createRunQueuedPrompt). The
+ * hour bounds how long a dead daemon's uncommitted job waits; a turn running longer than
+ * that is not run twice either (its turn is stored), but its session's next job may then start beside it.
+ */
+export const PROMPT_RETRY_POLICY = { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600 } as const;
+
+interface PromptJobData {
+  sessionId: string;
+  prompt: ContentBlock[];
+}
+
+/**
+ * Headless prompts as pg-boss jobs in the PostgreSQL store, taken by any daemon of the
+ * cluster with a free turn slot. The queue's policy is `singleton` keyed by session: a
+ * session's jobs run one at a time across the cluster, in the order queued. pg-boss 10 only
+ * polls (every 2 s at best 0.5 s), so this daemon fetches itself, one job per free slot:
+ * when a job is queued anywhere (NOTIFY on a dedicated connection), when a slot comes free,
+ * and every SWEEP_MS for retries.
+ *
+ * A limit of pg-boss 10's fetch: it takes the oldest waiting jobs, and when the oldest is
+ * for a session whose job is active, the fetch finds nothing until that job ends (the
+ * singleton index refuses it; nothing runs twice). Further prompts for a busy session are
+ * best sent with `_meta.agentd.delivery: followUp` to the running turn.
+ */
+export class PgBossWorkQueue implements DaemonWorkQueue {
+  readonly kind = 'pg-boss';
+  private boss: PgBoss | undefined;
+  private sweep: NodeJS.Timeout | undefined;
+  private stopWatching: (() => void) | undefined;
+  private run: RunQueuedPrompt | undefined;
+  private taking = false;
+  private fetching = false;
+  private fetchAgain = false;
+  private readonly inHand = new Set<Promise<void>>();
+
+  constructor(
+    private readonly connection: PgBossConnection,
+    private readonly slots: TurnSlots,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  async start(run: RunQueuedPrompt): Promise<void> {
+    const { boss } = this.connection;
+    await this.connection.oneAtATime(() => boss.createQueue(PROMPT_QUEUE, { name: PROMPT_QUEUE, policy: 'singleton', ...PROMPT_RETRY_POLICY }));
+    this.boss = boss;
+    await this.connection.listen(WAKE_CHANNEL, () => this.take());
+    this.run = run;
+    this.taking = true;
+    this.stopWatching = this.slots.onFree(() => this.take());
+    this.sweep = setInterval(() => this.take(), SWEEP_MS);
+    this.sweep.unref();
+    this.take();
+  }
+
+  async queuePrompt(prompt: QueuedPrompt): Promise<{ jobId: string }> {
+    const boss = this.boss;
+    if (!boss || !this.taking) throw new Error('the daemon\'s work queue is not running: queue the prompt again once the daemon runs');
+    const data: PromptJobData = { sessionId: prompt.sessionId, prompt: prompt.prompt };
+    const jobId = await boss.send(PROMPT_QUEUE, data, { singletonKey: prompt.sessionId });
+    if (jobId === null) throw new Error(`pg-boss did not queue the prompt for session ${prompt.sessionId}; send it again`);
+    await this.connection.notify(WAKE_CHANNEL, '');
+    return { jobId };
+  }
+
+  async waiting(): Promise<number> {
+    return this.boss ? this.boss.getQueueSize(PROMPT_QUEUE) : 0;
+  }
+
+  /** Jobs taken by this daemon (those waiting are in the database, for any daemon). */
+  get held(): number {
+    return this.inHand.size;
+  }
+
+  stopTaking(): void {
+    this.taking = false;
+    this.stopWatching?.();
+    if (this.sweep) clearInterval(this.sweep);
+  }
+
+  /** Waits for the jobs in hand; the connection is closed by its owner (see openCluster). */
+  async close(): Promise<void> {
+    this.stopTaking();
+    await Promise.all(this.inHand);
+  }
+
+  /**
+   * A job fetched while the daemon began to stop is given back untouched (failed, then
+   * revived if that was its last try), for another daemon: its turn would be cut short here.
+   */
+  private async runUnlessStopping(boss: PgBoss, run: RunQueuedPrompt, job: PgBoss.Job<PromptJobData>, slot: ReleaseSlot): Promise<QueuedPromptResult> {
+    if (this.taking) return run({ id: job.id, sessionId: job.data.sessionId, prompt: job.data.prompt }, slot);
+    slot();
+    await boss.fail(PROMPT_QUEUE, job.id, { message: 'the daemon that took it was stopping' });
+    await boss.retry(PROMPT_QUEUE, job.id);
+    return { outcome: 'skipped', reason: 'this daemon is stopping; the job waits for another' };
+  }
+
+  /** Fetches one job per free slot until none is waiting; a call during a fetch makes it look again. */
+  private take(): void {
+    if (!this.taking) return;
+    if (this.fetching) {
+      this.fetchAgain = true;
+      return;
+    }
+    this.fetching = true;
+    void this.fetchWhileFree().finally(() => {
+      this.fetching = false;
+      if (this.fetchAgain && this.taking) {
+        this.fetchAgain = false;
+        this.take();
+      }
+    });
+  }
+
+  private async fetchWhileFree(): Promise<void> {
+    const boss = this.boss;
+    const run = this.run;
+    if (!boss || !run) return;
+    while (this.taking) {
+      const slot = this.slots.tryAcquire();
+      if (!slot) return;
+      let job: PgBoss.Job<PromptJobData> | undefined;
+      try {
+        [job] = await boss.fetch<PromptJobData>(PROMPT_QUEUE, { batchSize: 1 });
+      } catch (error) {
+        this.log(`work queue: cannot fetch a job: ${(error as Error).message}`);
+      }
+      if (!job) {
+        // Given back quietly: this slot coming free again is no news to fetch on (a wake-up meanwhile is).
+        const wanted = this.fetchAgain;
+        slot();
+        this.fetchAgain = wanted;
+        return;
+      }
+      this.execute(boss, run, job, slot);
+    }
+  }
+
+  private execute(boss: PgBoss, run: RunQueuedPrompt, job: PgBoss.Job<PromptJobData>, slot: ReleaseSlot): void {
+    const { sessionId } = job.data;
+    const done = this.runUnlessStopping(boss, run, job, slot)
+      .then(
+        async (result: QueuedPromptResult) => {
+          if (result.outcome === 'skipped') this.log(`queued prompt ${job.id} for session ${sessionId} skipped: ${result.reason}`);
+          await boss.complete(PROMPT_QUEUE, job.id, result);
+        },
+        async (error: Error) => {
+          this.log(`queued prompt ${job.id} for session ${sessionId} failed before it was stored (pg-boss retries it): ${error.message}`);
+          await boss.fail(PROMPT_QUEUE, job.id, { message: error.message });
+        },
+      )
+      .catch((error: Error) => this.log(`work queue: cannot record the end of job ${job.id}: ${error.message}`))
+      .finally(() => {
+        this.inHand.delete(done);
+        // The session's next job could not be fetched while this one was active.
+        this.take();
+      });
+    this.inHand.add(done);
+  }
+}

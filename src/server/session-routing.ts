@@ -1,0 +1,40 @@
+import type { ParamsOf, ResultOf } from '../../protocol/index.js';
+
+/** The requests that act on a running session and so must reach the daemon that owns it. */
+export type RoutedMethod = 'session/prompt' | 'session/steer' | 'session/followUp' | 'session/abort';
+
+/**
+ * How a handler reaches the daemon that owns a session (holds its lease) when that is
+ * another daemon of the cluster. On the SQLite store, and until a session has an owner,
+ * `ownerElsewhere` answers undefined and the request runs here as on one daemon.
+ */
+export interface SessionRouting {
+  /** This daemon's id (`dmn_` and 16 hex digits). */
+  readonly daemonId: string;
+  /** The owner of the session when it is another daemon; undefined when this daemon serves it. */
+  ownerElsewhere(sessionId: string): Promise<string | undefined>;
+  /**
+   * Sends the request to `owner` and resolves with its answer: a prompt's when its turn
+   * ends there. Aborting `signal` cancels a forwarded prompt's turn. Rejects with the
+   * owner's JSON-RPC error, or when the owner lost the session before answering
+   * (RequestNotTakenError when it had not taken the request: route it again).
+   */
+  forward<M extends RoutedMethod>(owner: string, method: M, params: ParamsOf<M>, signal: AbortSignal): Promise<ResultOf<M>>;
+  /** Cancels the session's running turn on `owner` (ACP `session/cancel`); resolves once sent. */
+  cancel(owner: string, sessionId: string): Promise<void>;
+}
+
+/**
+ * The owner a request was forwarded to lost the session (it died, its lease ended) before
+ * taking the request: nothing of it ran, and the sender routes it again (to the new owner,
+ * or runs it itself), so it is neither lost nor run twice.
+ */
+export class RequestNotTakenError extends Error {
+  constructor(
+    readonly owner: string,
+    readonly sessionId: string,
+  ) {
+    super(`daemon ${owner} lost session ${sessionId} before it took the request`);
+    this.name = 'RequestNotTakenError';
+  }
+}

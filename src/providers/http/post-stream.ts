@@ -122,7 +122,7 @@ async function* readBody(body: IncomingMessage, idleMs: number, context: Network
       yield result.value;
     }
   } finally {
-    watchdog.disarm();
+    watchdog.stop();
     // Early exit: the reader stopped, mostly at the vendor's end marker. What is left is read
     // out (within limits) so the keep-alive socket can serve the next request; an abort has
     // destroyed the request and its body already. A body read to its end is left alone.

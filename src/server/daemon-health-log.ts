@@ -21,6 +21,8 @@ export class DaemonHealthLog {
 
   /** A session event: retries, fallbacks and breaker changes are kept; the rest is not a health matter. */
   sessionEvent(sessionId: string, event: SessionEvent): void {
+    // Every streamed delta passes here: the clock is read only for the few events kept.
+    if (event.type !== 'retry' && event.type !== 'fallback' && event.type !== 'breaker') return;
     const at = this.now().toISOString();
     if (event.type === 'retry') {
       const { error } = event;

@@ -22,6 +22,20 @@ describe('DaemonHealthLog', () => {
     expect(recent[99]!.detail).toMatch(/^attempt 21 /);
   });
 
+  it('reads its clock only for the session events it keeps, not for every streamed delta', () => {
+    let reads = 0;
+    const health = new DaemonHealthLog(() => {
+      reads += 1;
+      return new Date(0);
+    });
+    for (let i = 0; i < 50; i++) health.sessionEvent('s1', { type: 'text_delta', messageId: 'm', text: `${i}` });
+    health.sessionEvent('s1', { type: 'thinking_delta', messageId: 'm', text: 'hm' });
+    expect(reads).toBe(0);
+    health.sessionEvent('s1', { type: 'retry', attempt: 1, delayMs: 10, error: overloaded });
+    expect(reads).toBe(1);
+    expect(health.recentIncidents()).toHaveLength(1);
+  });
+
   it('keeps the newest 50 configuration edits, newest first', () => {
     const health = log();
     for (let i = 1; i <= 60; i++) health.daemonEvent({ type: 'config_rejected', file: `/cfg/${i}.json`, problem: 'bad', sessionIds: [] });

@@ -56,6 +56,10 @@ export function httpPost(url: URL, options: HttpPostOptions): Promise<IncomingMe
     });
     request.once('response', (response) => {
       clearTimeout(timer);
+      // The agent's socket timeout only closes an idle pooled socket, and the socket refreshes
+      // it on every read: once per event of a streamed answer. The body's silences are the idle
+      // watchdog's; the agent sets the timeout again when the socket goes back to the pool.
+      response.socket.setTimeout(0);
       resolve(response);
     });
     // `on`, not `once`: a socket error after the response must never go unhandled.

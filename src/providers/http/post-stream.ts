@@ -1,6 +1,7 @@
 import { ProviderError } from '../provider-error.js';
 import type { IncomingMessage } from 'node:http';
 import { httpPost } from './http-post.js';
+import { BodyReader } from './body-reader.js';
 import { createIdleWatchdog } from './idle-watchdog.js';
 import { networkError, type NetworkErrorContext } from './network-error.js';
 import { parseRetryAfter } from './parse-retry-after.js';
@@ -100,36 +101,37 @@ async function* readBody(body: IncomingMessage, idleMs: number, context: Network
       }),
     );
   });
-  // Not destroyed when the reader stops early: releaseBody decides (see the finally below).
-  const iterator = body.iterator({ destroyOnReturn: false });
+  const reader = new BodyReader(body);
   let settled = false;
   try {
     while (true) {
-      watchdog.arm();
-      let result: IteratorResult<Uint8Array>;
+      let chunk: Buffer | null | undefined;
       try {
-        result = await iterator.next();
+        chunk = reader.take();
       } catch (error) {
         settled = true;
         throw networkError(error, context);
-      } finally {
-        watchdog.disarm();
       }
-      if (result.done === true) {
+      if (chunk === null) {
         settled = true;
         return;
       }
-      yield result.value;
+      if (chunk !== undefined) {
+        yield chunk;
+        continue;
+      }
+      // Armed only while waiting for bytes: a slow reader downstream is not a stalled server.
+      watchdog.arm();
+      await reader.arrival();
+      watchdog.disarm();
     }
   } finally {
-    watchdog.disarm();
+    watchdog.stop();
+    reader.detach();
     // Early exit: the reader stopped, mostly at the vendor's end marker. What is left is read
     // out (within limits) so the keep-alive socket can serve the next request; an abort has
     // destroyed the request and its body already. A body read to its end is left alone.
-    if (!settled) {
-      await iterator.return?.();
-      releaseBody(body);
-    }
+    if (!settled) releaseBody(body);
   }
 }
 

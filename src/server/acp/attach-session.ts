@@ -1,6 +1,7 @@
 import type { Session } from '../../session/session.js';
 import type { SessionEvent } from '../../session/session-event.js';
 import type { ClientConnection } from '../wire/client-connection.js';
+import { DeltaNotificationJson } from './delta-notification-json.js';
 import { mapSessionEvent } from './map-session-event.js';
 import { sessionConfigOptions } from './session-choices.js';
 
@@ -18,8 +19,11 @@ export function attachSession(client: ClientConnection, session: Session, catchU
     acceptsNotices: Boolean(capabilities.session?.notices),
     acceptsCompaction: Boolean(capabilities.session?.compaction),
   };
+  const deltas = new DeltaNotificationJson(session.id);
   const send = (event: SessionEvent): void => {
     if (client.rpc.closed) return;
+    // A streamed delta maps to the same update for every audience: its line is built directly.
+    if (event.type === 'text_delta' || event.type === 'thinking_delta') return client.peer.notifySerialized(deltas.of(event));
     for (const out of mapSessionEvent(session.id, event, audience)) {
       if (out.method === 'session/update') client.peer.notify(out.method, out.params);
       else client.peer.notify(out.method, out.params);

@@ -35,6 +35,11 @@ export class DaemonPeer implements RemotePeer {
     this.rpc.notify(method, params);
   }
 
+  /** A notification already serialized (see JsonRpcConnection.notifySerialized): the streamed deltas' fast path. */
+  notifySerialized(json: string): void {
+    this.rpc.notifySerialized(json);
+  }
+
   async request<M extends DaemonRequestMethod>(method: M, params: ParamsOf<M>, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<ResultOf<M>> {
     const answer = await this.rpc.request(method, params, options);
     const schema = methodsByName.get(method)?.result;

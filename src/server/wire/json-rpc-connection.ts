@@ -126,6 +126,16 @@ export class JsonRpcConnection {
     this.send({ jsonrpc: '2.0', method, params } as Message);
   }
 
+  /**
+   * Writes a notification serialized by the caller: `json` must be what `JSON.stringify`
+   * makes of `{ jsonrpc: '2.0', method, params }` (a streamed delta's line is built from a
+   * prefix kept per message, see DeltaNotificationJson).
+   */
+  notifySerialized(json: string): void {
+    if (this.closed) return;
+    this.write(json);
+  }
+
   /** Sends a request to the peer; rejects on an error answer, timeout, abort or close. */
   request(method: string, params: unknown, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error(`connection ${this.label} is closed`));
@@ -138,11 +148,16 @@ export class JsonRpcConnection {
     this.stream.end();
   }
 
-  /** Writes one message; a peer that stops reading is dropped once too much is queued for it. */
+  /** Writes one message. */
   private send(message: Message): void {
     if (this.closed) return;
     const response = message as { id?: RequestId | null; method?: unknown };
     if (response.method === undefined && response.id !== undefined && response.id !== null) this.inFlight.delete(response.id);
+    this.write(JSON.stringify(message));
+  }
+
+  /** Writes one serialized message; a peer that stops reading is dropped once too much is queued for it. */
+  private write(json: string): void {
     const queued = this.stream.queuedBytes;
     if (queued > (this.options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES)) {
       this.options.log?.(`${this.label}: peer is not reading (${queued} bytes queued); closing`);
@@ -150,7 +165,7 @@ export class JsonRpcConnection {
       this.close();
       return;
     }
-    this.stream.write(JSON.stringify(message));
+    this.stream.write(json);
   }
 
   private onFramingError(error: Error): void {

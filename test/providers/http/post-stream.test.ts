@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpPost } from '../../../src/providers/http/http-post.js';
+import { agentFor } from '../../../src/providers/http/keep-alive-agents.js';
 import { postStream, type PostStreamOptions } from '../../../src/providers/http/post-stream.js';
 import { ProviderError } from '../../../src/providers/provider-error.js';
 import { startReplayServer, type ReplayServer } from '../../support/replay-server.js';
@@ -184,6 +186,37 @@ describe('postStream', () => {
 });
 
 describe('postStream keep-alive', () => {
+  it("keeps no socket timeout while a body streams, and the pool's own once the socket is free again", async () => {
+    const plain = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.write('first');
+        setTimeout(() => res.end('last'), 20);
+      });
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    const url = new URL(`http://127.0.0.1:${(plain.address() as AddressInfo).port}/v1`);
+    try {
+      const response = await httpPost(url, { headers: {}, body: '{}', signal: new AbortController().signal, connectMs: 5_000, firstByteMs: 5_000 });
+      const socket = response.socket;
+      expect(socket.timeout).toBe(0);
+      const parts: Buffer[] = [];
+      for await (const chunk of response) parts.push(chunk as Buffer);
+      expect(Buffer.concat(parts).toString()).toBe('firstlast');
+      await new Promise((resolve) => setImmediate(resolve));
+      const free = Object.values(agentFor(url).freeSockets).flat();
+      expect(free).toContain(socket);
+      // The agent's 30 s, or the server's keep-alive hint less a second (Node's server: 4 s).
+      expect(socket.timeout).toBeGreaterThan(0);
+      expect(socket.timeout).toBeLessThanOrEqual(30_000);
+    } finally {
+      await new Promise<void>((resolve) => {
+        plain.close(() => resolve());
+        plain.closeAllConnections();
+      });
+    }
+  });
+
   it('reuses connections for successive requests to the same origin', async () => {
     const sockets = new Set<unknown>();
     const plain = http.createServer((req, res) => {

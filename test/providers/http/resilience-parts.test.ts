@@ -84,6 +84,37 @@ describe('createIdleWatchdog', () => {
     await new Promise((r) => setTimeout(r, 60));
     expect(fired).toBe(1);
   });
+
+  it('counts from the last arm, so a stream whose chunks keep coming never fires', async () => {
+    let fired = 0;
+    const watchdog = createIdleWatchdog(200, () => (fired += 1));
+    watchdog.arm();
+    await new Promise((r) => setTimeout(r, 150));
+    watchdog.disarm();
+    watchdog.arm();
+    // Due 200 ms after the first arm, the timer finds the watchdog armed 50 ms ago and waits out the rest.
+    await new Promise((r) => setTimeout(r, 150));
+    expect(fired).toBe(0);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(fired).toBe(1);
+  });
+
+  it('leaves no timer to hold the process once stopped, disarmed or not', async () => {
+    const timers = (): number => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timers();
+    let fired = 0;
+    const watchdog = createIdleWatchdog(30, () => (fired += 1));
+    watchdog.arm();
+    watchdog.disarm();
+    expect(timers()).toBe(before + 1);
+    watchdog.stop();
+    expect(timers()).toBe(before);
+    watchdog.arm();
+    watchdog.stop();
+    await new Promise((r) => setTimeout(r, 60));
+    expect(fired).toBe(0);
+    expect(watchdog.fired).toBe(false);
+  });
 });
 
 describe('isSemanticEvent', () => {

@@ -34,9 +34,14 @@ export class LeaseFence {
   /**
    * The claimed sessions a renewal did not renew with their epoch (`renewed`: session →
    * epoch), each reported once: the daemon stops its turn once, the writes stay fenced.
+   * Only leases held with the same epoch since before the renewal was sent (`before`,
+   * from claimed()) count: a claim that committed while the renewal ran is not in the rows
+   * it updated, yet not lost.
    */
-  newlyLost(renewed: ReadonlyMap<string, number>): string[] {
-    const lost = [...this.#epochs].filter(([sessionId, epoch]) => renewed.get(sessionId) !== epoch && !this.#reported.has(sessionId)).map(([sessionId]) => sessionId);
+  newlyLost(renewed: ReadonlyMap<string, number>, before: ReadonlyArray<[string, number]>): string[] {
+    const lost = before
+      .filter(([sessionId, epoch]) => this.#epochs.get(sessionId) === epoch && renewed.get(sessionId) !== epoch && !this.#reported.has(sessionId))
+      .map(([sessionId]) => sessionId);
     for (const sessionId of lost) this.#reported.add(sessionId);
     return lost.sort();
   }

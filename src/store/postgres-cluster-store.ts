@@ -152,12 +152,13 @@ export class PostgresClusterStore implements ClusterStore {
   }
 
   async renewLeases(daemonId: string, leaseMs: number): Promise<string[]> {
+    const before = this.fence.claimed();
     const rows = await this.query<{ session_id: string; epoch: string }>(
       `UPDATE session_leases SET expires_at = now() + ${LEASE_INTERVAL('$2')} WHERE owner = $1 RETURNING session_id, epoch`,
       [daemonId, leaseMs],
     );
     const renewed = new Map(rows.map((row) => [row.session_id, Number(row.epoch)]));
-    return this.fence.newlyLost(renewed);
+    return this.fence.newlyLost(renewed, before);
   }
 
   async releaseSession(sessionId: string, daemonId: string): Promise<void> {

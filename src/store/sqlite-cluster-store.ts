@@ -147,11 +147,12 @@ export class SqliteClusterStore implements ClusterStore {
   }
 
   async renewLeases(daemonId: string, leaseMs: number): Promise<string[]> {
+    const before = this.fence.claimed();
     const rows = this.db
       .prepare(`UPDATE session_leases SET expires_at = ${SQLITE_NOW_MS} + ? WHERE owner = ? RETURNING session_id, epoch`)
       .all(leaseMs, daemonId) as Array<{ session_id: string; epoch: number }>;
     const renewed = new Map(rows.map((row) => [row.session_id, row.epoch]));
-    return this.fence.newlyLost(renewed);
+    return this.fence.newlyLost(renewed, before);
   }
 
   async releaseSession(sessionId: string, daemonId: string): Promise<void> {

@@ -343,25 +343,13 @@ export const AgentdConfigSchema = z.strictObject({
   store: StoreConfigSchema.optional(),
   /**
    * Several daemons sharing one PostgreSQL store (`store.type` "postgres"): how long a
-   * daemon's hold on a running session lasts unless renewed, which folders this daemon
-   * serves, and how many turns it runs at once. Ignored on the SQLite store.
+   * daemon's hold on a running session lasts unless renewed, and how many turns it runs at
+   * once (the turn limit applies on the SQLite store too).
    */
   cluster: z
     .strictObject({
       /** A running session's lease in milliseconds, renewed while its daemon lives (default 10 000). */
       leaseMs: z.int().min(1000).max(600_000).optional(),
-      /**
-       * Absolute folders whose sessions this daemon may run (default: every folder). Work for a
-       * session elsewhere goes to a daemon that serves it.
-       */
-      roots: z
-        .array(
-          z.string().refine((p) => p.startsWith('/'), {
-            error: 'expected an absolute folder like "/srv/work"',
-          }),
-        )
-        .min(1)
-        .optional(),
       /** Turns this daemon runs at once, interactive and headless together (default 8). */
       concurrency: z.int().min(1).max(256).optional(),
     })

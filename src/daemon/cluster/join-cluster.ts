@@ -35,7 +35,8 @@ export async function joinCluster(store: Store, config: AgentdConfig, log: (line
     cluster: store.cluster,
     daemonId,
     leaseMs,
-    roots: config.cluster?.roots ?? [],
+    // Every daemon serves every folder: the workspaces are at the same paths on each machine.
+    roots: [],
     concurrency: config.cluster?.concurrency ?? DEFAULT_CONCURRENCY,
     runningTurns: () => sessions?.liveSessions().filter((session) => session.state === 'running' || session.state === 'aborting').length ?? 0,
     lost: (ids) => {

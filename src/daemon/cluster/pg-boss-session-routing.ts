@@ -12,8 +12,10 @@ import type { FindSessionOwner } from './session-owner.js';
 
 /** Told, with a daemon id as payload, when a message waits in that daemon's queue. */
 const ROUTE_CHANNEL = 'agentd_route';
-/** Looks for messages nobody announced, and for owners that lost a session a request waits on. */
+/** Looks for messages nobody announced. */
 const SWEEP_MS = 2000;
+/** While requests wait on other daemons: how often their owners are checked (a dead one's request is routed again soon after its lease ends). */
+const OWNER_CHECK_MS = 250;
 
 /** What goes through a daemon's own queue: a request for a session it owns, a cancel, or the answer to a request it forwarded. */
 type RouteMessage =
@@ -48,6 +50,8 @@ export class PgBossSessionRouting implements DaemonSessionRouting {
   private readonly waiting = new Map<string, Waiting>();
   private sessions: SessionManager | undefined;
   private sweep: NodeJS.Timeout | undefined;
+  private ownerCheck: NodeJS.Timeout | undefined;
+  private checkingOwners = false;
   private taking = false;
   private fetching = false;
   private fetchAgain = false;
@@ -71,17 +75,21 @@ export class PgBossSessionRouting implements DaemonSessionRouting {
       if (payload === this.daemonId) this.take();
     });
     this.taking = true;
-    this.sweep = setInterval(() => {
-      this.take();
-      void this.failOrphans();
-    }, SWEEP_MS);
+    this.sweep = setInterval(() => this.take(), SWEEP_MS);
     this.sweep.unref();
+    this.ownerCheck = setInterval(() => {
+      if (this.waiting.size === 0 || this.checkingOwners) return;
+      this.checkingOwners = true;
+      void this.failOrphans().finally(() => (this.checkingOwners = false));
+    }, OWNER_CHECK_MS);
+    this.ownerCheck.unref();
     this.take();
   }
 
   stopTaking(): void {
     this.taking = false;
     if (this.sweep) clearInterval(this.sweep);
+    if (this.ownerCheck) clearInterval(this.ownerCheck);
   }
 
   /** Its queue goes with it (a daemon's id is new at each start); a request sent to it now fails at its sender. */

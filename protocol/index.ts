@@ -26,6 +26,7 @@ export * from './events.js';
 export * from './daemon-events.js';
 export * from './schedules.js';
 export * from './daemon-status.js';
+export * from './daemon-cluster.js';
 export * from './dashboard.js';
 export * from './session-overview.js';
 export * from './dashboard-queries.js';

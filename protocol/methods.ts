@@ -5,6 +5,7 @@ import { dashboardLoginMethod } from './dashboard.js';
 import { daemonStatusMethod } from './daemon-status.js';
 import { daemonCostsMethod, daemonSessionsMethod } from './dashboard-queries.js';
 import { daemonHealthMethod } from './daemon-health.js';
+import { daemonClusterMethod } from './daemon-cluster.js';
 import { createElicitationMethod } from './elicitation.js';
 import { agentdEventMethod } from './events.js';
 import { afterToolCallMethod, beforeToolCallMethod, registerHooksMethod } from './hooks.js';
@@ -78,6 +79,7 @@ export const methodTable = [
   daemonCostsMethod,
   exportSessionMethod,
   daemonHealthMethod,
+  daemonClusterMethod,
   agentdEventMethod,
   daemonEventMethod,
   cancelRequestMethod,

@@ -3,6 +3,7 @@ import * as cancelRequest from './cancel-request.js';
 import * as content from './content.js';
 import * as daemonEvents from './daemon-events.js';
 import * as daemonHealth from './daemon-health.js';
+import * as daemonCluster from './daemon-cluster.js';
 import * as daemonStatus from './daemon-status.js';
 import * as dashboard from './dashboard.js';
 import * as dashboardQueries from './dashboard-queries.js';
@@ -62,6 +63,7 @@ const featureModules: ReadonlyArray<Record<string, unknown>> = [
   dashboardQueries,
   sessionExport,
   daemonHealth,
+  daemonCluster,
   cancelRequest,
 ];
 

@@ -164,6 +164,8 @@ export function createDaemonContext(
     hooks,
     clients,
     reloader,
+    // start-daemon.ts names the PostgreSQL store when that is the one it opened.
+    storeInUse: { type: 'sqlite', location: paths.databaseFile },
     cluster,
     // The user's config in force: it follows edits of the file.
     get config() {

@@ -11,6 +11,7 @@ import { DEFAULT_CONCURRENCY, joinCluster, type ClusterMembership } from './clus
 import { createDaemonContext, type BuiltDaemonContext } from './create-daemon-context.js';
 import { followConfigChanges } from './follow-config-changes.js';
 import { chooseStore, openDaemonStore } from './open-daemon-store.js';
+import { redactStoreUrl } from '../store/postgres-errors.js';
 import { TurnSlots } from '../session/turn-slots.js';
 import { openCluster, type ClusterLinks } from './cluster/open-cluster.js';
 import { createRunQueuedPrompt } from './cluster/run-queued-prompt.js';
@@ -87,6 +88,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   }
   const daemon = createDaemonContext(settings, store, cluster, sandbox, clients ?? new Set<ClientConnection>(), { slots, queue: links.work, routing: links.routing });
   cluster.follow(daemon.sessions);
+  if (choice?.type === 'postgres') daemon.storeInUse = { type: 'postgres', location: redactStoreUrl(choice.url) };
   // Before anything that runs in the background: a queue that cannot start stops the start-up cleanly.
   try {
     await links.work.start(createRunQueuedPrompt(daemon.sessions, slots, daemon.clients));

@@ -51,6 +51,8 @@ export interface DaemonContext {
   hooks: HookRunner;
   /** On PostgreSQL: how clients here follow sessions whose turns run on other daemons (absent on SQLite, one daemon). */
   crossDaemonUpdates?: CrossDaemonUpdates;
+  /** The store in use: the SQLite file, or the PostgreSQL database (its URL with the password hidden). */
+  storeInUse: { type: 'sqlite' | 'postgres'; location: string };
   /** Cron-scheduled headless runs (`schedules/*`); started by buildDaemon, stopped at shutdown. */
   scheduler: Scheduler;
   /** Headless prompts (`_meta.agentd.queue`), taken by a daemon with a free turn slot; started by buildDaemon, stopped at shutdown. */

@@ -16,6 +16,7 @@ export const handlers: HandlerTable = {
   'daemon/costs': async () => (await import('./handlers/daemon-costs.js')).daemonCosts,
   'session/export': async () => (await import('./handlers/session-export.js')).sessionExport,
   'daemon/health': async () => (await import('./handlers/daemon-health.js')).daemonHealth,
+  'daemon/cluster': async () => (await import('./handlers/daemon-cluster.js')).daemonCluster,
   'session/prompt': async () => (await import('./handlers/session-prompt.js')).sessionPrompt,
   'session/cancel': async () => (await import('./handlers/session-cancel.js')).sessionCancel,
   'session/abort': async () => (await import('./handlers/session-abort.js')).sessionAbort,

@@ -64,6 +64,7 @@ describe('agentd status, stop and logs against a spawned daemon', () => {
     expect(status.stdout).toContain('sessions: 1 loaded, 0 running');
     const logFile = join(home.home, 'state', 'logs', 'daemon.log');
     expect(status.stdout).toContain(`log:      ${logFile} (agentd logs)`);
+    expect(status.stdout).toContain(`store:    SQLite, ${join(home.home, 'data', 'agentd.db')}`);
     const json = JSON.parse((await runCli(['status', '--json'], env)).stdout);
     expect(json).toMatchObject({ running: true, pid: daemon.child.pid, sessions: { loaded: 1, running: 0 }, idleExitMs: 1_800_000, logFile });
 

@@ -43,6 +43,7 @@ const REQUIRED: Record<string, 'client-to-daemon' | 'daemon-to-client' | 'both'>
   'daemon/costs': 'client-to-daemon',
   'session/export': 'client-to-daemon',
   'daemon/health': 'client-to-daemon',
+  'daemon/cluster': 'client-to-daemon',
   'session/update': 'daemon-to-client',
   'session/request_permission': 'daemon-to-client',
   'elicitation/create': 'daemon-to-client',

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectAgentdClient } from '../../../clients/typescript/src/index.js';
-import type { DaemonStatusResponse } from '../../../protocol/index.js';
+import type { DaemonClusterResponse, DaemonStatusResponse } from '../../../protocol/index.js';
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
 import { isSocketLive } from '../../server/wire/transports/is-socket-live.js';
 import { describeDaemonKind } from '../describe-daemon-kind.js';
@@ -36,9 +36,11 @@ export async function statusCommand(argv: string[]): Promise<number> {
   }
   const client = await connectAgentdClient(owner.socketPath);
   let status: DaemonStatusResponse;
+  let cluster: DaemonClusterResponse;
   try {
     await client.initialize({ protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: 'agentd status', version: packageVersion() } });
     status = await client.daemonStatus({});
+    cluster = await client.daemonCluster({});
   } finally {
     client.close();
   }
@@ -55,8 +57,9 @@ export async function statusCommand(argv: string[]): Promise<number> {
       `  sessions: ${status.sessions.loaded} loaded, ${status.sessions.running} running`,
       `  log:      ${log}`,
       ...(status.http ? [`  web:      ${status.http} (agentd dashboard for a login address)`] : []),
+      ...describeCluster(cluster),
     ].join('\n'),
-    { running: true, dataDir: paths.dataDir, ...status, clients },
+    { running: true, dataDir: paths.dataDir, ...status, clients, cluster },
   );
   return 0;
 }
@@ -70,4 +73,21 @@ function formatUptime(ms: number): string {
   const hours = Math.floor(minutes / 60);
   if (hours < 48) return `${hours} h ${minutes % 60} min`;
   return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
+
+/** The store line, and on a shared store the queue and one line per daemon. */
+function describeCluster(cluster: DaemonClusterResponse): string[] {
+  const { store, queue, daemons } = cluster;
+  const lines = [`  store:    ${store.type === 'postgres' ? `PostgreSQL at ${store.location}` : `SQLite, ${store.location}`}`];
+  if (store.type !== 'postgres') return lines;
+  const alive = daemons.filter((daemon) => daemon.alive).length;
+  lines.push(`  cluster:  ${daemons.length} daemon(s), ${alive} alive; ${queue.waiting} queued prompt(s) waiting`);
+  for (const daemon of daemons) {
+    const state = daemon.alive ? `heartbeat ${(daemon.heartbeatAgeMs / 1000).toFixed(1)} s ago` : `gone (no heartbeat for ${Math.round(daemon.heartbeatAgeMs / 1000)} s)`;
+    const self = daemon.self ? ' (this one)' : '';
+    lines.push(
+      `    ${daemon.id}${self}  ${daemon.host} pid ${daemon.pid}  ${state}  ${daemon.runningTurns}/${daemon.concurrency} turns  ${daemon.sessionsOwned.length} session(s) owned`,
+    );
+  }
+  return lines;
 }

@@ -33,7 +33,27 @@ describe.skipIf(!requireProgram(POSTGRES))('agentd doctor: the PostgreSQL store'
     await (await openPostgresStore(url)).close();
     const check = await checkPostgresStore(url);
     expect(check.status).toBe('ok');
-    expect(check.detail).toMatch(new RegExp(`answers, schema version ${latestPostgresSchemaVersion}$`));
+    expect(check.detail.split('\n')[0]).toMatch(new RegExp(`answers, schema version ${latestPostgresSchemaVersion}$`));
+    expect(check.detail.split('\n')[1]).toBe('0 daemon(s) registered; 0 queued prompt(s) waiting');
+  });
+
+  it('lists the daemons sharing the database, alive or gone, with their turns and sessions', async () => {
+    const url = await createTestDatabase();
+    const store = await openPostgresStore(url);
+    try {
+      await store.cluster.registerDaemon({ id: 'dmn_00000000000000aa', host: 'build-1', pid: 4242, roots: [], concurrency: 8, leaseMs: 60_000 });
+      await store.cluster.heartbeat('dmn_00000000000000aa', { runningTurns: 2 });
+      await store.createSession({ id: 'ses-1', cwd: '/srv/work' });
+      expect(await store.cluster.claimSession('ses-1', 'dmn_00000000000000aa', 60_000)).toMatchObject({ epoch: 1 });
+      await store.cluster.registerDaemon({ id: 'dmn_00000000000000bb', host: 'build-2', pid: 7, roots: [], concurrency: 4, leaseMs: 1000 });
+    } finally {
+      await store.close();
+    }
+    await query(url, "UPDATE daemons SET heartbeat_at = now() - interval '90 seconds' WHERE id = 'dmn_00000000000000bb'");
+    const lines = (await checkPostgresStore(url)).detail.split('\n');
+    expect(lines[1]).toBe('2 daemon(s) registered; 0 queued prompt(s) waiting');
+    expect(lines[2]).toMatch(/^ {2}dmn_00000000000000aa {2}build-1 pid 4242 {2}heartbeat \d+\.\d s ago {2}2 turn\(s\) {2}1 session\(s\) owned$/);
+    expect(lines[3]).toMatch(/^ {2}dmn_00000000000000bb {2}build-2 pid 7 {2}gone \(no heartbeat for 9\d s\) {2}0 turn\(s\) {2}0 session\(s\) owned$/);
   });
 
   it('fails on a schema from a newer agentd, saying to upgrade', async () => {

@@ -8,7 +8,6 @@ import { TurnRunner } from '../loop/turn-runner.js';
 import type { ModelMessage, UserMessage } from '../providers/message.js';
 import type { SessionRecord, Store } from '../store/store.js';
 import { FileStateTracker } from '../tools/files/file-state-tracker.js';
-import { compactionMarker } from './compaction-marker.js';
 import { convertPrompt } from './convert-prompt.js';
 import { PromptQueues, type QueueMode, type QueueName } from './prompt-queues.js';
 import { LiveProject } from './live-project.js';
@@ -25,36 +24,13 @@ import { SessionWriter } from './session-writer.js';
 import type { SessionLeases } from './session-leases.js';
 import { releasingOnThrow, type ReleaseSlot, type TurnSlots } from './turn-slots.js';
 import { TurnLifecycle, type PromptOutcome } from './turn-lifecycle.js';
+import { sessionTurnPort } from './session-turn-port.js';
+import type { PromptDelivery, SubmitOptions, Submission } from './submit-options.js';
 import { RunTurnBusyError, SessionBusyError, UnknownChoiceError } from './session-errors.js';
 
 export type { PromptOutcome } from './turn-lifecycle.js';
 
-/** How a prompt sent while a turn runs is delivered (`_meta.agentd.delivery`, session/steer, session/followUp). */
-export type PromptDelivery = 'steer' | 'followUp';
-
-/** How a prompt is submitted (see Session.submit). */
-export interface SubmitOptions {
-  /** Joins a running turn (steer: before its next model request; followUp: when the model would stop); without it a busy session refuses the prompt. */
-  delivery?: PromptDelivery;
-  /** With `steer`: ends the model request in flight. */
-  interrupt?: boolean;
-  /** The connection that sent the prompt. */
-  origin?: string;
-  /** A run's own settings for the turn it starts (never stored, see RunOverrides). */
-  run?: RunOverrides;
-  /** The id of the turn it starts (a queued job's: a job run again finds its turn stored); a new one when absent. */
-  turnId?: string;
-  /** A turn slot the caller holds already (a queued job's); the session gives it back on every path. */
-  slot?: ReleaseSlot;
-}
-
-/** What a submitted prompt gets. */
-export interface Submission {
-  /** The length of the queue it joined; undefined when it started a turn (or will, once free). */
-  queued: number | undefined;
-  /** Resolves when the turn that takes the prompt ends. */
-  outcome: Promise<PromptOutcome>;
-}
+export type { PromptDelivery, SubmitOptions, Submission } from './submit-options.js';
 
 /**
  * One conversation: its history, its state (see SessionState), its queues and its event
@@ -408,23 +384,15 @@ export class Session {
   }
 
   private turnPort(): TurnPort {
-    return {
-      commit: async (message, meta) => {
-        await this.writer.commit(message, meta);
-        this.conversation.append(message);
-      },
-      compacted: async (result, priced) => {
-        // The store keeps every message; the marker tells a later load where to resume from.
-        const [summary] = result.newHistory;
-        if (summary?.role === 'user') {
-          await this.writer.commit(summary, { status: 'complete', ...priced, meta: compactionMarker(result, this.conversation.messages) });
-        }
-        this.conversation.replace(result.newHistory);
-      },
+    return sessionTurnPort({
+      writer: this.writer,
+      conversation: this.conversation,
+      queues: this.queues,
+      live: this.live,
+      toolHost: this.toolHost,
+      record: () => this.record,
+      run: () => this.turns.current?.run,
       emit: (event) => this.emit(event),
-      take: (queue) => this.queues.take(queue).map((item) => item.message),
-      settingsForNextRequest: (current) =>
-        this.live.settingsForNextRequest(this.record, current, this.toolHost, (message) => this.emit({ type: 'notice', level: 'warning', message }), this.turns.current?.run),
-    };
+    });
   }
 }

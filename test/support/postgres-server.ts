@@ -33,6 +33,8 @@ export interface RunningServer {
   dir: string;
   socketDir: string;
   dataDir: string;
+  /** The server's own settings, to start it again with them after stopPostgresServer. */
+  settings?: string;
 }
 
 let server: Promise<RunningServer> | undefined;
@@ -74,7 +76,7 @@ export function startPostgresServer(options: { durable?: boolean } = {}): Runnin
   const fast = options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
   const settings = `-c listen_addresses='' -c unix_socket_directories=${dir}${fast}`;
   run(path.join(bin, 'pg_ctl'), ['start', '-w', '-s', '-D', dataDir, '-l', path.join(dir, 'server.log'), '-o', settings]);
-  return { dir, socketDir: dir, dataDir };
+  return { dir, socketDir: dir, dataDir, settings };
 }
 
 function stop(bin: string, dir: string, dataDir: string): void {
@@ -117,4 +119,14 @@ export async function createDatabase(running: RunningServer, name: string): Prom
     await admin.end();
   }
   return postgresUrl(running.socketDir, name);
+}
+
+/** Stops a server started by startPostgresServer at once, dropping its connections (the database "goes away"). */
+export function stopPostgresServer(running: RunningServer): void {
+  run(path.join(postgresBinDir(), 'pg_ctl'), ['stop', '-s', '-w', '-D', running.dataDir, '-m', 'immediate']);
+}
+
+/** Starts a stopped server again, on the same socket, with the same settings and data. */
+export function restartPostgresServer(running: RunningServer): void {
+  run(path.join(postgresBinDir(), 'pg_ctl'), ['start', '-w', '-s', '-D', running.dataDir, '-l', path.join(running.dir, 'server.log'), '-o', running.settings ?? '']);
 }

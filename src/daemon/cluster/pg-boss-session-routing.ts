@@ -7,6 +7,7 @@ import { RpcError } from '../../server/wire/rpc-error.js';
 import type { SessionManager } from '../../session/session-manager.js';
 import type { DaemonSessionRouting } from './daemon-session-routing.js';
 import type { PgBossConnection } from './pg-boss-connection.js';
+import { RunAgainWhenAsked } from './run-again-when-asked.js';
 import { runRoutedRequest, type RoutedRequest } from './run-routed-request.js';
 import type { FindSessionOwner } from './session-owner.js';
 
@@ -53,8 +54,7 @@ export class PgBossSessionRouting implements DaemonSessionRouting {
   private ownerCheck: NodeJS.Timeout | undefined;
   private checkingOwners = false;
   private taking = false;
-  private fetching = false;
-  private fetchAgain = false;
+  private readonly fetcher = new RunAgainWhenAsked(() => this.fetchAll().catch((error: Error) => this.log(`cannot take forwarded requests: ${error.message}`)));
 
   constructor(
     readonly daemonId: string,
@@ -142,26 +142,12 @@ export class PgBossSessionRouting implements DaemonSessionRouting {
 
   /** Takes every message waiting in this daemon's queue; a call during a fetch makes it look again. */
   private take(): void {
-    if (!this.taking) return;
-    if (this.fetching) {
-      this.fetchAgain = true;
-      return;
-    }
-    this.fetching = true;
-    void this.fetchAll()
-      .catch((error: Error) => this.log(`cannot take forwarded requests: ${error.message}`))
-      .finally(() => {
-        this.fetching = false;
-        if (this.fetchAgain) {
-          this.fetchAgain = false;
-          this.take();
-        }
-      });
+    if (this.taking) this.fetcher.ask();
   }
 
   private async fetchAll(): Promise<void> {
     const queue = daemonQueue(this.daemonId);
-    for (;;) {
+    while (this.taking) {
       const jobs = await this.boss.fetch<RouteMessage>(queue, { batchSize: 16 });
       if (jobs.length === 0) return;
       await this.boss.complete(queue, jobs.map((job) => job.id));

@@ -5,6 +5,7 @@ import type { ReleaseSlot, TurnSlots } from '../../session/turn-slots.js';
 import type { DaemonWorkQueue } from './daemon-work-queue.js';
 import type { PgBossConnection } from './pg-boss-connection.js';
 import type { QueuedPromptResult, RunQueuedPrompt } from './run-queued-prompt.js';
+import { RunAgainWhenAsked } from './run-again-when-asked.js';
 
 /** The pg-boss queue of headless prompts, in the schema `pgboss` of the store's database. */
 export const PROMPT_QUEUE = 'agentd-prompts';
@@ -52,8 +53,7 @@ export class PgBossWorkQueue implements DaemonWorkQueue {
   private stopWatching: (() => void) | undefined;
   private run: RunQueuedPrompt | undefined;
   private taking = false;
-  private fetching = false;
-  private fetchAgain = false;
+  private readonly fetcher = new RunAgainWhenAsked(() => this.fetchWhileFree());
   private readonly inHand = new Set<Promise<void>>();
 
   constructor(
@@ -120,19 +120,7 @@ export class PgBossWorkQueue implements DaemonWorkQueue {
 
   /** Fetches one job per free slot until none is waiting; a call during a fetch makes it look again. */
   private take(): void {
-    if (!this.taking) return;
-    if (this.fetching) {
-      this.fetchAgain = true;
-      return;
-    }
-    this.fetching = true;
-    void this.fetchWhileFree().finally(() => {
-      this.fetching = false;
-      if (this.fetchAgain && this.taking) {
-        this.fetchAgain = false;
-        this.take();
-      }
-    });
+    if (this.taking) this.fetcher.ask();
   }
 
   private async fetchWhileFree(): Promise<void> {
@@ -150,9 +138,9 @@ export class PgBossWorkQueue implements DaemonWorkQueue {
       }
       if (!job) {
         // Given back quietly: this slot coming free again is no news to fetch on (a wake-up meanwhile is).
-        const wanted = this.fetchAgain;
+        const wanted = this.fetcher.again;
         slot();
-        this.fetchAgain = wanted;
+        this.fetcher.again = wanted;
         return;
       }
       this.execute(boss, run, job, slot);

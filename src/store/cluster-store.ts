@@ -59,6 +59,12 @@ export interface SessionLease {
 }
 
 export interface ClusterStore {
+  /**
+   * Whether other daemons can use the same database (PostgreSQL); false for the SQLite
+   * file, which one daemon holds at a time (its data directory's lock), so nobody reads its
+   * heartbeats or could take its leases.
+   */
+  readonly shared: boolean;
   /** Records the daemon and its start (a re-registration of the same id starts it anew). */
   registerDaemon(daemon: DaemonRegistration): Promise<void>;
   /** Renews the daemon's heartbeat; fails `not_found` when it was forgotten. */

@@ -60,6 +60,8 @@ const LEASE_INTERVAL = (param: string): string => `make_interval(secs => ${param
 
 /** The registry and the leases on PostgreSQL, by its clock (now()). */
 export class PostgresClusterStore implements ClusterStore {
+  readonly shared = true;
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly where: string,

@@ -54,6 +54,8 @@ interface LeaseRow {
 
 /** The registry and the leases on SQLite, by its clock; one daemon per data directory in practice. */
 export class SqliteClusterStore implements ClusterStore {
+  readonly shared = false;
+
   constructor(
     private readonly db: Database.Database,
     private readonly fence: LeaseFence,

@@ -35,6 +35,22 @@ describe.each(STORE_IMPLEMENTATIONS)('a daemon in the cluster of its $name store
     rmSync(workspace, { recursive: true, force: true });
   });
 
+  it('renews its heartbeat by itself only where other daemons could read it (PostgreSQL), never writing every few seconds to a SQLite file', async () => {
+    daemon = startInProcessDaemon(daemonEnv(home.home, database.daemonEnv), process.cwd());
+    const context = (await daemon.context()) as BuiltDaemonContext;
+    const cluster = context.sessions.store.cluster;
+    const first = (await cluster.listDaemons())[0]!.heartbeatAt;
+    // A store for one daemon only says so; the keeper's timer (every third of the 10 s lease) runs on a shared one.
+    expect(cluster.shared).toBe(implementation.name === 'postgres');
+    if (cluster.shared) {
+      await expect.poll(async () => (await cluster.listDaemons())[0]!.heartbeatAt, { timeout: 10_000, interval: 250 }).not.toBe(first);
+    } else {
+      // Longer than the keeper's interval; the registration's heartbeat is the only one.
+      await new Promise((resolve) => setTimeout(resolve, 3_600));
+      expect((await cluster.listDaemons())[0]!.heartbeatAt).toBe(first);
+    }
+  });
+
   it('registers itself, holds a session only while its turn runs, and is forgotten at a clean shutdown', async () => {
     daemon = startInProcessDaemon(daemonEnv(home.home, database.daemonEnv), process.cwd());
     await daemon.peer.call('initialize', { protocolVersion: 1 });

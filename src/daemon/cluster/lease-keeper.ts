@@ -19,7 +19,8 @@ export interface LeaseKeeperOptions {
  * This daemon's membership of the cluster: registered at start, then every third of a
  * lease a heartbeat and the renewal of the leases it holds (so one missed tick still
  * leaves time), and forgotten at a clean shutdown, which frees its sessions at once. The
- * timer is unref'd: it never keeps the process alive on its own.
+ * timer is unref'd: it never keeps the process alive on its own; on a store no other daemon
+ * uses there is none.
  */
 export class LeaseKeeper {
   private timer: NodeJS.Timeout | undefined;
@@ -34,6 +35,8 @@ export class LeaseKeeper {
   }
 
   start(): void {
+    // One daemon's store (SQLite): no other daemon reads heartbeats or could take a lease, so no timer writes every few seconds.
+    if (!this.options.cluster.shared) return;
     const interval = Math.max(1, Math.floor(this.options.leaseMs / 3));
     this.timer = setInterval(() => {
       // A tick still waiting for the database is not doubled.

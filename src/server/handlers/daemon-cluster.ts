@@ -18,7 +18,8 @@ export const daemonCluster: RequestHandler<'daemon/cluster'> = async (_params, {
       startedAt: info.startedAt,
       heartbeatAt: info.heartbeatAt,
       heartbeatAgeMs: Math.max(0, Math.round(info.heartbeatAgeMs)),
-      alive: info.alive,
+      // The daemon answering is alive, whatever its last heartbeat says (on SQLite it sends none).
+      alive: info.id === self || info.alive,
       runningTurns: info.runningTurns,
       concurrency: info.concurrency,
       sessionsOwned: info.sessionsOwned,

@@ -1,4 +1,4 @@
-import type { HttpTimeouts } from '../http/post-stream.js';
+import { readyBodyReading, type HttpTimeouts } from '../http/post-stream.js';
 import { preconnect } from '../http/keep-alive-agents.js';
 import { streamHttpModel } from '../http/stream-http-model.js';
 import type { LanguageModel } from '../language-model.js';
@@ -46,6 +46,7 @@ export class AnthropicMessagesModel implements LanguageModel {
   /** Opens the connection the first request will use (only the origin matters), sending nothing. */
   prepare(): void {
     preconnect(this.options.baseUrl);
+    readyBodyReading();
   }
 
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {

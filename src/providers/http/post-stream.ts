@@ -1,5 +1,6 @@
 import { ProviderError } from '../provider-error.js';
 import type { IncomingMessage } from 'node:http';
+import { PassThrough } from 'node:stream';
 import { httpPost } from './http-post.js';
 import { BodyReader } from './body-reader.js';
 import { createIdleWatchdog } from './idle-watchdog.js';
@@ -88,6 +89,23 @@ export async function postStream(options: PostStreamOptions): Promise<AsyncItera
     throw withRetryAfter(redactError(options.classifyError(status, text, responseHeaders), options.redact), responseHeaders);
   }
   return readBody(response, timeouts.idleMs, context);
+}
+
+let bodyReadingReady = false;
+
+/**
+ * Reads a sample body through readBody once per process (the model's prepare(), after
+ * session/new): its generator, the body reader, the idle watchdog and Node's stream-end
+ * tracking run for the first time there, not between a first reply's first byte and its token.
+ */
+export function readyBodyReading(): void {
+  if (bodyReadingReady) return;
+  bodyReadingReady = true;
+  const sample = new PassThrough();
+  sample.end(Buffer.from('data: {}\n\n'));
+  void (async () => {
+    for await (const chunk of readBody(sample as unknown as IncomingMessage, defaultTimeouts.idleMs, { provider: 'prepare', model: 'prepare', url: 'http://127.0.0.1/', signal: new AbortController().signal, ...defaultTimeouts })) void chunk;
+  })().catch(() => undefined);
 }
 
 async function* readBody(body: IncomingMessage, idleMs: number, context: NetworkErrorContext): AsyncGenerator<Uint8Array> {

@@ -1,4 +1,4 @@
-import type { HttpTimeouts } from '../http/post-stream.js';
+import { readyBodyReading, type HttpTimeouts } from '../http/post-stream.js';
 import { preconnect } from '../http/keep-alive-agents.js';
 import { ProviderError } from '../provider-error.js';
 import { streamHttpModel } from '../http/stream-http-model.js';
@@ -103,6 +103,7 @@ export class OpenAIChatModel implements LanguageModel {
     // With a connect step (a login that supplies the URL) the endpoint is not known yet.
     if (this.options.connect === undefined) preconnect(this.url());
     readyParser();
+    readyBodyReading();
   }
 
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {

@@ -1,5 +1,6 @@
 import { streamHttpModel } from '../http/stream-http-model.js';
 import { preconnect } from '../http/keep-alive-agents.js';
+import { readyBodyReading } from '../http/post-stream.js';
 import type { LanguageModel } from '../language-model.js';
 import type { ModelRequest } from '../request.js';
 import type { StreamEvent } from '../stream-event.js';
@@ -68,6 +69,7 @@ export class OpenAIResponsesModel implements LanguageModel {
   /** Opens the connection the first request will use (only the origin matters), sending nothing. */
   prepare(): void {
     preconnect(this.url());
+    readyBodyReading();
   }
 
   url(): string {

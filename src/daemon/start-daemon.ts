@@ -45,27 +45,26 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   const { options, paths, config, log } = settings;
   // Throws DataDirBusyError (naming the owner) when another daemon has the directory.
   const lock = options.lock ?? lockDataDir(paths.dataDir);
-  let store: Store;
+  // What is open so far, closed in reverse when a later step fails: a start that fails leaves nothing behind.
+  const opened: Array<() => unknown> = [() => lock.release()];
+  const fail = async (error: unknown): Promise<never> => {
+    for (const close of opened.reverse()) await Promise.resolve().then(close).catch(() => undefined);
+    throw error;
+  };
+  const pgBossFailed = (error: unknown): Error =>
+    new Error(`pg-boss (the work queue in the PostgreSQL store) did not start: ${(error as Error).message}`, { cause: error });
   // A store opened by the caller (tests) is one daemon's.
-  const choice = options.openStore ? undefined : chooseStore(config, options.env);
-  try {
-    // With PostgreSQL the lock above still guards only this machine's data directory.
-    store = options.openStore ? await options.openStore(paths.databaseFile) : await openDaemonStore(choice!, paths.databaseFile);
-  } catch (error) {
-    lock.release();
-    throw error;
-  }
-  let cluster: ClusterMembership;
-  try {
-    cluster = await joinCluster(store, config, log);
-  } catch (error) {
-    await store.close();
-    lock.release();
-    throw error;
-  }
+  const choice = options.openStore ? undefined : await Promise.resolve().then(() => chooseStore(config, options.env)).catch(fail);
+  // With PostgreSQL the lock above still guards only this machine's data directory.
+  const store: Store = await Promise.resolve()
+    .then(() => (options.openStore ? options.openStore(paths.databaseFile) : openDaemonStore(choice!, paths.databaseFile)))
+    .catch(fail);
+  opened.push(() => store.close());
+  const cluster: ClusterMembership = await joinCluster(store, config, log).catch(fail);
+  opened.push(() => cluster.leave());
   // Turns still 'running' whose owner is gone: on SQLite (under the lock) every one; on
   // PostgreSQL those of sessions no live daemon holds (another daemon's turns go on).
-  const recovered = await store.recoverInterruptedTurns();
+  const recovered = await store.recoverInterruptedTurns().catch(fail);
   if (recovered.length > 0) log(`marked ${recovered.length} turn(s) interrupted by an earlier stop`);
   // Probed in the background so the first client is not kept waiting; bash awaits it.
   // `sandbox.enabled: false` turns bubblewrap off on purpose: bash then asks every time.
@@ -75,17 +74,16 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   });
   // Interactive and headless turns together; a sub-agent runs in its parent's slot.
   const slots = new TurnSlots(config.cluster?.concurrency ?? DEFAULT_CONCURRENCY);
-  let links: ClusterLinks;
-  try {
-    // Requests for a session another live daemon holds go to it (tests may name the owner themselves).
-    const findSessionOwner = options.findSessionOwner ?? ((sessionId: string) => cluster.leases.heldElsewhere(sessionId));
-    links = await openCluster(choice ?? { type: 'sqlite' }, { daemonId: cluster.daemonId, slots, findSessionOwner, log });
-  } catch (error) {
-    await cluster.leave();
-    await store.close();
-    lock.release();
-    throw new Error(`pg-boss (the work queue in the PostgreSQL store) did not start: ${(error as Error).message}`, { cause: error });
-  }
+  // Requests for a session another live daemon holds go to it (tests may name the owner themselves).
+  const findSessionOwner = options.findSessionOwner ?? ((sessionId: string) => cluster.leases.heldElsewhere(sessionId));
+  const links: ClusterLinks = await openCluster(choice ?? { type: 'sqlite' }, { daemonId: cluster.daemonId, slots, findSessionOwner, log }).catch((error: unknown) =>
+    fail(pgBossFailed(error)),
+  );
+  opened.push(async () => {
+    links.work.stopTaking();
+    await links.routing.stop();
+    await links.close();
+  });
   const daemon = createDaemonContext(settings, store, cluster, sandbox, clients ?? new Set<ClientConnection>(), { slots, queue: links.work, routing: links.routing });
   cluster.follow(daemon.sessions);
   if (choice?.type === 'postgres') daemon.storeInUse = { type: 'postgres', location: redactStoreUrl(choice.url) };
@@ -94,29 +92,14 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
     await links.work.start(createRunQueuedPrompt(daemon.sessions, slots, daemon.clients));
     await links.routing.start(daemon.sessions);
   } catch (error) {
-    await links.close().catch(() => undefined);
-    await cluster.leave();
-    await store.close();
-    lock.release();
-    throw new Error(`pg-boss (the work queue in the PostgreSQL store) did not start: ${(error as Error).message}`, { cause: error });
+    await fail(pgBossFailed(error));
   }
   // On PostgreSQL, clients of any daemon follow every session; loaded only then, as pg is.
   let crossDaemon: StartedSessionUpdates | undefined;
-  try {
-    if (choice?.type === 'postgres') crossDaemon = await (await import('./cluster/start-session-updates.js')).startSessionUpdates(
-        choice.url,
-        { daemonId: cluster.daemonId, holdsLease: (id) => cluster.leases.holds(id) },
-        daemon.sessions,
-        log,
-      );
-  } catch (error) {
-    links.work.stopTaking();
-    await links.routing.stop();
-    await links.close().catch(() => undefined);
-    await cluster.leave();
-    await store.close();
-    lock.release();
-    throw error;
+  if (choice?.type === 'postgres') {
+    const { startSessionUpdates } = await import('./cluster/start-session-updates.js');
+    const holdsLease = (sessionId: string): boolean => cluster.leases.holds(sessionId);
+    crossDaemon = await startSessionUpdates(choice.url, { daemonId: cluster.daemonId, holdsLease }, daemon.sessions, log).catch(fail);
   }
   if (crossDaemon) daemon.crossDaemonUpdates = crossDaemon;
   // What every session's first model request would otherwise compute: the built-in tools' schemas.

@@ -76,7 +76,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   const slots = new TurnSlots(config.cluster?.concurrency ?? DEFAULT_CONCURRENCY);
   // Requests for a session another live daemon holds go to it (tests may name the owner themselves).
   const findSessionOwner = options.findSessionOwner ?? ((sessionId: string) => cluster.leases.heldElsewhere(sessionId));
-  const links: ClusterLinks = await openCluster(choice ?? { type: 'sqlite' }, { daemonId: cluster.daemonId, slots, findSessionOwner, log }).catch((error: unknown) =>
+  const links: ClusterLinks = await openCluster(choice ?? { type: 'sqlite' }, { taker: cluster, slots, findSessionOwner, log }).catch((error: unknown) =>
     fail(pgBossFailed(error)),
   );
   opened.push(async () => {

@@ -4,6 +4,8 @@ import type { ContentBlock } from '../../protocol/index.js';
 export interface QueuedPrompt {
   sessionId: string;
   prompt: ContentBlock[];
+  /** The session's folder, normalized: on PostgreSQL only daemons whose `cluster.roots` serve it take the job. */
+  cwd?: string;
 }
 
 /**

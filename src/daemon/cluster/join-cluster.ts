@@ -14,7 +14,11 @@ export const DEFAULT_CONCURRENCY = 8;
 export interface ClusterMembership {
   readonly daemonId: string;
   readonly leaseMs: number;
+  /** The folders whose sessions it serves (normalized); empty: every folder. */
+  readonly roots: readonly string[];
   readonly leases: StoreSessionLeases;
+  /** The ids of the daemons alive now, by the registry (this one included while its heartbeats go on). */
+  liveDaemonIds(): Promise<string[]>;
   readonly keeper: LeaseKeeper;
   /** Starts the heartbeats; a session whose lease another daemon took has its running turn stopped. */
   follow(sessions: SessionManager): void;
@@ -29,14 +33,15 @@ export interface ClusterMembership {
 export async function joinCluster(store: Store, config: AgentdConfig, log: (line: string) => void): Promise<ClusterMembership> {
   const daemonId = createDaemonId();
   const leaseMs = config.cluster?.leaseMs ?? DEFAULT_LEASE_MS;
+  // Every daemon serves every folder: the workspaces are at the same paths on each machine.
+  const roots: string[] = [];
   const leases = new StoreSessionLeases(store.cluster, daemonId, leaseMs, log);
   let sessions: SessionManager | undefined;
   const keeper = new LeaseKeeper({
     cluster: store.cluster,
     daemonId,
     leaseMs,
-    // Every daemon serves every folder: the workspaces are at the same paths on each machine.
-    roots: [],
+    roots,
     concurrency: config.cluster?.concurrency ?? DEFAULT_CONCURRENCY,
     runningTurns: () => sessions?.liveSessions().filter((session) => session.state === 'running' || session.state === 'aborting').length ?? 0,
     lost: (ids) => {
@@ -51,8 +56,12 @@ export async function joinCluster(store: Store, config: AgentdConfig, log: (line
   return {
     daemonId,
     leaseMs,
+    roots,
     leases,
     keeper,
+    async liveDaemonIds() {
+      return (await store.cluster.listDaemons()).filter((daemon) => daemon.alive).map((daemon) => daemon.id);
+    },
     follow(manager) {
       sessions = manager;
       keeper.start();

@@ -4,6 +4,7 @@ import type { DaemonSessionRouting } from './daemon-session-routing.js';
 import { localSessionRouting } from './daemon-session-routing.js';
 import type { DaemonWorkQueue } from './daemon-work-queue.js';
 import { InProcessWorkQueue } from './in-process-work-queue.js';
+import type { PromptTaker } from './pg-boss-work-queue.js';
 import type { FindSessionOwner } from './session-owner.js';
 
 /** What a daemon shares with the others of its cluster: the work queue and the way to a session's owner. */
@@ -22,9 +23,10 @@ export interface ClusterLinks {
  */
 export async function openCluster(
   choice: StoreConfig,
-  parts: { daemonId: string; slots: TurnSlots; findSessionOwner: FindSessionOwner; log: (line: string) => void },
+  parts: { taker: PromptTaker; slots: TurnSlots; findSessionOwner: FindSessionOwner; log: (line: string) => void },
 ): Promise<ClusterLinks> {
-  const { daemonId, slots, findSessionOwner, log } = parts;
+  const { taker, slots, findSessionOwner, log } = parts;
+  const { daemonId } = taker;
   if (choice.type !== 'postgres') {
     return { work: new InProcessWorkQueue(slots, log), routing: localSessionRouting(daemonId), close: async () => undefined };
   }
@@ -35,7 +37,7 @@ export async function openCluster(
   ]);
   const connection = await PgBossConnection.open(choice.url, log);
   return {
-    work: new PgBossWorkQueue(connection, slots, log),
+    work: new PgBossWorkQueue(connection, slots, taker, log),
     routing: new PgBossSessionRouting(daemonId, connection, findSessionOwner, log),
     close: () => connection.close(),
   };

@@ -132,6 +132,38 @@ describe.skipIf(!requireProgram(POSTGRES))('the pg-boss work queue shared by two
     expect(daemon.stderr()).toContain(`queued prompt ${jobId} for session ${sessionId} skipped`);
   }, 120_000);
 
+  it('runs the job a gone daemon had taken, on a live daemon, as soon as the sweep sees it gone', async () => {
+    const url = await createTestDatabase();
+    const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
+    cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
+    const { daemon, model } = await startDaemon(url, workspace);
+    const { peer } = daemon;
+    const queued = async (text: string) => {
+      const { sessionId } = await peer.call('session/new', { cwd: workspace, mcpServers: [] });
+      await peer.call('session/close', { sessionId });
+      const answer = await peer.call('session/prompt', { sessionId, prompt: [{ type: 'text', text }], _meta: { agentd: { queue: true } } });
+      return { sessionId, jobId: (answer._meta as { agentd: { jobId: string } }).agentd.jobId };
+    };
+    // The daemon's only slot holds a stalled turn, so the second job waits.
+    const first = await queued('holds the slot');
+    await expect.poll(() => model.requests.length, { timeout: 30_000 }).toBe(1);
+    const second = await queued('taken by a daemon that died');
+
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    cleanups.push(() => db.end());
+    // What a daemon that died just after taking the job leaves: the job active, taken by a daemon no longer registered.
+    await db.query(`UPDATE pgboss.job SET state = 'active', started_on = now(), output = '{"takenBy":"dmn_00000000deadbeef"}' WHERE id = $1`, [second.jobId]);
+    await peer.call('session/abort', { sessionId: first.sessionId });
+
+    const job = async () => (await db.query(`SELECT state, retry_count, output FROM pgboss.job WHERE id = $1`, [second.jobId])).rows[0] as { state: string; retry_count: number; output: unknown };
+    await expect.poll(job, { timeout: 30_000 }).toMatchObject({ state: 'completed', retry_count: 1, output: { outcome: 'ran', stopReason: 'end_turn' } });
+    const { sessions } = await daemon.context();
+    expect((await sessions.store.listTurns(second.sessionId)).map((turn) => [turn.id, turn.status])).toEqual([[second.jobId, 'end_turn']]);
+    expect(model.requests).toHaveLength(2);
+    expect(daemon.stderr()).toContain(`queued prompt ${second.jobId} for session ${second.sessionId}: the daemon that took it is gone; it waits again for a daemon`);
+  }, 120_000);
+
   it('gives a job back to pg-boss to retry when its run fails before anything was stored', async () => {
     const url = await createTestDatabase();
     const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));

@@ -14,6 +14,7 @@ import { chooseStore, openDaemonStore } from './open-daemon-store.js';
 import { redactStoreUrl } from '../store/postgres-errors.js';
 import { TurnSlots } from '../session/turn-slots.js';
 import { openCluster, type ClusterLinks } from './cluster/open-cluster.js';
+import { GoneDaemonSweeper } from './cluster/forget-gone-daemons.js';
 import { createRunQueuedPrompt } from './cluster/run-queued-prompt.js';
 import { loadDaemonSettings, type DaemonSettings, type StartOptions } from './load-daemon-settings.js';
 import { reportMcpServerStates } from './report-mcp-server-states.js';
@@ -94,6 +95,10 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   } catch (error) {
     await fail(pgBossFailed(error));
   }
+  // What daemons that died left behind is cleared by the live ones (PostgreSQL only).
+  const sweeper = new GoneDaemonSweeper(store.cluster, links.routing, cluster.leaseMs, log);
+  sweeper.start();
+  opened.push(() => sweeper.stop());
   // On PostgreSQL, clients of any daemon follow every session; loaded only then, as pg is.
   let crossDaemon: StartedSessionUpdates | undefined;
   if (choice?.type === 'postgres') {
@@ -123,6 +128,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
     async shutdown() {
       // No job is taken from here on; jobs waiting on pg-boss stay for another daemon.
       links.work.stopTaking();
+      await sweeper.stop();
       await links.routing.stop();
       // First, so a run's history row records the shutdown before its session is aborted.
       await daemon.scheduler.stop();

@@ -13,6 +13,11 @@
  * daemon holds a live lease on it.
  */
 
+/** Why a turn of a daemon that died is `interrupted`. */
+export function stoppedRenewing(daemonId: string): string {
+  return `daemon ${daemonId} stopped renewing its lease while this turn was running`;
+}
+
 /** What a daemon says of itself when it joins the cluster. */
 export interface DaemonRegistration {
   /** `dmn_` + 16 hex characters, made once per process (daemon-identity.ts). */
@@ -73,6 +78,13 @@ export interface ClusterStore {
   listDaemons(): Promise<DaemonInfo[]>;
   /** At clean shutdown: removes the daemon and releases its leases. */
   forgetDaemon(daemonId: string): Promise<void>;
+  /**
+   * Removes a daemon that died: only when it has had no heartbeat for `goneForMs` (by the
+   * database's clock; false otherwise, and for an unknown id). In the same transaction
+   * its expired leases are released with a new epoch (so it could never write again) and
+   * the turns still `running` in those sessions become `interrupted`, as a takeover marks them.
+   */
+  forgetGoneDaemon(daemonId: string, goneForMs: number): Promise<boolean>;
   /**
    * Claims the session for `daemonId` for `leaseMs`. Held live by another daemon: returns
    * who and until when. Free, released, expired or already this daemon's: the lease is

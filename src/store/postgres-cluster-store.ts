@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ClusterStore, DaemonInfo, DaemonRegistration, LeaseClaim, SessionLease } from './cluster-store.js';
+import { stoppedRenewing, type ClusterStore, type DaemonInfo, type DaemonRegistration, type LeaseClaim, type SessionLease } from './cluster-store.js';
 import type { LeaseFence } from './lease-fence.js';
 import { type PostgresQuery, inTransaction } from './postgres-query.js';
 import { StoreError } from './store-error.js';
@@ -118,6 +118,26 @@ export class PostgresClusterStore implements ClusterStore {
     if (daemonId === this.fence.daemonId) for (const [sessionId] of this.fence.claimed()) this.fence.released(sessionId);
   }
 
+  async forgetGoneDaemon(daemonId: string, goneForMs: number): Promise<boolean> {
+    return inTransaction(this.pool, this.where, async (query) => {
+      const gone = await query(
+        `DELETE FROM daemons WHERE id = $1 AND heartbeat_at < now() - ${LEASE_INTERVAL('$2')} RETURNING id`,
+        [daemonId, goneForMs],
+      );
+      if (gone.length === 0) return false;
+      const released = await query<{ session_id: string }>(
+        'UPDATE session_leases SET owner = NULL, epoch = epoch + 1, expires_at = now() WHERE owner = $1 AND expires_at <= now() RETURNING session_id',
+        [daemonId],
+      );
+      await query(`UPDATE turns SET status = 'interrupted', ended_at = $2, error = $3 WHERE session_id = ANY($1::text[]) AND status = 'running'`, [
+        released.map((row) => row.session_id),
+        new Date().toISOString(),
+        stoppedRenewing(daemonId),
+      ]);
+      return true;
+    });
+  }
+
   async claimSession(sessionId: string, daemonId: string, leaseMs: number): Promise<LeaseClaim> {
     this.fence.actAs(daemonId);
     const claim = await inTransaction(this.pool, this.where, async (query): Promise<LeaseClaim> => {
@@ -144,7 +164,7 @@ export class PostgresClusterStore implements ClusterStore {
       if (lease.owner !== null && !mine) {
         await query(
           `UPDATE turns SET status = 'interrupted', ended_at = $2, error = $3 WHERE session_id = $1 AND status = 'running'`,
-          [sessionId, new Date().toISOString(), `daemon ${lease.owner} stopped renewing its lease while this turn was running`],
+          [sessionId, new Date().toISOString(), stoppedRenewing(lease.owner)],
         );
       }
       return { epoch };

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ClusterStore, DaemonInfo, DaemonRegistration, LeaseClaim, SessionLease } from './cluster-store.js';
+import { stoppedRenewing, type ClusterStore, type DaemonInfo, type DaemonRegistration, type LeaseClaim, type SessionLease } from './cluster-store.js';
 import type { LeaseFence } from './lease-fence.js';
 import { StoreError } from './store-error.js';
 
@@ -117,6 +117,19 @@ export class SqliteClusterStore implements ClusterStore {
     if (daemonId === this.fence.daemonId) for (const [sessionId] of this.fence.claimed()) this.fence.released(sessionId);
   }
 
+  async forgetGoneDaemon(daemonId: string, goneForMs: number): Promise<boolean> {
+    return this.db.transaction((): boolean => {
+      const gone = this.db.prepare(`DELETE FROM daemons WHERE id = ? AND heartbeat_at < ${SQLITE_NOW_MS} - ? RETURNING id`).all(daemonId, goneForMs);
+      if (gone.length === 0) return false;
+      const released = this.db
+        .prepare(`UPDATE session_leases SET owner = NULL, epoch = epoch + 1, expires_at = ${SQLITE_NOW_MS} WHERE owner = ? AND expires_at <= ${SQLITE_NOW_MS} RETURNING session_id`)
+        .all(daemonId) as Array<{ session_id: string }>;
+      const interrupt = this.db.prepare(`UPDATE turns SET status = 'interrupted', ended_at = ?, error = ? WHERE session_id = ? AND status = 'running'`);
+      for (const { session_id } of released) interrupt.run(this.now(), stoppedRenewing(daemonId), session_id);
+      return true;
+    }).immediate();
+  }
+
   async claimSession(sessionId: string, daemonId: string, leaseMs: number): Promise<LeaseClaim> {
     this.fence.actAs(daemonId);
     const claim = this.db.transaction((): LeaseClaim => {
@@ -140,7 +153,7 @@ export class SqliteClusterStore implements ClusterStore {
       if (owner !== null && !mine) {
         this.db
           .prepare(`UPDATE turns SET status = 'interrupted', ended_at = ?, error = ? WHERE session_id = ? AND status = 'running'`)
-          .run(this.now(), `daemon ${owner} stopped renewing its lease while this turn was running`, sessionId);
+          .run(this.now(), stoppedRenewing(owner), sessionId);
       }
       return { epoch };
     }).immediate();

@@ -78,6 +78,30 @@ describe.each(STORE_IMPLEMENTATIONS)('$name cluster store', (implementation) => 
       expect(error.code).toBe('not_found');
       expect(error.message).toContain('register it again');
     });
+    it('forgets a daemon that died only once it went the given time without a heartbeat, interrupting its turns and fencing it', async () => {
+      await a.createSession({ id: 's2', cwd: '/srv/work' });
+      await a.cluster.registerDaemon(registration('dmn_aaaaaaaaaaaaaaaa', SHORT_LEASE));
+      await b.cluster.registerDaemon(registration('dmn_bbbbbbbbbbbbbbbb'));
+      await a.cluster.claimSession('s1', 'dmn_aaaaaaaaaaaaaaaa', SHORT_LEASE);
+      await a.startTurn('s1', 't1');
+      await b.cluster.claimSession('s2', 'dmn_bbbbbbbbbbbbbbbb', LONG_LEASE);
+      await b.startTurn('s2', 't2');
+      // Alive, or not gone long enough: kept.
+      expect(await b.cluster.forgetGoneDaemon('dmn_aaaaaaaaaaaaaaaa', 2 * SHORT_LEASE)).toBe(false);
+      expect(await b.cluster.forgetGoneDaemon('dmn_bbbbbbbbbbbbbbbb', 2 * SHORT_LEASE)).toBe(false);
+      expect(await b.cluster.forgetGoneDaemon('dmn_cccccccccccccccc', 0)).toBe(false);
+      await expect.poll(() => b.cluster.forgetGoneDaemon('dmn_aaaaaaaaaaaaaaaa', 2 * SHORT_LEASE), { timeout: 10_000, interval: 200 }).toBe(true);
+      expect((await b.cluster.listDaemons()).map((daemon) => daemon.id)).toEqual(['dmn_bbbbbbbbbbbbbbbb']);
+      const [turn] = await b.listTurns('s1');
+      expect(turn).toMatchObject({ id: 't1', status: 'interrupted', error: expect.stringContaining('dmn_aaaaaaaaaaaaaaaa stopped renewing its lease') });
+      // Its session is free with a new epoch; the dead daemon's writes are fenced; the live daemon's are untouched.
+      expect(await b.cluster.leaseOf('s1')).toMatchObject({ owner: null, epoch: 2, live: false });
+      expect((await storeError(() => a.updateSession('s1', { title: 'late' }))).code).toBe('fenced');
+      expect((await b.listTurns('s2'))[0]!.status).toBe('running');
+      expect(await b.cluster.claimSession('s1', 'dmn_bbbbbbbbbbbbbbbb', LONG_LEASE)).toEqual({ epoch: 3 });
+      // Forgotten once.
+      expect(await b.cluster.forgetGoneDaemon('dmn_aaaaaaaaaaaaaaaa', 0)).toBe(false);
+    });
   });
 
   describe('leases', () => {

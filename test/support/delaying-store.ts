@@ -19,7 +19,7 @@ const SCHEDULE_METHODS = [
 ] as const satisfies ReadonlyArray<keyof ScheduleStore>;
 
 const CLUSTER_METHODS = [
-  'registerDaemon', 'heartbeat', 'listDaemons', 'forgetDaemon', 'claimSession', 'renewLeases', 'releaseSession', 'leaseOf',
+  'registerDaemon', 'heartbeat', 'listDaemons', 'forgetDaemon', 'forgetGoneDaemon', 'claimSession', 'renewLeases', 'releaseSession', 'leaseOf',
 ] as const satisfies ReadonlyArray<keyof ClusterStore>;
 
 /**

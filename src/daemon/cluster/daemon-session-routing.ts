@@ -9,6 +9,10 @@ export interface DaemonSessionRouting extends SessionRouting {
   stopTaking(): void;
   /** Takes no more requests and removes its queue; requests this daemon forwarded and still waits for fail, saying so. */
   stop(): Promise<void>;
+  /** The daemons that have a queue of forwarded requests in the database (none on SQLite). */
+  daemonQueues(): Promise<string[]>;
+  /** Removes a gone daemon's queue and whatever still waits in it. */
+  removeQueueOf(daemonId: string): Promise<void>;
 }
 
 /** One daemon on the SQLite store: every session is this daemon's, nothing is forwarded. */
@@ -21,5 +25,7 @@ export function localSessionRouting(daemonId: string): DaemonSessionRouting {
     start: async () => undefined,
     stopTaking: () => undefined,
     stop: async () => undefined,
+    daemonQueues: async () => [],
+    removeQueueOf: async () => undefined,
   };
 }

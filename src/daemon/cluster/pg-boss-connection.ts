@@ -106,6 +106,18 @@ export class PgBossConnection {
     }
   }
 
+  /**
+   * Removes a queue with every job in it. pg-boss 10.4.2's deleteQueue fails while the
+   * queue holds jobs, completed ones included (its job table's foreign key to the queue),
+   * and completed jobs stay until pg-boss archives them, 12 hours later.
+   */
+  async removeQueue(name: string): Promise<void> {
+    await this.oneAtATime(async () => {
+      await this.boss.getDb().executeSql('DELETE FROM pgboss.job WHERE name = $1', [name]);
+      await this.boss.deleteQueue(name);
+    });
+  }
+
   /** Calls `onPayload` for each NOTIFY on `channel` (a fixed identifier, not user input). */
   async listen(channel: string, onPayload: (payload: string) => void): Promise<void> {
     this.handlers.set(channel, onPayload);

@@ -33,9 +33,11 @@ interface Waiting {
   reject(error: Error): void;
 }
 
+const DAEMON_QUEUE_PREFIX = 'agentd-daemon-';
+
 /** The pg-boss queue of one daemon's messages: `agentd-daemon-` and its id. */
 export function daemonQueue(daemonId: string): string {
-  return `agentd-daemon-${daemonId}`;
+  return `${DAEMON_QUEUE_PREFIX}${daemonId}`;
 }
 
 /**
@@ -95,11 +97,20 @@ export class PgBossSessionRouting implements DaemonSessionRouting {
   /** Its queue goes with it (a daemon's id is new at each start); a request sent to it now fails at its sender. */
   async stop(): Promise<void> {
     this.stopTaking();
-    await this.connection.oneAtATime(() => this.boss.deleteQueue(daemonQueue(this.daemonId))).catch((error: Error) => this.log(`cannot remove this daemon's pg-boss queue: ${error.message}`));
+    await this.connection.removeQueue(daemonQueue(this.daemonId)).catch((error: Error) => this.log(`cannot remove this daemon's pg-boss queue: ${error.message}`));
     for (const [requestId, waiting] of this.waiting) {
       this.waiting.delete(requestId);
       waiting.reject(new RpcError(ErrorCodes.InternalError, `this daemon is stopping: the answer of daemon ${waiting.owner} for session ${waiting.sessionId} will not be waited for`));
     }
+  }
+
+  async daemonQueues(): Promise<string[]> {
+    const queues = await this.boss.getQueues();
+    return queues.filter((queue) => queue.name.startsWith(DAEMON_QUEUE_PREFIX)).map((queue) => queue.name.slice(DAEMON_QUEUE_PREFIX.length));
+  }
+
+  async removeQueueOf(daemonId: string): Promise<void> {
+    await this.connection.removeQueue(daemonQueue(daemonId));
   }
 
   async ownerElsewhere(sessionId: string): Promise<string | undefined> {

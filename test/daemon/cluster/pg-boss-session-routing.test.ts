@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { daemonQueue } from '../../../src/daemon/cluster/pg-boss-session-routing.js';
 import { chatCompletionSse } from '../../support/chat-completion-sse.js';
 import { daemonEnv, makeHome } from '../../support/daemon-process.js';
 import { startInProcessDaemon, type InProcessDaemon } from '../../support/in-process-daemon.js';
@@ -74,6 +76,16 @@ describe.skipIf(!requireProgram(POSTGRES))('requests forwarded to the daemon tha
     expect(a.model.requests).toHaveLength(0);
     const { sessions } = await b.daemon.context();
     expect((await sessions.store.listTurns(sessionId)).map((turn) => turn.status)).toEqual(['cancelled', 'cancelled', 'end_turn']);
+
+    // A daemon stopping takes its queue with it, though it holds the completed jobs of the requests it took.
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    cleanups.push(() => db.end());
+    const queueOf = async (id: string) => (await db.query(`SELECT count(*)::int AS n FROM pgboss.queue WHERE name = $1`, [daemonQueue(id)])).rows[0].n as number;
+    expect((await db.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND state = 'completed'`, [daemonQueue(b.id)])).rows[0].n).toBeGreaterThan(0);
+    await b.daemon.close();
+    expect(await queueOf(b.id)).toBe(0);
+    expect(await queueOf(a.id)).toBe(1);
   }, 120_000);
 
   it('fails a forwarded prompt whose owner lost the session before it answered, saying to send it again', async () => {

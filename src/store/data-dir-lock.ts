@@ -42,6 +42,9 @@ export function tryLockDataDir(dataDir: string, options: { probe?: boolean } = {
   try {
     db.pragma('busy_timeout = 0');
     db.pragma('locking_mode = EXCLUSIVE');
+    // The write is only there to take the lock: nothing in the file needs to survive a crash, so no journal and no fsync (~5 ms).
+    db.pragma('journal_mode = OFF');
+    db.pragma('synchronous = OFF');
     db.exec(`BEGIN EXCLUSIVE;
       CREATE TABLE IF NOT EXISTS lock_owner (id INTEGER PRIMARY KEY, pid INTEGER NOT NULL);
       INSERT OR REPLACE INTO lock_owner (id, pid) VALUES (1, ${process.pid});

@@ -11,6 +11,7 @@ import { startReplayServer, type ReplayServer } from '../support/replay-server.j
 import { runCli } from '../support/run-cli.js';
 import { freePort } from '../support/free-port.js';
 import { agentdMeta } from '../support/agentd-meta.js';
+import { tryLockDataDir } from '../../src/store/data-dir-lock.js';
 
 /** The turns of the store as they are on disk, read beside the daemon (WAL allows it). */
 function turnStatuses(home: string): string[] {
@@ -128,6 +129,23 @@ describe('one daemon owns a data directory', () => {
     expect(agentdMeta(loaded).state).toBe('running');
     expect(agentdMeta(loaded).interruptedTurns).toEqual([]);
     expect(turnStatuses(home.home)).toEqual(['running']);
+  });
+
+  it('[F9 store-ownership] a stdio agentd that finds no live owner in the note answers initialize, then exits naming the owner that holds the lock', async () => {
+    // An owner between taking the lock and writing its note: the lock held, no note.
+    const held = tryLockDataDir(join(home.home, 'data'), { probe: true });
+    if (held.kind !== 'acquired') throw new Error('the test could not take the lock');
+    try {
+      const second = start([]);
+      // The first answer does not wait for the lock; the daemon proper, built right after, takes it and cannot.
+      expect((await second.peer.call('initialize', { protocolVersion: 1 })).protocolVersion).toBe(1);
+      const { code } = await second.exited;
+      expect(code).toBe(1);
+      expect(second.stderr()).toContain(`cannot start: another agentd owns the data directory ${join(home.home, 'data')}`);
+      expect(existsSync(join(home.home, 'data', 'agentd.db'))).toBe(false);
+    } finally {
+      held.lock.release();
+    }
   });
 
   it('[F9 store-ownership] the same data directory through another path spelling (XDG symlink) is still owned', async () => {

@@ -13,7 +13,8 @@ import { serveUnixSocket } from '../../server/wire/transports/unix-socket-transp
 import { createDaemonShell } from '../../daemon/create-daemon-shell.js';
 import { parseHttpAddress } from '../../server/http/http-address.js';
 import { loadDaemonSettings } from '../../daemon/load-daemon-settings.js';
-import { DataDirBusyError, describeOwner, tryLockDataDir } from '../../store/data-dir-lock.js';
+import { DataDirBusyError, describeOwner, tryLockDataDir, type DataDirLock } from '../../store/data-dir-lock.js';
+import { ownerNoteNamesLiveProcess } from '../../store/data-dir-owner-note.js';
 import { parsePermissionMode } from '../../tools/permissions/permission-modes.js';
 import { bridgeStdio } from '../bridge-stdio.js';
 import { packageVersion } from '../package-version.js';
@@ -86,24 +87,32 @@ async function serve(values: ServeFlags, logFile: LogFile | undefined): Promise<
     settings.log(`started without the start-up snapshot: ${snapshotSkipped}`);
   }
   const socketPath = values.socket ?? (values['default-socket'] ? paths.socketPath : undefined);
-  // One daemon per data directory: taken before anything is served.
-  const attempt = tryLockDataDir(paths.dataDir);
-  if (attempt.kind === 'held') {
-    const owner = attempt.owner;
-    // A second agentd on stdio talks to the owner instead, as `agentd acp` does.
-    if (!socketPath && !values.listen && owner?.socketPath && (await isSocketLive(owner.socketPath))) {
-      settings.log(`${describeOwner(paths.dataDir, owner)}; passing this client to it (its config and permission mode apply)`);
-      return bridgeStdio(owner.socketPath);
+  // One daemon per data directory. On stdio alone, when no live owner is named in the
+  // directory's note, the lock is taken with the daemon proper, right after the first answer
+  // (loading SQLite for it is ~10 ms of the editor's wait); should another daemon take the
+  // directory meanwhile, building fails naming it and this process exits. Otherwise it is
+  // taken before anything is served, and a live owner is dealt with here.
+  const stdioAlone = !socketPath && !values.listen && !onDemand && httpFlag === undefined;
+  let lock: DataDirLock | undefined;
+  if (!stdioAlone || ownerNoteNamesLiveProcess(paths.dataDir)) {
+    const attempt = tryLockDataDir(paths.dataDir);
+    if (attempt.kind === 'held') {
+      const owner = attempt.owner;
+      // A second agentd on stdio talks to the owner instead, as `agentd acp` does.
+      if (!socketPath && !values.listen && owner?.socketPath && (await isSocketLive(owner.socketPath))) {
+        settings.log(`${describeOwner(paths.dataDir, owner)}; passing this client to it (its config and permission mode apply)`);
+        return bridgeStdio(owner.socketPath);
+      }
+      throw new DataDirBusyError(paths.dataDir, owner);
     }
-    throw new DataDirBusyError(paths.dataDir, owner);
+    lock = attempt.lock;
   }
-  const lock = attempt.lock;
-  const shell = createDaemonShell({ ...settings, options: { ...settings.options, lock } }, { httpAnyHost: values['http-any-host'] === true });
+  const shell = createDaemonShell({ ...settings, options: { ...settings.options, ...(lock ? { lock } : {}) } }, { httpAnyHost: values['http-any-host'] === true });
   const servers = [];
   if (socketPath) {
     servers.push(await serveUnixSocket(shell, socketPath));
     shell.socketPath = socketPath;
-    lock.announce({ socketPath });
+    lock?.announce({ socketPath });
     shell.log(`serving ${socketPath}`);
   }
   let stopIdleWatch: (() => void) | undefined;
@@ -111,7 +120,7 @@ async function serve(values: ServeFlags, logFile: LogFile | undefined): Promise<
   if (logFile) {
     // Read at start, like every `server` setting.
     const idleExitMs = settings.config.server?.idleExitMs ?? DEFAULT_IDLE_EXIT_MS;
-    lock.announce({ idleExitMs, logFile: logFile.path });
+    lock?.announce({ idleExitMs, logFile: logFile.path });
     shell.idleExit = { idleExitMs, logFile: logFile.path };
     shell.log(`started on demand: exits after ${idleExitMs} ms with no client, running turn, queued message or enabled schedule (server.idleExitMs)`);
     stopIdleWatch = exitWhenIdle(shell, idleExitMs, () => {
@@ -123,7 +132,7 @@ async function serve(values: ServeFlags, logFile: LogFile | undefined): Promise<
     const address = parseListenAddress(values.listen);
     shell.tcpToken = ensureTokenFile(paths.tokenFile);
     servers.push(await serveTcp(shell, address, tcpLimitsFromConfig(settings.config)));
-    lock.announce({ listen: values.listen });
+    lock?.announce({ listen: values.listen });
     shell.log(`serving tcp ${values.listen} (token in ${paths.tokenFile})`);
   }
   // `server.http` is for the shared daemon; one on stdio serves the page only when asked (--http, dashboard/login).

@@ -7,6 +7,8 @@ export interface QueuedRunsFigures {
   runs: number;
   thinkMs: number;
   concurrency: number;
+  /** Prompts queued on each session, one after another (its jobs run one at a time, in order). */
+  promptsPerSession: number;
   /** From the first prompt queued to the last turn ended (by the database's clock for the end). */
   seconds: number;
   runsPerSecond: number;
@@ -20,28 +22,30 @@ export interface QueuedRunsFigures {
 }
 
 /**
- * `runs` headless runs (a new session each, its prompt queued with `_meta.agentd.queue`,
- * spread over the daemons' clients) against a model that thinks `thinkMs` before a short
- * answer; any daemon with a free turn slot (`cluster.concurrency`) takes each job. Done
- * when every turn has ended in the database.
+ * `runs` headless runs (prompts queued with `_meta.agentd.queue` on sessions made for them,
+ * `promptsPerSession` each, queued back to back; spread over the daemons' clients) against
+ * a model that thinks `thinkMs` before a short answer; any daemon with a free turn slot
+ * (`cluster.concurrency`) takes each job. Done when every turn has ended in the database.
  */
-export async function benchQueuedRuns(daemons: number, runs = 500, thinkMs = 200, concurrency = 8): Promise<QueuedRunsFigures> {
+export async function benchQueuedRuns(daemons: number, runs = 500, thinkMs = 200, concurrency = 8, promptsPerSession = 1): Promise<QueuedRunsFigures> {
   const vendor = await startClusterVendor(thinkMs);
   const bed = await startClusterBed(daemons, vendor.url, { concurrency });
   try {
     const startedAt = Date.now();
     const queued: Array<Promise<unknown>> = [];
-    for (let i = 0; i < runs; i++) {
-      const { client } = bed.daemons[i % daemons]!;
+    for (let first = 0; first < runs; first += promptsPerSession) {
+      const { client } = bed.daemons[(first / promptsPerSession) % daemons]!;
       queued.push(
         (async () => {
           const { sessionId } = await client.connection.sendRequest<{ sessionId: string }>('session/new', { cwd: bed.workspace, mcpServers: [] });
-          const answer = await client.connection.sendRequest<{ _meta?: { agentd?: { outcome?: string } } }>('session/prompt', {
-            sessionId,
-            prompt: [{ type: 'text', text: `run ${i}` }],
-            _meta: { agentd: { queue: true } },
-          });
-          if (answer._meta?.agentd?.outcome !== 'queued') throw new Error(`run ${i} was not queued: ${JSON.stringify(answer)}`);
+          for (let i = first; i < Math.min(first + promptsPerSession, runs); i++) {
+            const answer = await client.connection.sendRequest<{ _meta?: { agentd?: { outcome?: string } } }>('session/prompt', {
+              sessionId,
+              prompt: [{ type: 'text', text: `run ${i}` }],
+              _meta: { agentd: { queue: true } },
+            });
+            if (answer._meta?.agentd?.outcome !== 'queued') throw new Error(`run ${i} was not queued: ${JSON.stringify(answer)}`);
+          }
         })(),
       );
       // At most 32 requests in flight while queueing, as a script queueing work would.
@@ -60,6 +64,7 @@ export async function benchQueuedRuns(daemons: number, runs = 500, thinkMs = 200
           runs,
           thinkMs,
           concurrency,
+          promptsPerSession,
           seconds: round(seconds),
           runsPerSecond: round(runs / seconds),
           turns: Number(row!.total),

@@ -2,7 +2,7 @@ import { benchFailover } from './failover.js';
 import { benchQueuedRuns } from './queued-runs.js';
 
 /**
- * `node dist/bench/cluster/run-cluster.js queued [daemons,…] [runs] [thinkMs] [concurrency]`
+ * `node dist/bench/cluster/run-cluster.js queued [daemons,…] [runs] [thinkMs] [concurrency] [promptsPerSession]`
  * or `… failover [leaseMs] [rounds]`: one JSON line per measurement (see bench/README.md).
  */
 async function main(): Promise<void> {
@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   if (what === 'queued') {
     const counts = (args[0] ?? '1,2,3').split(',').map(Number);
     for (const daemons of counts) {
-      console.log(JSON.stringify({ bench: 'queued-runs', ...(await benchQueuedRuns(daemons, Number(args[1] ?? 500), Number(args[2] ?? 200), Number(args[3] ?? 8))) }));
+      console.log(JSON.stringify({ bench: 'queued-runs', ...(await benchQueuedRuns(daemons, Number(args[1] ?? 500), Number(args[2] ?? 200), Number(args[3] ?? 8), Number(args[4] ?? 1))) }));
     }
     return;
   }
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     for (let round = 0; round < Number(args[1] ?? 3); round++) console.log(JSON.stringify({ bench: 'failover', ...(await benchFailover(Number(args[0] ?? 10_000))) }));
     return;
   }
-  throw new Error('usage: run-cluster.js queued [daemons,…] [runs] [thinkMs] [concurrency] | failover [leaseMs] [rounds]');
+  throw new Error('usage: run-cluster.js queued [daemons,…] [runs] [thinkMs] [concurrency] [promptsPerSession] | failover [leaseMs] [rounds]');
 }
 
 main().then(

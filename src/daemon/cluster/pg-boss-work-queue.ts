@@ -5,7 +5,7 @@ import type { ReleaseSlot, TurnSlots } from '../../session/turn-slots.js';
 import type { DaemonWorkQueue } from './daemon-work-queue.js';
 import type { PgBossConnection } from './pg-boss-connection.js';
 import type { QueuedPromptResult, RunQueuedPrompt } from './run-queued-prompt.js';
-import { failGoneTakersSql, fetchPromptJobSql } from './prompt-job-sql.js';
+import { failGoneTakersSql, fetchPromptJobSql, promptJobIndexesSql } from './prompt-job-sql.js';
 import { RunAgainWhenAsked } from './run-again-when-asked.js';
 
 /** The pg-boss queue of headless prompts, in the schema `pgboss` of the store's database. */
@@ -77,7 +77,10 @@ export class PgBossWorkQueue implements DaemonWorkQueue {
 
   async start(run: RunQueuedPrompt): Promise<void> {
     const { boss } = this.connection;
-    await this.connection.oneAtATime(() => boss.createQueue(PROMPT_QUEUE, { name: PROMPT_QUEUE, policy: 'singleton', ...PROMPT_RETRY_POLICY }));
+    await this.connection.oneAtATime(async () => {
+      await boss.createQueue(PROMPT_QUEUE, { name: PROMPT_QUEUE, policy: 'singleton', ...PROMPT_RETRY_POLICY });
+      for (const statement of promptJobIndexesSql(SCHEMA)) await boss.getDb().executeSql(statement, []);
+    });
     this.boss = boss;
     await this.connection.listen(WAKE_CHANNEL, () => this.take());
     this.run = run;

@@ -21,6 +21,10 @@
  * trailing slash; `/` serves every folder).
  */
 export function fetchPromptJobSql(schema: string): string {
+  // Waiting jobs are walked oldest first through agentd_job_waiting_order, each one's
+  // session checked through agentd_job_waiting_session (an older job waiting) and pg-boss's
+  // unique index of active singleton jobs (job_i2, whose expression the condition repeats):
+  // index probes per job passed over, never a scan of the queue per job.
   return `
     WITH next AS (
       SELECT j.id
@@ -34,14 +38,15 @@ export function fetchPromptJobSql(schema: string): string {
         ))
         AND NOT EXISTS (
           SELECT 1 FROM ${schema}.job a
-          WHERE a.name = $1 AND a.singleton_key = j.singleton_key AND a.state = 'active'
+          WHERE a.name = $1 AND a.state = 'active' AND a.policy = 'singleton'
+            AND COALESCE(a.singleton_key, '') = COALESCE(j.singleton_key, '')
         )
         AND NOT EXISTS (
           SELECT 1 FROM ${schema}.job b
-          WHERE b.name = $1 AND b.singleton_key = j.singleton_key AND b.state < 'active'
+          WHERE b.name = $1 AND b.state < 'active' AND b.singleton_key = j.singleton_key
             AND (b.created_on, b.id) < (j.created_on, j.id)
         )
-      ORDER BY j.priority DESC, j.created_on, j.id
+      ORDER BY j.created_on, j.id
       LIMIT 1
       FOR UPDATE SKIP LOCKED
     )
@@ -57,7 +62,21 @@ export function fetchPromptJobSql(schema: string): string {
 }
 
 /**
- * Gives back the active jobs taken by daemons that are gone: each waits again at once (a
+ * The two indexes fetchPromptJobSql walks, on pg-boss's job table (created once, with the
+ * queue, by whichever daemon starts first; a partitioned table's index covers every queue's
+ * partition, each holding only its waiting jobs). Without them each fetch sorted every
+ * waiting job and scanned the queue once per job it passed over.
+ */
+export function promptJobIndexesSql(schema: string): string[] {
+  return [
+    `CREATE INDEX IF NOT EXISTS agentd_job_waiting_order ON ${schema}.job (name, created_on, id) WHERE state < 'active'`,
+    `CREATE INDEX IF NOT EXISTS agentd_job_waiting_session ON ${schema}.job (name, singleton_key, created_on, id) WHERE state < 'active'`,
+  ];
+}
+
+/**
+ * Gives back the active jobs taken by daemons that are gone (found through job_i2, pg-boss's
+ * index of active singleton jobs): each waits again at once (a
  * `retry`, counted against its retry limit like pg-boss's own failures; past the limit it
  * is `failed`). One statement, so two daemons sweeping at once give a job back once: the
  * second finds it no longer active. Parameters: $1 the queue, $2 the ids of the daemons
@@ -73,6 +92,7 @@ export function failGoneTakersSql(schema: string): string {
         'message', 'daemon ' || (j.output->>'takenBy') || ', which took the job, is gone (no heartbeat for its lease)'))
     WHERE j.name = $1
       AND j.state = 'active'
+      AND j.policy = 'singleton'
       AND j.output ? 'takenBy'
       AND NOT ((j.output->>'takenBy') = ANY($2::text[]))
     RETURNING j.id, j.state::text AS state, j.data->>'sessionId' AS "sessionId"

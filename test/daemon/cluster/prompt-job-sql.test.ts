@@ -1,7 +1,7 @@
 import PgBoss from 'pg-boss';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROMPT_QUEUE, PROMPT_RETRY_POLICY } from '../../../src/daemon/cluster/pg-boss-work-queue.js';
-import { failGoneTakersSql, fetchPromptJobSql } from '../../../src/daemon/cluster/prompt-job-sql.js';
+import { failGoneTakersSql, fetchPromptJobSql, promptJobIndexesSql } from '../../../src/daemon/cluster/prompt-job-sql.js';
 import { POSTGRES, createTestDatabase } from '../../support/postgres-server.js';
 import { requireProgram } from '../../support/required-program.js';
 
@@ -21,6 +21,8 @@ describe.skipIf(!requireProgram(POSTGRES))('the prompt queue\'s own statements o
     await boss.start();
     cleanups.push(() => boss.stop({ graceful: false, close: true }));
     await boss.createQueue(PROMPT_QUEUE, { name: PROMPT_QUEUE, policy: 'singleton', ...PROMPT_RETRY_POLICY });
+    // As the daemon makes them; a second time changes nothing.
+    for (const statement of [...promptJobIndexesSql('pgboss'), ...promptJobIndexesSql('pgboss')]) await boss.getDb().executeSql(statement, []);
     return boss;
   }
 

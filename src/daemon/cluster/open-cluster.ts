@@ -22,9 +22,16 @@ export interface ClusterLinks {
  */
 export async function openCluster(
   choice: StoreConfig,
-  parts: { daemonId: string; slots: TurnSlots; findSessionOwner: FindSessionOwner; log: (line: string) => void },
+  parts: {
+    daemonId: string;
+    slots: TurnSlots;
+    findSessionOwner: FindSessionOwner;
+    /** Whether a daemon is alive in the registry (a request sent to one serving a folder waits while it is). */
+    isDaemonAlive: (daemonId: string) => Promise<boolean>;
+    log: (line: string) => void;
+  },
 ): Promise<ClusterLinks> {
-  const { daemonId, slots, findSessionOwner, log } = parts;
+  const { daemonId, slots, findSessionOwner, isDaemonAlive, log } = parts;
   if (choice.type !== 'postgres') {
     return { work: new InProcessWorkQueue(slots, log), routing: localSessionRouting(daemonId), close: async () => undefined };
   }
@@ -36,7 +43,7 @@ export async function openCluster(
   const connection = await PgBossConnection.open(choice.url, log);
   return {
     work: new PgBossWorkQueue(connection, slots, log),
-    routing: new PgBossSessionRouting(daemonId, connection, findSessionOwner, log),
+    routing: new PgBossSessionRouting(daemonId, connection, findSessionOwner, isDaemonAlive, log),
     close: () => connection.close(),
   };
 }

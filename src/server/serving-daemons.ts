@@ -2,6 +2,7 @@ import { rootsServe } from '../config/folder-roots.js';
 import { realFolderHere } from '../config/served-folders.js';
 import type { DaemonInfo } from '../store/cluster-store.js';
 import type { DaemonContext } from './daemon-context.js';
+import type { StoreSharing } from './folder-errors.js';
 
 /** A live daemon that serves a folder, as a folder error names it. */
 export interface ServingDaemon {
@@ -31,4 +32,9 @@ export async function findServingDaemons(daemon: DaemonContext, folder: string):
   const { cluster } = daemon.sessions.store;
   if (!cluster.shared) return [];
   return servingDaemons(await cluster.listDaemons(), folder, daemon.routing.daemonId);
+}
+
+/** Whether other daemons may share this daemon's store: a folder error names them, or says there are none. */
+export function storeSharing(daemon: DaemonContext): StoreSharing {
+  return daemon.sessions.store.cluster.shared ? 'shared' : 'alone';
 }

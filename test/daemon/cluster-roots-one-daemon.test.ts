@@ -65,11 +65,17 @@ describe('one daemon on SQLite with cluster.roots', () => {
     const daemon = await start();
     const refused = await daemon.peer.request('session/new', { cwd, mcpServers: [] });
     expect(refused.error?.data).toEqual({ kind: 'folder_not_served', folder: cwd, roots: [join(dir, 'served')], servingDaemons: [] });
-    expect(refused.error?.message).toContain('no live daemon of the cluster serves it');
+    expect(refused.error?.message).toBe(
+      `session/new: this daemon does not serve ${cwd} (its cluster.roots are ${join(dir, 'served')}); add the folder to this daemon's cluster.roots in config.json and restart it`,
+    );
 
     await daemon.peer.call('session/load', { sessionId, cwd, mcpServers: [] });
     const prompted = await daemon.peer.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hello' }] });
     expect(prompted.error?.data).toEqual({ kind: 'no_daemon_for_folder', folder: cwd, roots: [join(dir, 'served')] });
+    expect(prompted.error?.message).toBe(
+      `session/prompt: this daemon does not serve ${cwd}, the folder of session ${sessionId} (this daemon's cluster.roots are ${join(dir, 'served')}), ` +
+        'and no other daemon shares its store; add the folder to its cluster.roots in config.json and restart it',
+    );
     const queued = await daemon.peer.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'later' }], _meta: { agentd: { queue: true } } });
     expect(queued.error?.data).toEqual({ kind: 'no_daemon_for_folder', folder: cwd, roots: [join(dir, 'served')] });
     expect(replay.requests).toHaveLength(0);

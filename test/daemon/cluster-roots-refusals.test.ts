@@ -107,6 +107,7 @@ describe.skipIf(!requireProgram(POSTGRES))('a daemon serving declared folders', 
     expect(added.error?.message).toContain('schedules/add: this daemon does not serve');
     // A folder no live daemon serves: refused here too, with nobody to name.
     const nobody = await a.peer.request('schedules/add', { ...schedule, name: 'nobody', cwd: join(bed.rootC, 'app') });
+    expect(nobody.error?.message).toContain('no live daemon of the cluster serves it: start one whose cluster.roots hold it, or add the folder');
     expect(nobody.error?.data).toEqual({ kind: 'folder_not_served', folder: join(bed.rootC, 'app'), roots: [bed.rootA], servingDaemons: [] });
     expect((await b.peer.request('schedules/add', { ...schedule, name: 'other', cron: '0 9 * * *' })).error).toBeUndefined();
     const { schedules } = await b.peer.call('schedules/list', {});

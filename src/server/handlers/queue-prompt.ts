@@ -4,7 +4,7 @@ import type { DaemonContext } from '../daemon-context.js';
 import { RpcError } from '../wire/rpc-error.js';
 import { realFolderHere } from '../../config/served-folders.js';
 import { noDaemonForFolder } from '../folder-errors.js';
-import { findServingDaemons } from '../serving-daemons.js';
+import { findServingDaemons, storeSharing } from '../serving-daemons.js';
 
 /**
  * `session/prompt` with `_meta.agentd.queue: true`: checks what would make the job fail
@@ -25,7 +25,7 @@ export async function queuePrompt(params: ParamsOf<'session/prompt'>, daemon: Da
   const { cwd } = await daemon.sessions.record(params.sessionId);
   // Never queued to wait forever: some live daemon must serve the folder (this one, without a query).
   if (!daemon.folders.serves(cwd) && (await findServingDaemons(daemon, cwd)).length === 0) {
-    throw noDaemonForFolder('session/prompt', params.sessionId, cwd, daemon.folders.roots);
+    throw noDaemonForFolder('session/prompt', params.sessionId, cwd, daemon.folders.roots, storeSharing(daemon));
   }
   const { jobId } = await daemon.work.queuePrompt({ sessionId: params.sessionId, prompt: params.prompt, cwd: realFolderHere(cwd) });
   return { stopReason: 'end_turn', _meta: { agentd: { outcome: 'queued', jobId, queue: daemon.work.kind } } };

@@ -1,6 +1,6 @@
 import type { DaemonContext } from '../daemon-context.js';
 import { folderNotServed } from '../folder-errors.js';
-import { findServingDaemons } from '../serving-daemons.js';
+import { findServingDaemons, storeSharing } from '../serving-daemons.js';
 
 /**
  * A live session starts only where its folder is served: outside this daemon's
@@ -9,5 +9,5 @@ import { findServingDaemons } from '../serving-daemons.js';
  */
 export async function requireServedFolder(method: string, daemon: DaemonContext, folder: string): Promise<void> {
   if (!folder.startsWith('/') || daemon.folders.serves(folder)) return;
-  throw folderNotServed(method, folder, daemon.folders.roots, await findServingDaemons(daemon, folder));
+  throw folderNotServed(method, folder, daemon.folders.roots, await findServingDaemons(daemon, folder), storeSharing(daemon));
 }

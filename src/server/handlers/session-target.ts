@@ -1,6 +1,6 @@
 import type { DaemonContext } from '../daemon-context.js';
 import { noDaemonForFolder } from '../folder-errors.js';
-import { findServingDaemons } from '../serving-daemons.js';
+import { findServingDaemons, storeSharing } from '../serving-daemons.js';
 import type { ForwardTarget } from '../session-routing.js';
 
 /**
@@ -16,6 +16,6 @@ export async function sessionTarget(daemon: DaemonContext, method: string, sessi
   const { cwd } = await daemon.sessions.record(sessionId);
   if (daemon.folders.serves(cwd)) return undefined;
   const [serving] = await findServingDaemons(daemon, cwd);
-  if (!serving) throw noDaemonForFolder(method, sessionId, cwd, daemon.folders.roots);
+  if (!serving) throw noDaemonForFolder(method, sessionId, cwd, daemon.folders.roots, storeSharing(daemon));
   return { daemonId: serving.id, role: 'serving' };
 }

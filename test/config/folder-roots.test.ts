@@ -57,6 +57,12 @@ describe('rootsServe', () => {
     }
   });
 
+  it('compares names exactly: another case or a look-alike character is another folder', () => {
+    for (const folder of ['/srv/Work', '/SRV/work', '/srv/work\u200b', '/srv/wоrk', '/srv/work /app', '/srv/work\\app']) {
+      expect([folder, rootsServe(roots, folder)]).toEqual([folder, false]);
+    }
+  });
+
   it('does not serve a relative folder, which would be read against some process cwd', () => {
     for (const folder of ['srv/work', 'work', '.', '', './srv/work']) expect([folder, rootsServe(roots, folder)]).toEqual([folder, false]);
   });

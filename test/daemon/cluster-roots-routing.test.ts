@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DaemonSessionRouting } from '../../src/daemon/cluster/daemon-session-routing.js';
+import { openPostgresStore } from '../../src/store/postgres-store.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { startRootsTestBed, type RootedDaemon, type RootsTestBed } from '../support/daemons-with-roots.js';
 import { POSTGRES } from '../support/postgres-server.js';
@@ -101,6 +104,31 @@ describe.skipIf(!requireProgram(POSTGRES))('requests for a session in a folder a
     expect((await holding).result).toMatchObject({ stopReason: 'cancelled' });
     expect((await routed).result).toMatchObject({ stopReason: 'end_turn' });
     expect(bed.requestedBy()).toEqual(['b', 'b']);
+  });
+
+  it('loads a session whose folder this machine does not have, and runs its prompt on the daemon that serves that folder', async () => {
+    const a = await bed.start('a', { roots: [bed.rootA] });
+    const far = await bed.start('far', { roots: [bed.rootC] });
+    // As if "far" ran on another machine, serving a folder this one lacks.
+    const elsewhere = join(bed.dir, 'not-on-this-machine', 'proj');
+    const db = new pg.Client({ connectionString: bed.url });
+    await db.connect();
+    try {
+      await db.query('UPDATE daemons SET roots = $1 WHERE id = $2', [JSON.stringify([join(bed.dir, 'not-on-this-machine')]), far.context.cluster.daemonId]);
+    } finally {
+      await db.end();
+    }
+    const store = await openPostgresStore(bed.url);
+    const sessionId = randomUUID();
+    try {
+      await store.createSession({ id: sessionId, cwd: elsewhere });
+    } finally {
+      await store.close();
+    }
+    await a.peer.call('session/load', { sessionId, cwd: elsewhere, mcpServers: [] });
+    bed.replay.enqueue({ body: chatCompletionSse(['Ran far away.']) });
+    expect((await prompt(a.peer, sessionId, 'question')).result).toMatchObject({ stopReason: 'end_turn' });
+    expect(bed.requestedBy()).toEqual(['far']);
   });
 
   it('routes the prompt again when the serving daemon it went to dies before taking it: another daemon serving the folder runs it', async () => {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { describeCronProblem } from './describe-cron-problem.js';
 import { describeTimezoneProblem } from './describe-timezone-problem.js';
+import { rootProblem } from './folder-roots.js';
 import { parsePermissionRule } from './parse-permission-rule.js';
 import { ModelReferenceSchema, ProviderConfigSchema, ProviderIdSchema } from './provider-config-schema.js';
 
@@ -343,13 +344,25 @@ export const AgentdConfigSchema = z.strictObject({
   store: StoreConfigSchema.optional(),
   /**
    * Several daemons sharing one PostgreSQL store (`store.type` "postgres"): how long a
-   * daemon's hold on a running session lasts unless renewed, and how many turns it runs at
-   * once (the turn limit applies on the SQLite store too).
+   * daemon's hold on a running session lasts unless renewed, which folders it serves, and
+   * how many turns it runs at once (the folders and the turn limit apply on SQLite too).
    */
   cluster: z
     .strictObject({
       /** A running session's lease in milliseconds, renewed while its daemon lives (default 10 000). */
       leaseMs: z.int().min(1000).max(600_000).optional(),
+      /**
+       * Absolute folders whose sessions this daemon serves (default, or empty: every folder).
+       * A request for a session elsewhere goes to a daemon that serves it; each must exist here.
+       */
+      roots: z
+        .array(
+          z.string().superRefine((entry, ctx) => {
+            const problem = rootProblem(entry);
+            if (problem) ctx.addIssue({ code: 'custom', message: problem });
+          }),
+        )
+        .optional(),
       /** Turns this daemon runs at once, interactive and headless together (default 8). */
       concurrency: z.int().min(1).max(256).optional(),
     })

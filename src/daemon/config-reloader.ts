@@ -34,8 +34,8 @@ export type UserConfigListener = (config: AgentdConfig, previous: AgentdConfig) 
 /** Told after a change was applied, with each live session it concerns and that session's new settings. */
 export type SessionsConfigListener = (affected: Array<{ session: Session; settings: ProjectSettings }>) => void;
 
-/** Sections read once at start-up: a change to them is logged, not applied. */
-const RESTART_ONLY: Array<keyof AgentdConfig> = ['server'];
+/** Sections read once at start-up: a change to them is logged, not applied (the folders a daemon serves are registered when it joins). */
+const RESTART_ONLY: Array<keyof AgentdConfig> = ['server', 'cluster'];
 
 /**
  * Applies configuration edits to a running daemon. Sessions take up their project's

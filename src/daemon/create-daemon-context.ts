@@ -143,6 +143,7 @@ export function createDaemonContext(
     daemonId: cluster.daemonId,
     // A run recorded by a daemon still alive goes on there; one whose daemon is gone ended with it.
     isRunAbandoned: async (run) => run.daemonId === null || !(await store.cluster.listDaemons()).some((daemon) => daemon.alive && daemon.id === run.daemonId),
+    serves: (cwd) => cluster.folders.serves(cwd),
     runPrompt: createRunPrompt(sessions, clients, headless),
     emit: (event) => broadcastDaemonEvent(clients, event),
     log,
@@ -153,6 +154,7 @@ export function createDaemonContext(
     scheduler,
     work: work.queue,
     routing: work.routing,
+    folders: cluster.folders,
     sandbox,
     sandboxPolicy,
     providerScopes: () => projects.providerScopes(),

@@ -1,5 +1,6 @@
 import type { AgentdPaths } from '../config/agentd-paths.js';
 import type { AgentdConfig } from '../config/config-schema.js';
+import { ServedFolders } from '../config/served-folders.js';
 import { lockDataDir } from '../store/data-dir-lock.js';
 import type { Store } from '../store/store.js';
 import { describeSandbox } from '../tools/sandbox/detect-sandbox.js';
@@ -54,6 +55,10 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   };
   const pgBossFailed = (error: unknown): Error =>
     new Error(`pg-boss (the work queue in the PostgreSQL store) did not start: ${(error as Error).message}`, { cause: error });
+  // Each root's real path; one missing here stops the start, naming it (a typo must not serve nothing).
+  const folders = await Promise.resolve()
+    .then(() => ServedFolders.resolve(config.cluster?.roots))
+    .catch(fail);
   // A store opened by the caller (tests) is one daemon's.
   const choice = options.openStore ? undefined : await Promise.resolve().then(() => chooseStore(config, options.env)).catch(fail);
   // With PostgreSQL the lock above still guards only this machine's data directory.
@@ -61,7 +66,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
     .then(() => (options.openStore ? options.openStore(paths.databaseFile) : openDaemonStore(choice!, paths.databaseFile)))
     .catch(fail);
   opened.push(() => store.close());
-  const cluster: ClusterMembership = await joinCluster(store, config, log).catch(fail);
+  const cluster: ClusterMembership = await joinCluster(store, config, folders, log).catch(fail);
   opened.push(() => cluster.leave());
   // Turns still 'running' whose owner is gone: on SQLite (under the lock) every one; on
   // PostgreSQL those of sessions no live daemon holds (another daemon's turns go on).
@@ -77,7 +82,8 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   const slots = new TurnSlots(config.cluster?.concurrency ?? DEFAULT_CONCURRENCY);
   // Requests for a session another live daemon holds go to it (tests may name the owner themselves).
   const findSessionOwner = options.findSessionOwner ?? ((sessionId: string) => cluster.leases.heldElsewhere(sessionId));
-  const links: ClusterLinks = await openCluster(choice ?? { type: 'sqlite' }, { taker: cluster, slots, findSessionOwner, log }).catch((error: unknown) =>
+  const isDaemonAlive = async (daemonId: string): Promise<boolean> => (await cluster.liveDaemonIds()).includes(daemonId);
+  const links: ClusterLinks = await openCluster(choice ?? { type: 'sqlite' }, { taker: cluster, slots, findSessionOwner, isDaemonAlive, log }).catch((error: unknown) =>
     fail(pgBossFailed(error)),
   );
   opened.push(async () => {

@@ -16,6 +16,8 @@ export interface ScheduleJobDeps {
   log(line: string): void;
   /** What only someone tracing the scheduler wants: a due time another daemon took. */
   debug?(line: string): void;
+  /** Whether this daemon serves the folder (`cluster.roots`): only then does its timer fire here. */
+  serves(cwd: string): boolean;
 }
 
 /** A cron or missed run whose due time another daemon sharing the store had already recorded: nothing ran here. */
@@ -73,9 +75,9 @@ export class ScheduleJob {
     this.start();
   }
 
-  /** Starts the cron timer (only for an enabled schedule). */
+  /** Starts the cron timer (only for an enabled schedule whose folder this daemon serves). */
   start(): void {
-    if (!this.spec.enabled || this.timer) return;
+    if (!this.spec.enabled || this.timer || !this.deps.serves(this.spec.cwd)) return;
     const timer = new (loadCron())(this.spec.cron, { timezone: this.spec.timezone }, () => {
       // Croner calls back once the due time has passed (a little, or more on a busy loop):
       // every daemon sharing the store must name the run by that time, not by when it woke.

@@ -41,6 +41,12 @@ export interface SchedulerOptions {
    * is the daemon running it, from before its session exists until its end is recorded.
    */
   isRunAbandoned?: IsRunAbandoned;
+  /**
+   * Whether this daemon serves a folder (`cluster.roots`). A schedule whose folder it does
+   * not serve is listed but neither fired nor caught up here: a daemon that serves it does.
+   * Unset: every folder.
+   */
+  serves?: (cwd: string) => boolean;
 }
 
 /**
@@ -65,6 +71,7 @@ export class Scheduler {
       log: options.log,
       ...(options.debug ? { debug: options.debug } : {}),
       ...(options.daemonId !== undefined ? { daemonId: options.daemonId } : {}),
+      serves: options.serves ?? (() => true),
     };
     this.now = options.now ?? (() => new Date());
   }
@@ -88,7 +95,7 @@ export class Scheduler {
     this.setConfigSchedules(configSchedules);
     for (const job of this.jobs()) {
       const { spec } = job;
-      if (!spec.enabled || !spec.runMissed) continue;
+      if (!spec.enabled || !spec.runMissed || !this.deps.serves(spec.cwd)) continue;
       // Since the last run; a schedule never run counts from when it was added (config ones have no such time).
       const since = (await store.lastRun(spec.id))?.startedAt ?? (spec.source === 'protocol' ? (await store.getSchedule(spec.id))?.createdAt : undefined);
       const due = since !== undefined ? this.missedSince(spec, new Date(since)) : undefined;
@@ -206,6 +213,9 @@ export class Scheduler {
     const job = new ScheduleJob(spec, this.deps);
     into.set(spec.id, job);
     if (this.stopped) return job;
+    if (spec.enabled && !this.deps.serves(spec.cwd)) {
+      this.options.log(`schedule ${spec.id} runs on a daemon that serves ${spec.cwd}, not here: the folder is outside this daemon's cluster.roots`);
+    }
     try {
       job.start();
     } catch (error) {

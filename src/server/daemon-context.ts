@@ -1,4 +1,5 @@
 import type { AgentdConfig } from '../config/config-schema.js';
+import type { ServedFolders } from '../config/served-folders.js';
 import type { ProviderScope } from '../project/project-models.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { CrossDaemonUpdates } from '../session/cross-daemon-updates.js';
@@ -59,6 +60,8 @@ export interface DaemonContext {
   work: WorkQueue;
   /** The way to a session's owner when another daemon of the cluster owns it (never, on SQLite). */
   routing: SessionRouting;
+  /** The folders whose sessions this daemon serves (`cluster.roots`; none configured: every folder). */
+  folders: ServedFolders;
   /** Every connected client, for asking permission and routing client tools. */
   clients: Set<ClientConnection>;
   /** The watch of the configuration files, whose edits apply to the running daemon. */

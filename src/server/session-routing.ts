@@ -4,6 +4,15 @@ import type { ParamsOf, ResultOf } from '../../protocol/index.js';
 export type RoutedMethod = 'session/prompt' | 'session/steer' | 'session/followUp' | 'session/abort';
 
 /**
+ * The daemon a request is forwarded to: the session's `owner` (it holds the lease), or a
+ * daemon `serving` the session's folder (`cluster.roots`) while nobody owns it.
+ */
+export interface ForwardTarget {
+  daemonId: string;
+  role: 'owner' | 'serving';
+}
+
+/**
  * How a handler reaches the daemon that owns a session (holds its lease) when that is
  * another daemon of the cluster. On the SQLite store, and until a session has an owner,
  * `ownerElsewhere` answers undefined and the request runs here as on one daemon.
@@ -14,14 +23,15 @@ export interface SessionRouting {
   /** The owner of the session when it is another daemon; undefined when this daemon serves it. */
   ownerElsewhere(sessionId: string): Promise<string | undefined>;
   /**
-   * Sends the request to `owner` and resolves with its answer: a prompt's when its turn
-   * ends there. Aborting `signal` cancels a forwarded prompt's turn. Rejects with the
-   * owner's JSON-RPC error, or when the owner lost the session before answering
+   * Sends the request to the target daemon and resolves with its answer: a prompt's when its
+   * turn ends there. Aborting `signal` cancels a forwarded prompt's turn. Rejects with the
+   * target's JSON-RPC error, or when the target can no longer answer: an owner that lost
+   * the session, a serving daemon that is gone or whose session another daemon took
    * (RequestNotTakenError when it had not taken the request: route it again).
    */
-  forward<M extends RoutedMethod>(owner: string, method: M, params: ParamsOf<M>, signal: AbortSignal): Promise<ResultOf<M>>;
-  /** Cancels the session's running turn on `owner` (ACP `session/cancel`); resolves once sent. */
-  cancel(owner: string, sessionId: string): Promise<void>;
+  forward<M extends RoutedMethod>(target: ForwardTarget, method: M, params: ParamsOf<M>, signal: AbortSignal): Promise<ResultOf<M>>;
+  /** Cancels the session's running turn on `daemonId` (ACP `session/cancel`); resolves once sent. */
+  cancel(daemonId: string, sessionId: string): Promise<void>;
 }
 
 /**

@@ -4,8 +4,11 @@ import type { ContentBlock } from '../../protocol/index.js';
 export interface QueuedPrompt {
   sessionId: string;
   prompt: ContentBlock[];
-  /** The session's folder, normalized: on PostgreSQL only daemons whose `cluster.roots` serve it take the job. */
-  cwd?: string;
+  /**
+   * The session's folder, normalized (the real path of what this machine has of it): a
+   * daemon takes only jobs whose folder its `cluster.roots` hold (`cwd = root`, or under it).
+   */
+  cwd: string;
 }
 
 /**

@@ -29,7 +29,7 @@ describe.skipIf(!requireProgram(POSTGRES))("the README's scale-out steps", () =>
       writeFileSync(file, config!);
       const loaded = loadConfig({ configFile: file, cwd: home.home, paths: resolveAgentdPaths(daemonEnv(home.home)) });
       expect(loaded.config.store).toEqual({ type: 'postgres', url: 'postgres://agentd:change-me@db.internal:5432/agentd' });
-      expect(loaded.config.cluster).toEqual({ leaseMs: 10000, concurrency: 8 });
+      expect(loaded.config.cluster).toEqual({ leaseMs: 10000, concurrency: 8, roots: ['/srv/work'] });
     } finally {
       home.cleanup();
     }
@@ -82,12 +82,14 @@ describe.skipIf(!requireProgram(POSTGRES))("the README's scale-out steps", () =>
     });
 
     async function onMachine(): Promise<{ code: number | null; stdout: string; stderr: string }> {
-      const written = JSON.parse(config!) as Record<string, unknown> & { store: { url: string } };
+      const written = JSON.parse(config!) as Record<string, unknown> & { store: { url: string }; cluster: Record<string, unknown> };
       const home = makeHome({
         ...written,
         model: 'local/e2e-model',
         providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1`, maxRetries: 0 } },
         store: { ...written.store, url },
+        // The folder the commands run in stands for the README's /srv/work.
+        cluster: { ...written.cluster, roots: [cwd] },
       });
       homes.push(home);
       const env = { ...daemonEnv(home.home), PATH: bin.path(process.env) };

@@ -183,9 +183,9 @@ describe('live configuration', () => {
     expect(replay.requests.at(-1)!.path).toBe('/local/v1/chat/completions');
 
     const applied = reloadedFile(userFile);
-    writeUser(userConfig({ model: 'local/model-c', server: { requestTimeoutMs: 5_000 } }));
+    writeUser(userConfig({ model: 'local/model-c', server: { requestTimeoutMs: 5_000 }, cluster: { roots: [home.home] } }));
     await applied;
-    expect(daemon.stderr()).toContain(`server in ${userFile} changed: this applies when the daemon next starts`);
+    expect(daemon.stderr()).toContain(`server, cluster in ${userFile} changed: this applies when the daemon next starts`);
     // The session's project sets no model: the user's new default applies.
     replay.enqueue({ body: chatCompletionSse(['fine']) });
     await prompt(sessionId, 'two');

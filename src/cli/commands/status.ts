@@ -4,6 +4,7 @@ import { connectAgentdClient } from '../../../clients/typescript/src/index.js';
 import type { DaemonClusterResponse, DaemonStatusResponse } from '../../../protocol/index.js';
 import { resolveAgentdPaths } from '../../config/agentd-paths.js';
 import { isSocketLive } from '../../server/wire/transports/is-socket-live.js';
+import { describeCluster } from '../describe-cluster.js';
 import { describeDaemonKind } from '../describe-daemon-kind.js';
 import { findRunningDaemon } from '../daemon/find-running-daemon.js';
 import { packageVersion } from '../package-version.js';
@@ -73,21 +74,4 @@ function formatUptime(ms: number): string {
   const hours = Math.floor(minutes / 60);
   if (hours < 48) return `${hours} h ${minutes % 60} min`;
   return `${Math.floor(hours / 24)} d ${hours % 24} h`;
-}
-
-/** The store line, and on a shared store the queue and one line per daemon. */
-function describeCluster(cluster: DaemonClusterResponse): string[] {
-  const { store, queue, daemons } = cluster;
-  const lines = [`  store:    ${store.type === 'postgres' ? `PostgreSQL at ${store.location}` : `SQLite, ${store.location}`}`];
-  if (store.type !== 'postgres') return lines;
-  const alive = daemons.filter((daemon) => daemon.alive).length;
-  lines.push(`  cluster:  ${daemons.length} daemon(s), ${alive} alive; ${queue.waiting} queued prompt(s) waiting`);
-  for (const daemon of daemons) {
-    const state = daemon.alive ? `heartbeat ${(daemon.heartbeatAgeMs / 1000).toFixed(1)} s ago` : `gone (no heartbeat for ${Math.round(daemon.heartbeatAgeMs / 1000)} s)`;
-    const self = daemon.self ? ' (this one)' : '';
-    lines.push(
-      `    ${daemon.id}${self}  ${daemon.host} pid ${daemon.pid}  ${state}  ${daemon.runningTurns}/${daemon.concurrency} turns  ${daemon.sessionsOwned.length} session(s) owned`,
-    );
-  }
-  return lines;
 }

@@ -2,6 +2,7 @@ import type { Client } from 'pg';
 import { latestPostgresSchemaVersion } from '../../store/postgres-migrations.js';
 import { redactStoreUrl, toStoreError } from '../../store/postgres-errors.js';
 import { PROMPT_QUEUE } from '../../daemon/cluster/pg-boss-work-queue.js';
+import { showControlCharacters } from '../../config/show-control-characters.js';
 import { failCheck, okCheck, type DoctorCheck } from './doctor-check.js';
 
 /** How long the server gets to accept the connection and answer. */
@@ -65,15 +66,15 @@ async function describeCluster(client: Client): Promise<string[]> {
     "SELECT to_regclass('daemons') IS NOT NULL AS daemons, to_regclass('pgboss.job') IS NOT NULL AS jobs",
   );
   if (present[0]?.daemons !== true) return [];
-  const { rows: daemons } = await client.query<{ id: string; host: string; pid: number; age_ms: string; lease_ms: number; running_turns: number; owned: string }>(
-    `SELECT d.id, d.host, d.pid, d.lease_ms, d.running_turns, (EXTRACT(EPOCH FROM (now() - d.heartbeat_at)) * 1000)::bigint AS age_ms,
+  const { rows: daemons } = await client.query<{ id: string; host: string; pid: number; roots: string; age_ms: string; lease_ms: number; running_turns: number; owned: string }>(
+    `SELECT d.id, d.host, d.pid, d.roots, d.lease_ms, d.running_turns, (EXTRACT(EPOCH FROM (now() - d.heartbeat_at)) * 1000)::bigint AS age_ms,
        (SELECT count(*) FROM session_leases l WHERE l.owner = d.id AND l.expires_at > now()) AS owned
      FROM daemons d ORDER BY d.started_at, d.id`,
   );
   const lines = daemons.map((daemon) => {
     const age = Number(daemon.age_ms);
     const state = age < daemon.lease_ms ? `heartbeat ${(age / 1000).toFixed(1)} s ago` : `gone (no heartbeat for ${Math.round(age / 1000)} s)`;
-    return `  ${daemon.id}  ${daemon.host} pid ${daemon.pid}  ${state}  ${daemon.running_turns} turn(s)  ${daemon.owned} session(s) owned`;
+    return `  ${daemon.id}  ${daemon.host} pid ${daemon.pid}  ${state}  ${daemon.running_turns} turn(s)  ${daemon.owned} session(s) owned  serves ${describeRoots(daemon.roots)}`;
   });
   let waiting = 0;
   if (present[0].jobs) {
@@ -81,4 +82,10 @@ async function describeCluster(client: Client): Promise<string[]> {
     waiting = Number(rows[0]?.waiting ?? 0);
   }
   return [`${daemons.length} daemon(s) registered; ${waiting} queued prompt(s) waiting`, ...lines];
+}
+
+/** A registered daemon's roots (a JSON list, written by registerDaemon) as doctor prints them: every folder when there are none. */
+function describeRoots(stored: string): string {
+  const roots = JSON.parse(stored) as string[];
+  return roots.length === 0 ? 'every folder' : roots.map((root) => showControlCharacters(root)).join(', ');
 }

@@ -13,6 +13,7 @@ import { buildSandboxPolicy } from '../../tools/sandbox/sandbox-policy.js';
 import { checkSandbox } from './check-sandbox.js';
 import { checkStore } from './check-store.js';
 import { checkPostgresStore } from './check-postgres-store.js';
+import { checkClusterRoots } from './check-cluster-roots.js';
 import { chooseStore } from '../../daemon/open-daemon-store.js';
 import { packageVersion } from '../package-version.js';
 import { failCheck, warnCheck, type DoctorCheck, type DoctorReport } from './doctor-check.js';
@@ -77,6 +78,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const checks = [
     checkNodeVersion(options.nodeVersion),
     configCheck,
+    ...(config ? checkClusterRoots(config) : []),
     ...checkDirectories(paths),
     store,
     sandbox,

@@ -1,4 +1,5 @@
 import type { AgentdConfig } from '../../config/config-schema.js';
+import type { ServedFolders } from '../../config/served-folders.js';
 import type { SessionManager } from '../../session/session-manager.js';
 import type { Store } from '../../store/store.js';
 import { createDaemonId } from './daemon-identity.js';
@@ -14,7 +15,9 @@ export const DEFAULT_CONCURRENCY = 8;
 export interface ClusterMembership {
   readonly daemonId: string;
   readonly leaseMs: number;
-  /** The folders whose sessions it serves (normalized); empty: every folder. */
+  /** The folders whose sessions it serves, registered with it (their real paths; none: every folder). */
+  readonly folders: ServedFolders;
+  /** The same roots, as the work queue takes jobs by them (empty: every folder). */
   readonly roots: readonly string[];
   readonly leases: StoreSessionLeases;
   /** The ids of the daemons alive now, by the registry (this one included while its heartbeats go on). */
@@ -27,21 +30,20 @@ export interface ClusterMembership {
 }
 
 /**
- * Registers this daemon in the store's registry under a new id. On the SQLite default it
- * is the one daemon of its data directory, and the same calls keep working unchanged.
+ * Registers this daemon in the store's registry under a new id, with the folders it serves
+ * (resolved by the caller: a root missing here stops the start before it joins). On the
+ * SQLite default it is the one daemon of its data directory, and the same calls keep working unchanged.
  */
-export async function joinCluster(store: Store, config: AgentdConfig, log: (line: string) => void): Promise<ClusterMembership> {
+export async function joinCluster(store: Store, config: AgentdConfig, folders: ServedFolders, log: (line: string) => void): Promise<ClusterMembership> {
   const daemonId = createDaemonId();
   const leaseMs = config.cluster?.leaseMs ?? DEFAULT_LEASE_MS;
-  // Every daemon serves every folder: the workspaces are at the same paths on each machine.
-  const roots: string[] = [];
   const leases = new StoreSessionLeases(store.cluster, daemonId, leaseMs, log);
   let sessions: SessionManager | undefined;
   const keeper = new LeaseKeeper({
     cluster: store.cluster,
     daemonId,
     leaseMs,
-    roots,
+    roots: [...folders.roots],
     concurrency: config.cluster?.concurrency ?? DEFAULT_CONCURRENCY,
     runningTurns: () => sessions?.liveSessions().filter((session) => session.state === 'running' || session.state === 'aborting').length ?? 0,
     lost: (ids) => {
@@ -56,7 +58,8 @@ export async function joinCluster(store: Store, config: AgentdConfig, log: (line
   return {
     daemonId,
     leaseMs,
-    roots,
+    folders,
+    roots: folders.roots,
     leases,
     keeper,
     async liveDaemonIds() {

@@ -23,9 +23,16 @@ export interface ClusterLinks {
  */
 export async function openCluster(
   choice: StoreConfig,
-  parts: { taker: PromptTaker; slots: TurnSlots; findSessionOwner: FindSessionOwner; log: (line: string) => void },
+  parts: {
+    taker: PromptTaker;
+    slots: TurnSlots;
+    findSessionOwner: FindSessionOwner;
+    /** Whether a daemon is alive in the registry (a request sent to one serving a folder waits while it is). */
+    isDaemonAlive: (daemonId: string) => Promise<boolean>;
+    log: (line: string) => void;
+  },
 ): Promise<ClusterLinks> {
-  const { taker, slots, findSessionOwner, log } = parts;
+  const { taker, slots, findSessionOwner, isDaemonAlive, log } = parts;
   const { daemonId } = taker;
   if (choice.type !== 'postgres') {
     return { work: new InProcessWorkQueue(slots, log), routing: localSessionRouting(daemonId), close: async () => undefined };
@@ -38,7 +45,7 @@ export async function openCluster(
   const connection = await PgBossConnection.open(choice.url, log);
   return {
     work: new PgBossWorkQueue(connection, slots, taker, log),
-    routing: new PgBossSessionRouting(daemonId, connection, findSessionOwner, log),
+    routing: new PgBossSessionRouting(daemonId, connection, findSessionOwner, isDaemonAlive, log),
     close: () => connection.close(),
   };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type PgBoss from 'pg-boss';
 import { ErrorCodes, type ParamsOf, type ResultOf } from '../../../protocol/index.js';
 import { sessionErrorToRpc } from '../../server/session-error-to-rpc.js';
-import { RequestNotTakenError, type RoutedMethod } from '../../server/session-routing.js';
+import { RequestNotTakenError, type ForwardTarget, type RoutedMethod } from '../../server/session-routing.js';
 import { RpcError } from '../../server/wire/rpc-error.js';
 import type { SessionManager } from '../../session/session-manager.js';
 import type { DaemonSessionRouting } from './daemon-session-routing.js';
@@ -25,7 +25,10 @@ type RouteMessage =
   | { kind: 'reply'; requestId: string; result?: unknown; error?: { code: number; message: string; data?: unknown } };
 
 interface Waiting {
+  /** The daemon the request went to. */
   owner: string;
+  /** Why it went there: it owned the session, or it serves the session's folder (nobody owned it). */
+  role: ForwardTarget['role'];
   sessionId: string;
   /** The request's job in the owner's queue, once sent. */
   jobId?: string;
@@ -62,6 +65,7 @@ export class PgBossSessionRouting implements DaemonSessionRouting {
     readonly daemonId: string,
     private readonly connection: PgBossConnection,
     private readonly findOwner: FindSessionOwner,
+    private readonly isAlive: (daemonId: string) => Promise<boolean>,
     private readonly log: (line: string) => void,
   ) {}
 
@@ -118,13 +122,14 @@ export class PgBossSessionRouting implements DaemonSessionRouting {
     return owner !== undefined && owner !== this.daemonId ? owner : undefined;
   }
 
-  forward<M extends RoutedMethod>(owner: string, method: M, params: ParamsOf<M>, signal: AbortSignal): Promise<ResultOf<M>> {
+  forward<M extends RoutedMethod>(target: ForwardTarget, method: M, params: ParamsOf<M>, signal: AbortSignal): Promise<ResultOf<M>> {
+    const { daemonId: owner, role } = target;
     const requestId = randomUUID();
     // Every routed method's params name their session.
     const { sessionId } = params as { sessionId: string };
     const onAbort = (): void => void this.cancel(owner, sessionId).catch((error: Error) => this.log(`cannot cancel on daemon ${owner}: ${error.message}`));
     const answer = new Promise<ResultOf<M>>((resolve, reject) => {
-      this.waiting.set(requestId, { owner, sessionId, resolve: resolve as (result: unknown) => void, reject });
+      this.waiting.set(requestId, { owner, role, sessionId, resolve: resolve as (result: unknown) => void, reject });
       const request = { kind: 'request', requestId, from: this.daemonId, method, params } as RouteMessage;
       this.send(owner, request).then(
         (jobId) => {
@@ -202,16 +207,18 @@ export class PgBossSessionRouting implements DaemonSessionRouting {
    * answered. One the owner never took is withdrawn from its queue and handed back to the
    * sender to route again (RequestNotTakenError): it runs where the session is now. One it
    * took may have stored its prompt before the owner died, so it fails, saying what to do.
+   * A request sent to a daemon serving the session's folder is orphaned only when that
+   * daemon is gone, or when another daemon took the session before it took the request.
    */
   private async failOrphans(): Promise<void> {
     for (const [requestId, waiting] of this.waiting) {
-      let owner: string | undefined;
+      let orphaned: 'gone' | 'taken_elsewhere' | undefined;
       try {
-        owner = await this.findOwner(waiting.sessionId);
+        orphaned = await this.orphaned(waiting);
       } catch {
         continue;
       }
-      if (owner === waiting.owner || !this.waiting.has(requestId)) continue;
+      if (orphaned === undefined || !this.waiting.has(requestId)) continue;
       if (waiting.jobId === undefined) continue;
       let untaken = false;
       try {
@@ -221,6 +228,8 @@ export class PgBossSessionRouting implements DaemonSessionRouting {
         continue;
       }
       if (!this.waiting.has(requestId)) continue;
+      // A live daemon that took the request answers it (a serving one once the other daemon's turn ends).
+      if (!untaken && orphaned === 'taken_elsewhere') continue;
       this.waiting.delete(requestId);
       if (untaken) {
         waiting.reject(new RequestNotTakenError(waiting.owner, waiting.sessionId));
@@ -229,12 +238,29 @@ export class PgBossSessionRouting implements DaemonSessionRouting {
       waiting.reject(
         new RpcError(
           ErrorCodes.InternalError,
-          `daemon ${waiting.owner}, which owned session ${waiting.sessionId}, lost it before it answered (it stopped, or its lease ended); ` +
+          `daemon ${waiting.owner}, which ${waiting.role === 'owner' ? 'owned' : 'took the request for'} session ${waiting.sessionId}, ` +
+            'lost it before it answered (it stopped, or its lease ended); ' +
             'what it stored stays stored and an interrupted turn is marked so: send the request again',
           { kind: 'owner_lost', owner: waiting.owner },
         ),
       );
     }
+  }
+
+  /**
+   * Whether a waiting request's daemon can no longer answer it: gone (no heartbeat for its
+   * lease), or no longer the session's way in — an owner that let the session go (its turn
+   * ended and it released the lease, or another daemon took it), a serving daemon beaten to
+   * the session by another. A live daemon that took the request answers it in every case,
+   * so only one that has not taken it yet is asked for it back.
+   */
+  private async orphaned(waiting: Waiting): Promise<'gone' | 'taken_elsewhere' | undefined> {
+    const owner = await this.findOwner(waiting.sessionId);
+    if (owner === waiting.owner) return undefined;
+    if (!(await this.isAlive(waiting.owner))) return 'gone';
+    // A serving daemon is not an owner yet: its lease comes when it takes the request, so no lease is no news.
+    if (waiting.role === 'serving' && owner === undefined) return undefined;
+    return 'taken_elsewhere';
   }
 
   /**

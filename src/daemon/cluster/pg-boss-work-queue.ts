@@ -34,8 +34,8 @@ export const PROMPT_RETRY_POLICY = { retryLimit: 3, retryDelay: 5, retryBackoff:
 interface PromptJobData {
   sessionId: string;
   prompt: ContentBlock[];
-  /** Read by fetchPromptJobSql: absent, only daemons serving every folder take the job. */
-  cwd?: string;
+  /** The session's folder, read by fetchPromptJobSql: only daemons whose roots hold it take the job. */
+  cwd: string;
 }
 
 /** What this daemon is to the queue: who takes jobs, for which folders, and who else lives. */
@@ -97,7 +97,7 @@ export class PgBossWorkQueue implements DaemonWorkQueue {
   async queuePrompt(prompt: QueuedPrompt): Promise<{ jobId: string }> {
     const boss = this.boss;
     if (!boss || !this.taking) throw new Error('the daemon\'s work queue is not running: queue the prompt again once the daemon runs');
-    const data: PromptJobData = { sessionId: prompt.sessionId, prompt: prompt.prompt, ...(prompt.cwd === undefined ? {} : { cwd: prompt.cwd }) };
+    const data: PromptJobData = { sessionId: prompt.sessionId, prompt: prompt.prompt, cwd: prompt.cwd };
     const jobId = await boss.send(PROMPT_QUEUE, data, { singletonKey: prompt.sessionId });
     if (jobId === null) throw new Error(`pg-boss did not queue the prompt for session ${prompt.sessionId}; send it again`);
     await this.connection.notify(WAKE_CHANNEL, '');

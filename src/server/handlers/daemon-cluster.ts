@@ -22,6 +22,7 @@ export const daemonCluster: RequestHandler<'daemon/cluster'> = async (_params, {
       alive: info.id === self || info.alive,
       runningTurns: info.runningTurns,
       concurrency: info.concurrency,
+      roots: info.roots,
       sessionsOwned: info.sessionsOwned,
     })),
     queue: { kind: daemon.work.kind, waiting, heldHere: daemon.work.held },

@@ -1,12 +1,14 @@
 import type { ParamsOf, ResultOf } from '../../../protocol/index.js';
 import type { DaemonContext } from '../daemon-context.js';
+import { sessionTarget } from './session-target.js';
 import { RequestNotTakenError, type RoutedMethod } from '../session-routing.js';
 
 /**
- * A request for a session goes to the daemon that owns it, or runs here when none other
- * does. When the owner it went to lost the session before taking it (it died and its
- * lease ended), it is routed again: to the session's new owner, or here, where the turn
- * waits for the dead owner's lease if it has not expired yet.
+ * A request for a session goes to the daemon that owns it, or, when nobody does and the
+ * session's folder is outside this daemon's `cluster.roots`, to a daemon that serves it;
+ * otherwise it runs here. When the daemon it went to could not take it (it died, or
+ * another daemon took the session first), it is routed again: to the session's new owner,
+ * another serving daemon, or here, where the turn waits for a dead owner's lease if it has not expired yet.
  */
 export async function routeOrRunHere<M extends RoutedMethod>(
   daemon: DaemonContext,
@@ -16,10 +18,10 @@ export async function routeOrRunHere<M extends RoutedMethod>(
   here: () => Promise<ResultOf<M>>,
 ): Promise<ResultOf<M>> {
   for (;;) {
-    const owner = await daemon.routing.ownerElsewhere(params.sessionId);
-    if (owner === undefined) return here();
+    const target = await sessionTarget(daemon, method, params.sessionId);
+    if (target === undefined) return here();
     try {
-      return await daemon.routing.forward(owner, method, params, signal);
+      return await daemon.routing.forward(target, method, params, signal);
     } catch (error) {
       if (!(error instanceof RequestNotTakenError)) throw error;
       daemon.log(`session ${params.sessionId}: daemon ${error.owner} went away before taking a ${method}; routing it again`);

@@ -4,11 +4,13 @@ import { sessionMcpSpecs, startSessionMcp } from './session-mcp.js';
 import { sessionConfigOptions, sessionModes } from '../acp/session-choices.js';
 import { tellStandingProblems } from '../acp/tell-standing-problems.js';
 import { requireDirectory } from './require-directory.js';
+import { requireServedFolder } from './require-served-folder.js';
 import { warmPromptPath } from './warm-prompt-path.js';
 
-/** Creates a session rooted at an existing absolute cwd, starts its MCP servers (without waiting), follows it, and warms it up once answered. */
+/** Creates a session rooted at an existing absolute cwd this daemon serves (`cluster.roots`), starts its MCP servers (without waiting), follows it, and warms it up once answered. */
 export const sessionNew: RequestHandler<'session/new'> = async (params, { client, daemon }) => {
   requireDirectory('session/new', 'cwd', params.cwd);
+  await requireServedFolder('session/new', daemon, params.cwd);
   const additional = params.additionalDirectories ?? [];
   additional.forEach((dir, i) => requireDirectory('session/new', `additionalDirectories[${i}]`, dir));
   const mcpServers = sessionMcpSpecs('session/new', params.mcpServers, params.cwd);

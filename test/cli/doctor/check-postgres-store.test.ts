@@ -37,7 +37,7 @@ describe.skipIf(!requireProgram(POSTGRES))('agentd doctor: the PostgreSQL store'
     expect(check.detail.split('\n')[1]).toBe('0 daemon(s) registered; 0 queued prompt(s) waiting');
   });
 
-  it('lists the daemons sharing the database, alive or gone, with their turns and sessions', async () => {
+  it('lists the daemons sharing the database, alive or gone, with their turns, sessions and roots', async () => {
     const url = await createTestDatabase();
     const store = await openPostgresStore(url);
     try {
@@ -45,15 +45,15 @@ describe.skipIf(!requireProgram(POSTGRES))('agentd doctor: the PostgreSQL store'
       await store.cluster.heartbeat('dmn_00000000000000aa', { runningTurns: 2 });
       await store.createSession({ id: 'ses-1', cwd: '/srv/work' });
       expect(await store.cluster.claimSession('ses-1', 'dmn_00000000000000aa', 60_000)).toMatchObject({ epoch: 1 });
-      await store.cluster.registerDaemon({ id: 'dmn_00000000000000bb', host: 'build-2', pid: 7, roots: [], concurrency: 4, leaseMs: 1000 });
+      await store.cluster.registerDaemon({ id: 'dmn_00000000000000bb', host: 'build-2', pid: 7, roots: ['/srv/work', '/srv/other'], concurrency: 4, leaseMs: 1000 });
     } finally {
       await store.close();
     }
     await query(url, "UPDATE daemons SET heartbeat_at = now() - interval '90 seconds' WHERE id = 'dmn_00000000000000bb'");
     const lines = (await checkPostgresStore(url)).detail.split('\n');
     expect(lines[1]).toBe('2 daemon(s) registered; 0 queued prompt(s) waiting');
-    expect(lines[2]).toMatch(/^ {2}dmn_00000000000000aa {2}build-1 pid 4242 {2}heartbeat \d+\.\d s ago {2}2 turn\(s\) {2}1 session\(s\) owned$/);
-    expect(lines[3]).toMatch(/^ {2}dmn_00000000000000bb {2}build-2 pid 7 {2}gone \(no heartbeat for 9\d s\) {2}0 turn\(s\) {2}0 session\(s\) owned$/);
+    expect(lines[2]).toMatch(/^ {2}dmn_00000000000000aa {2}build-1 pid 4242 {2}heartbeat \d+\.\d s ago {2}2 turn\(s\) {2}1 session\(s\) owned {2}serves every folder$/);
+    expect(lines[3]).toMatch(/^ {2}dmn_00000000000000bb {2}build-2 pid 7 {2}gone \(no heartbeat for 9\d s\) {2}0 turn\(s\) {2}0 session\(s\) owned {2}serves \/srv\/work, \/srv\/other$/);
   });
 
   it('fails on a schema from a newer agentd, saying to upgrade', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { BuiltDaemonContext } from '../../../src/daemon/create-daemon-context.js';
 import { daemonQueue } from '../../../src/daemon/cluster/pg-boss-session-routing.js';
 import { chatCompletionSse } from '../../support/chat-completion-sse.js';
 import { daemonEnv, makeHome } from '../../support/daemon-process.js';
@@ -88,7 +89,7 @@ describe.skipIf(!requireProgram(POSTGRES))('requests forwarded to the daemon tha
     expect(await queueOf(a.id)).toBe(1);
   }, 120_000);
 
-  it('fails a forwarded prompt whose owner lost the session before it answered, saying to send it again', async () => {
+  it('waits for the answer of a live owner that let the session go after taking the request (its turn ended, its lease released)', async () => {
     const url = await createTestDatabase();
     const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
     cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
@@ -99,7 +100,32 @@ describe.skipIf(!requireProgram(POSTGRES))('requests forwarded to the daemon tha
     owners.set(sessionId, b.id);
     const forwarded = a.daemon.peer.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Count' }] });
     await expect.poll(() => b.model.requests.length, { timeout: 30_000 }).toBe(1);
-    // What the lease store says once B's lease has ended.
+    // The lease store says nobody owns the session, as between B's release at the turn's end and its answer reaching A.
+    owners.delete(sessionId);
+    // Several of A's owner checks go by (every 250 ms) while B, alive, still runs the turn.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await b.daemon.peer.call('session/abort', { sessionId });
+    expect((await forwarded).result).toEqual({ stopReason: 'cancelled' });
+  }, 120_000);
+
+  it('fails a forwarded prompt whose owner died after taking it, saying to send it again', async () => {
+    const url = await createTestDatabase();
+    const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
+    cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
+    const owners = new Map<string, string>();
+    const a = await startDaemon(url, workspace, owners, []);
+    const b = await startDaemon(url, workspace, owners, [stalled]);
+    const { sessionId } = await b.daemon.peer.call('session/new', { cwd: workspace, mcpServers: [] });
+    owners.set(sessionId, b.id);
+    const forwarded = a.daemon.peer.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Count' }] });
+    await expect.poll(() => b.model.requests.length, { timeout: 30_000 }).toBe(1);
+    // What a killed B leaves: no more heartbeats, the last one older than its lease, and its lease ended.
+    const contextB = (await b.daemon.context()) as BuiltDaemonContext;
+    await contextB.cluster.keeper.stop();
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    cleanups.push(() => db.end());
+    await db.query(`UPDATE daemons SET heartbeat_at = now() - interval '1 hour' WHERE id = $1`, [b.id]);
     owners.delete(sessionId);
     const answer = await forwarded;
     expect(answer.error).toMatchObject({ code: -32603, data: { kind: 'owner_lost', owner: b.id } });

@@ -57,6 +57,39 @@ describe.skipIf(!requireProgram(POSTGRES))('requests for a session in a folder a
     expect((await a.peer.request('session/abort', { sessionId })).result).toEqual({ stopped: true });
   });
 
+  it('gives queued prompts only to daemons serving their folder: queued on A, each job runs where its folder is served', async () => {
+    const a = await bed.start('a', { roots: [bed.rootA] });
+    const b = await bed.start('b', { roots: [bed.rootB] });
+    const all = await bed.start('all', {});
+    const inB = await sessionIn(b, join(bed.rootB, 'app'));
+    const inA = await sessionIn(a, join(bed.rootA, 'app'));
+    const inC = await sessionIn(all, join(bed.rootC, 'app'));
+    for (const daemon of [a, b, all]) for (const sessionId of [inA, inB, inC]) await daemon.peer.call('session/close', { sessionId }).catch(() => undefined);
+    const queue = async (sessionId: string, text: string) =>
+      (await a.peer.call('session/prompt', { sessionId, prompt: [{ type: 'text', text }], _meta: { agentd: { queue: true } } }))._meta;
+    for (let round = 0; round < 3; round++) {
+      for (const [sessionId, text] of [[inB, `b${round}`], [inA, `a${round}`], [inC, `c${round}`]] as const) {
+        bed.replay.enqueue({ body: chatCompletionSse(['Done.']) });
+        expect(await queue(sessionId, text)).toMatchObject({ agentd: { outcome: 'queued' } });
+      }
+    }
+    const ended = async () => (await Promise.all([inA, inB, inC].map((id) => a.context.sessions.store.listTurns(id)))).flat().filter((turn) => turn.status === 'end_turn').length;
+    await expect.poll(ended, { timeout: 30_000 }).toBe(9);
+    // Which daemon asked the model for each prompt (its last user message): never one that does not serve the folder.
+    const lastUserText = (body: unknown): string => {
+      const users = (body as { messages: Array<{ role: string; content: unknown }> }).messages.filter((m) => m.role === 'user');
+      return JSON.stringify(users.at(-1)?.content);
+    };
+    const ranOn = (text: string) => bed.replay.requests.filter((request) => lastUserText(request.body).includes(text)).map((request) => request.path.split('/')[1]);
+    for (let round = 0; round < 3; round++) {
+      expect(ranOn(`b${round}`)).toHaveLength(1);
+      expect(['b', 'all']).toContain(ranOn(`b${round}`)[0]);
+      expect(ranOn(`a${round}`)).toHaveLength(1);
+      expect(['a', 'all']).toContain(ranOn(`a${round}`)[0]);
+      expect(ranOn(`c${round}`)).toEqual(['all']);
+    }
+  });
+
   it('runs a prompt on A for a session in its own root there', async () => {
     const a = await bed.start('a', { roots: [bed.rootA] });
     await bed.start('b', { roots: [bed.rootB] });

@@ -1,0 +1,102 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PendingPrompt } from '../../src/store/pending-prompt-store.js';
+import { chatCompletionSse } from '../support/chat-completion-sse.js';
+import { chatToolCallSse } from '../support/chat-tool-call-sse.js';
+import { startLoopHarness, type LoopHarness } from '../support/loop-harness.js';
+
+/** The model's first answer: a bash call that runs until the test writes `go` in the workspace, so the turn runs until then. */
+const WAIT_FOR_GO = { body: chatToolCallSse([{ id: 'call_wait', name: 'bash', arguments: { command: 'while [ ! -f go ]; do sleep 0.02; done' } }]) };
+
+describe('steers and follow-ups kept in the store while they wait', () => {
+  let h: LoopHarness;
+  afterEach(async () => h.close());
+
+  async function pending(): Promise<PendingPrompt[]> {
+    return (await h.daemon.context()).sessions.store.pendingPrompts.list(h.sessionId);
+  }
+
+  async function userTexts(): Promise<string[]> {
+    const messages = await (await h.daemon.context()).sessions.store.listMessages(h.sessionId);
+    return messages.filter((m) => m.role === 'user').map((m) => JSON.stringify(m.content));
+  }
+
+  /** Starts a turn that runs until `release()` (or an abort); its model answers `done` after the tool when `released` is set. */
+  async function whileRunning(released = true): Promise<{ prompt: Promise<{ result?: unknown; error?: { code: number; message: string } }>; release(): void }> {
+    h.replay.enqueue(WAIT_FOR_GO);
+    if (released) h.replay.enqueue({ body: chatCompletionSse(['done']) });
+    const prompt = h.peer.request('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'one' }] });
+    await h.peer.waitFor((m) => m.params?.update?.toolCallId === 'call_wait' && m.params.update.status === 'in_progress');
+    return { prompt, release: () => writeFileSync(join(h.workspace, 'go'), '') };
+  }
+
+  it('stores a follow-up before answering, delivers it once and removes it with the message that delivers it', async () => {
+    h = await startLoopHarness({ permissions: { allow: ['bash'] } });
+    const { prompt, release } = await whileRunning();
+    h.replay.enqueue({ body: chatCompletionSse(['second answer']) });
+    expect(await h.peer.call('session/followUp', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'and two' }] })).toEqual({ queued: 1 });
+    // Answered: it is in the store, with this daemon and the connection that sent it.
+    const [stored] = await pending();
+    expect(stored).toMatchObject({ queue: 'followUp', content: [{ type: 'text', text: 'and two' }], claimedBy: null });
+    expect(stored!.daemonId).toMatch(/^dmn_/);
+    release();
+    expect((await prompt).result).toEqual({ stopReason: 'end_turn' });
+    expect(await pending()).toEqual([]);
+    expect(JSON.stringify(h.requestBody(2).messages.at(-1))).toContain('and two');
+    expect((await userTexts()).filter((text) => text.includes('and two'))).toHaveLength(1);
+  });
+
+  it('removes what an abort drops, and keeps what an abort asked to keep until a turn delivers it', async () => {
+    h = await startLoopHarness({ permissions: { allow: ['bash'] } });
+    let { prompt } = await whileRunning(false);
+    const followUp = h.peer.request('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'later' }], _meta: { agentd: { delivery: 'followUp' } } });
+    await h.peer.call('session/steer', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'steer' }] });
+    await h.peer.waitFor((m) => m.method === 'agentd/event' && m.params.event.type === 'queue' && m.params.event.followUp === 1 && m.params.event.steering === 1);
+    expect((await pending()).map((p) => p.queue)).toEqual(['followUp', 'steering']);
+    await h.peer.call('session/abort', { sessionId: h.sessionId });
+    expect((await prompt).result).toEqual({ stopReason: 'cancelled' });
+    expect((await followUp).result).toEqual({ stopReason: 'cancelled' });
+    expect(await pending()).toEqual([]);
+
+    ({ prompt } = await whileRunning(false));
+    await h.peer.call('session/followUp', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'kept' }] });
+    await h.peer.call('session/abort', { sessionId: h.sessionId, keepQueues: true });
+    expect((await prompt).result).toEqual({ stopReason: 'cancelled' });
+    expect((await pending()).map((p) => p.content)).toEqual([[{ type: 'text', text: 'kept' }]]);
+    h.replay.enqueue({ body: chatCompletionSse(['again']) });
+    h.replay.enqueue({ body: chatCompletionSse(['kept it']) });
+    expect((await h.peer.request('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'go on' }] })).result).toEqual({ stopReason: 'end_turn' });
+    expect(await pending()).toEqual([]);
+    expect((await userTexts()).filter((text) => text.includes('kept'))).toHaveLength(1);
+  });
+
+  it('removes a follow-up answered by a turn that failed before taking it', async () => {
+    h = await startLoopHarness({ providers: { local: { maxRetries: 0 } } });
+    const partial = chatCompletionSse(['part ', 'one ', 'and more']);
+    h.replay.enqueue({ body: partial, resetAfterBytes: partial.indexOf('and more') - 20, chunking: 'bytewise', delayMs: 3 });
+    const first = h.peer.request('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'a' }] });
+    await h.peer.waitFor((m) => m.params?.update?.sessionUpdate === 'agent_message_chunk');
+    const queued = h.peer.request('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'later' }], _meta: { agentd: { delivery: 'followUp' } } });
+    expect((await first).error!.code).toBe(-32014);
+    expect((await queued).error!.code).toBe(-32014);
+    expect(await pending()).toEqual([]);
+  });
+
+  it('fails a follow-up the store cannot keep, and queues nothing', async () => {
+    h = await startLoopHarness({ permissions: { allow: ['bash'] } });
+    const { prompt, release } = await whileRunning();
+    const db = new Database(join(h.home, 'data', 'agentd.db'));
+    db.exec(`CREATE TRIGGER refuse_pending BEFORE INSERT ON pending_prompts BEGIN SELECT RAISE(ABORT, 'disk says no'); END;`);
+    db.close();
+    const refused = await h.peer.request('session/followUp', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'lost?' }] });
+    expect(refused.error?.message).toContain('could not save the queued prompt (SQLITE_CONSTRAINT_TRIGGER: disk says no)');
+    release();
+    expect((await prompt).result).toEqual({ stopReason: 'end_turn' });
+    // The turn ended without it: the model was asked twice (the call, then done), and nothing waits.
+    expect(h.replay.requests).toHaveLength(2);
+    expect(h.peer.received.some((m) => m.method === 'agentd/event' && m.params.event.type === 'queue')).toBe(false);
+    expect(await pending()).toEqual([]);
+  });
+});

@@ -15,6 +15,7 @@ import { redactStoreUrl } from '../store/postgres-errors.js';
 import { TurnSlots } from '../session/turn-slots.js';
 import { openCluster, type ClusterLinks } from './cluster/open-cluster.js';
 import { createRunQueuedPrompt } from './cluster/run-queued-prompt.js';
+import { PendingPromptRescue } from './cluster/rescue-pending-prompts.js';
 import { loadDaemonSettings, type DaemonSettings, type StartOptions } from './load-daemon-settings.js';
 import { reportMcpServerStates } from './report-mcp-server-states.js';
 import { recordProviderIncidents } from './record-provider-incidents.js';
@@ -94,6 +95,12 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   } catch (error) {
     await fail(pgBossFailed(error));
   }
+  // Steers and follow-ups a stopped daemon left waiting run here as their own turns: at once
+  // (on SQLite, what the previous process left), and on PostgreSQL every third of a lease.
+  const rescue = new PendingPromptRescue({ pendingPrompts: store.pendingPrompts, daemonId: cluster.daemonId, work: links.work, log });
+  opened.push(() => rescue.stop());
+  await rescue.rescue();
+  if (store.cluster.shared) rescue.every(Math.max(1, Math.floor(cluster.leaseMs / 3)));
   // On PostgreSQL, clients of any daemon follow every session; loaded only then, as pg is.
   let crossDaemon: StartedSessionUpdates | undefined;
   if (choice?.type === 'postgres') {
@@ -121,6 +128,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
     config,
     store,
     async shutdown() {
+      await rescue.stop();
       // No job is taken from here on; jobs waiting on pg-boss stay for another daemon.
       links.work.stopTaking();
       await links.routing.stop();

@@ -7,8 +7,10 @@ import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse } from '../support/chat-tool-call-sse.js';
 import { startLoopHarness, type LoopHarness } from '../support/loop-harness.js';
 
-/** The model's first answer: a bash call that runs until the test writes `go` in the workspace, so the turn runs until then. */
-const WAIT_FOR_GO = { body: chatToolCallSse([{ id: 'call_wait', name: 'bash', arguments: { command: 'while [ ! -f go ]; do sleep 0.02; done' } }]) };
+/** The model's first answer: a bash call (`id`) that runs until the test writes `go` in the workspace, so the turn runs until then. */
+function waitForGo(id: string): { body: string } {
+  return { body: chatToolCallSse([{ id, name: 'bash', arguments: { command: 'while [ ! -f go ]; do sleep 0.02; done' } }]) };
+}
 
 describe('steers and follow-ups kept in the store while they wait', () => {
   let h: LoopHarness;
@@ -25,10 +27,12 @@ describe('steers and follow-ups kept in the store while they wait', () => {
 
   /** Starts a turn that runs until `release()` (or an abort); its model answers `done` after the tool when `released` is set. */
   async function whileRunning(released = true): Promise<{ prompt: Promise<{ result?: unknown; error?: { code: number; message: string } }>; release(): void }> {
-    h.replay.enqueue(WAIT_FOR_GO);
+    // A call id of its own: the wait below must not match an earlier turn's call.
+    const callId = `call_wait_${h.replay.requests.length}`;
+    h.replay.enqueue(waitForGo(callId));
     if (released) h.replay.enqueue({ body: chatCompletionSse(['done']) });
     const prompt = h.peer.request('session/prompt', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'one' }] });
-    await h.peer.waitFor((m) => m.params?.update?.toolCallId === 'call_wait' && m.params.update.status === 'in_progress');
+    await h.peer.waitFor((m) => m.params?.update?.toolCallId === callId && m.params.update.status === 'in_progress');
     return { prompt, release: () => writeFileSync(join(h.workspace, 'go'), '') };
   }
 
@@ -46,6 +50,23 @@ describe('steers and follow-ups kept in the store while they wait', () => {
     expect(await pending()).toEqual([]);
     expect(JSON.stringify(h.requestBody(2).messages.at(-1))).toContain('and two');
     expect((await userTexts()).filter((text) => text.includes('and two'))).toHaveLength(1);
+  });
+
+  it('removes a steer with the message that delivers it, while the turn goes on', async () => {
+    h = await startLoopHarness({ permissions: { allow: ['bash'] } });
+    const { prompt, release } = await whileRunning(false);
+    const stalled = chatCompletionSse(['Looking', ' there']);
+    h.replay.enqueue({ body: stalled, stallAfterBytes: stalled.indexOf('" there"') });
+    expect(await h.peer.call('session/steer', { sessionId: h.sessionId, prompt: [{ type: 'text', text: 'look here' }] })).toEqual({ queued: 1 });
+    expect(await pending()).toHaveLength(1);
+    release();
+    await h.peer.waitFor((m) => m.params?.update?.sessionUpdate === 'agent_message_chunk');
+    // Delivered (the model was asked with it) and gone from the store, though the turn still runs.
+    expect(JSON.stringify(h.requestBody(1).messages.at(-1))).toContain('look here');
+    expect(await pending()).toEqual([]);
+    expect((await userTexts()).filter((text) => text.includes('look here'))).toHaveLength(1);
+    await h.peer.call('session/abort', { sessionId: h.sessionId });
+    expect((await prompt).result).toEqual({ stopReason: 'cancelled' });
   });
 
   it('removes what an abort drops, and keeps what an abort asked to keep until a turn delivers it', async () => {

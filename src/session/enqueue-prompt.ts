@@ -58,9 +58,16 @@ async function joinQueue(parts: EnqueueParts, queue: QueueName, item: QueuedProm
     await turns.dropPending([item.pendingId]);
     throw new SessionBusyError(parts.sessionId);
   }
+  let outcome: Promise<PromptOutcome>;
+  try {
+    outcome = parts.startTurn(item);
+  } catch (error) {
+    // Refused before it started (its model cannot be resolved): nothing will deliver it.
+    await turns.dropPending([item.pendingId]);
+    throw error;
+  }
   // Removed with the prompt's append; still there when the turn failed before it.
-  void parts
-    .startTurn(item)
+  void outcome
     .finally(() => turns.dropPending([item.pendingId]))
     .then((result) => item.done.resolve(result.stopReason), (error: Error) => item.done.reject(error));
   return undefined;

@@ -1,11 +1,17 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startDaemon } from '../../src/daemon/start-daemon.js';
+import { openStore } from '../../src/store/open-store.js';
 import type { PendingPrompt } from '../../src/store/pending-prompt-store.js';
+import type { Store } from '../../src/store/store.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
 import { chatToolCallSse } from '../support/chat-tool-call-sse.js';
+import { daemonEnv, makeHome } from '../support/daemon-process.js';
 import { startLoopHarness, type LoopHarness } from '../support/loop-harness.js';
+import { startReplayServer } from '../support/replay-server.js';
 
 /** The model's first answer: a bash call (`id`) that runs until the test writes `go` in the workspace, so the turn runs until then. */
 function waitForGo(id: string): { body: string } {
@@ -119,5 +125,68 @@ describe('steers and follow-ups kept in the store while they wait', () => {
     expect(h.replay.requests).toHaveLength(2);
     expect(h.peer.received.some((m) => m.method === 'agentd/event' && m.params.event.type === 'queue')).toBe(false);
     expect(await pending()).toEqual([]);
+  });
+});
+
+describe('a follow-up whose turn ends while it is being stored', () => {
+  const cleanups: Array<() => Promise<unknown> | void> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('starts the next turn itself, delivered once as that turn’s prompt', async () => {
+    const replay = await startReplayServer();
+    cleanups.push(() => replay.close());
+    const home = makeHome({ model: 'local/e2e-model', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
+    cleanups.push(() => home.cleanup());
+    const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
+    cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
+    // The real store, whose first turn's end waits until the test lets it through (a slow database).
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let reached!: () => void;
+    const ending = new Promise<void>((resolve) => (reached = resolve));
+    let store!: Store;
+    const started = await startDaemon({
+      cwd: workspace,
+      env: daemonEnv(home.home),
+      version: 'test',
+      write: () => {},
+      runSchedules: false,
+      openStore: (file) => {
+        store = openStore(file);
+        const endTurn = store.endTurn.bind(store);
+        let first = true;
+        store.endTurn = async (...args) => {
+          if (first) {
+            first = false;
+            reached();
+            await gate;
+          }
+          return endTurn(...args);
+        };
+        return store;
+      },
+    });
+    cleanups.push(() => started.shutdown());
+    const session = await started.daemon.sessions.create({ cwd: workspace });
+    replay.enqueue({ body: chatCompletionSse(['done']) });
+    replay.enqueue({ body: chatCompletionSse(['followed']) });
+
+    const first = session.submit([{ type: 'text', text: 'one' }]);
+    // The loop has stopped and the turn's end is being written: the follow-up is stored after it.
+    await ending;
+    expect(session.state).toBe('running');
+    const followUp = session.submit([{ type: 'text', text: 'and two' }], { delivery: 'followUp' });
+    open();
+    expect(await first.outcome).toEqual({ stopReason: 'end_turn' });
+    // Stored once that turn had ended: it started a turn instead of joining a queue.
+    expect(await followUp.queued).toBeUndefined();
+    expect(await followUp.outcome).toEqual({ stopReason: 'end_turn' });
+    expect(await store.pendingPrompts.list(session.id)).toEqual([]);
+    expect((await store.listTurns(session.id)).map((turn) => turn.status)).toEqual(['end_turn', 'end_turn']);
+    const users = (await store.listMessages(session.id)).filter((m) => m.role === 'user').map((m) => JSON.stringify(m.content));
+    expect(users.map((text) => (text.includes('and two') ? 'and two' : text.includes('one') ? 'one' : text))).toEqual(['one', 'and two']);
+    expect(JSON.stringify((replay.requests[1]!.body as { messages: unknown[] }).messages)).toContain('and two');
   });
 });

@@ -17,6 +17,8 @@ import { TurnSlots } from '../session/turn-slots.js';
 import { openCluster, type ClusterLinks } from './cluster/open-cluster.js';
 import { GoneDaemonSweeper } from './cluster/forget-gone-daemons.js';
 import { createRunQueuedPrompt } from './cluster/run-queued-prompt.js';
+import { PendingPromptRescue } from './cluster/rescue-pending-prompts.js';
+import { realFolderHere } from '../config/served-folders.js';
 import { loadDaemonSettings, type DaemonSettings, type StartOptions } from './load-daemon-settings.js';
 import { reportMcpServerStates } from './report-mcp-server-states.js';
 import { recordProviderIncidents } from './record-provider-incidents.js';
@@ -105,6 +107,13 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   const sweeper = new GoneDaemonSweeper(store.cluster, links.routing, cluster.leaseMs, log);
   sweeper.start();
   opened.push(() => sweeper.stop());
+  // Steers and follow-ups a stopped daemon left waiting run here as their own turns: at once
+  // (on SQLite, what the previous process left), and on PostgreSQL every third of a lease.
+  const folderOf = async (sessionId: string): Promise<string> => realFolderHere((await store.getSession(sessionId))?.cwd ?? '/');
+  const rescue = new PendingPromptRescue({ pendingPrompts: store.pendingPrompts, daemonId: cluster.daemonId, work: links.work, folderOf, log });
+  opened.push(() => rescue.stop());
+  await rescue.rescue();
+  if (store.cluster.shared) rescue.every(Math.max(1, Math.floor(cluster.leaseMs / 3)));
   // On PostgreSQL, clients of any daemon follow every session; loaded only then, as pg is.
   let crossDaemon: StartedSessionUpdates | undefined;
   if (choice?.type === 'postgres') {
@@ -132,6 +141,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
     config,
     store,
     async shutdown() {
+      await rescue.stop();
       // No job is taken from here on; jobs waiting on pg-boss stay for another daemon.
       links.work.stopTaking();
       await sweeper.stop();

@@ -9,6 +9,8 @@ export interface QueuedPrompt {
    * daemon takes only jobs whose folder its `cluster.roots` hold (`cwd = root`, or under it).
    */
   cwd: string;
+  /** The job's id (a UUID), when the caller has one: queueing the same id again queues nothing. A new one otherwise. */
+  jobId?: string;
 }
 
 /**

@@ -11,6 +11,8 @@ export interface QueuedPrompt {
   message: UserMessage;
   blocks: ContentBlock[];
   origin: string | undefined;
+  /** Its row in the store's pending prompts (stored before it joined the queue). */
+  pendingId: string;
   done: { resolve(reason: TurnStopReason): void; reject(error: Error): void };
 }
 
@@ -70,22 +72,25 @@ export class PromptQueues {
     return taken;
   }
 
-  /** Answers every consumed prompt with the turn's outcome. */
-  settle(reason: TurnStopReason, failure: Error | undefined): void {
-    for (const item of this.consumed.splice(0)) {
+  /** Answers every consumed prompt with the turn's outcome; returns their pending ids (the store's rows of those not delivered go). */
+  settle(reason: TurnStopReason, failure: Error | undefined): string[] {
+    const consumed = this.consumed.splice(0);
+    for (const item of consumed) {
       if (failure) item.done.reject(failure);
       else item.done.resolve(reason);
     }
+    return consumed.map((item) => item.pendingId);
   }
 
-  /** Drops everything waiting; each dropped prompt answers with `reason` (abort: `cancelled`) or `failure`. */
-  clear(reason: TurnStopReason = 'cancelled', failure?: Error): void {
+  /** Drops everything waiting; each dropped prompt answers with `reason` (abort: `cancelled`) or `failure`. Returns their pending ids. */
+  clear(reason: TurnStopReason = 'cancelled', failure?: Error): string[] {
     const dropped = [...this.waiting.steering.splice(0), ...this.waiting.followUp.splice(0)];
     for (const item of dropped) {
       if (failure) item.done.reject(failure);
       else item.done.resolve(reason);
     }
     if (dropped.length > 0) this.onChange(this.snapshot());
+    return dropped.map((item) => item.pendingId);
   }
 
   snapshot(): QueueSnapshot {

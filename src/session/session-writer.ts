@@ -2,6 +2,7 @@ import type { ContentBlock } from '../../protocol/index.js';
 import type { CommitMeta } from '../loop/loop-context.js';
 import type { TurnStopReason } from '../loop/loop-event.js';
 import type { ModelMessage, UserMessage } from '../providers/message.js';
+import type { NewPendingPrompt } from '../store/pending-prompt-store.js';
 import type { SessionMeta } from '../store/session-meta.js';
 import type { SessionRecord, Store, TurnStatus } from '../store/store.js';
 import { StoreError } from '../store/store-error.js';
@@ -20,7 +21,7 @@ import { guardStoreWrite } from './store-write-error.js';
  * the store while its daemon lives.
  */
 export class SessionWriter {
-  private readonly userBlocks = new WeakMap<UserMessage, { blocks: ContentBlock[]; origin: string | undefined }>();
+  private readonly userBlocks = new WeakMap<UserMessage, { blocks: ContentBlock[]; origin: string | undefined; pendingId?: string }>();
   private turnId: string | undefined;
   private readonly shown = new ShownLive();
   private unrecordedEnd: { turnId: string; status: Exclude<TurnStatus, 'running' | 'interrupted'>; error: string | null } | undefined;
@@ -37,9 +38,17 @@ export class SessionWriter {
     private readonly emit: (event: SessionEvent) => void,
   ) {}
 
-  /** Keeps the ACP blocks a user message came from, for replay and for other clients. */
-  remember(message: UserMessage, blocks: ContentBlock[], origin: string | undefined): void {
-    this.userBlocks.set(message, { blocks, origin });
+  /**
+   * Keeps the ACP blocks a user message came from, for replay and for other clients, and
+   * the pending prompt it delivers, if it waited in a queue (removed with its append).
+   */
+  remember(message: UserMessage, blocks: ContentBlock[], origin: string | undefined, pendingId?: string): void {
+    this.userBlocks.set(message, { blocks, origin, ...(pendingId !== undefined ? { pendingId } : {}) });
+  }
+
+  /** Stores a steer or follow-up before it joins a queue, after the writes asked for before it. */
+  async keepPending(prompt: NewPendingPrompt): Promise<void> {
+    await this.write('the queued prompt', () => this.store.pendingPrompts.add(prompt));
   }
 
   /** Sees every event the loop publishes, to store what live clients were shown with the message. */
@@ -121,6 +130,7 @@ export class SessionWriter {
         usage: meta.usage ?? null,
         costUsd: meta.costUsd ?? null,
         meta: Object.keys(extra).length > 0 ? extra : null,
+        ...(user?.pendingId !== undefined ? { pendingPromptId: user.pendingId } : {}),
       });
       // The session's cost is counted by its CostTracker; the record keeps the time of the last change.
       this.record = { ...this.record, updatedAt: stored.createdAt };

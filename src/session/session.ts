@@ -2,14 +2,13 @@ import type { ContentBlock } from '../../protocol/index.js';
 import { CompactionTracker } from '../loop/compaction-tracker.js';
 import { Conversation } from '../loop/conversation.js';
 import type { TurnPort } from '../loop/loop-context.js';
-import type { TurnStopReason } from '../loop/loop-event.js';
 import { CostTracker } from '../loop/track-cost.js';
 import { TurnRunner } from '../loop/turn-runner.js';
 import type { ModelMessage, UserMessage } from '../providers/message.js';
 import type { SessionRecord, Store } from '../store/store.js';
 import { FileStateTracker } from '../tools/files/file-state-tracker.js';
 import { convertPrompt } from './convert-prompt.js';
-import { PromptQueues, type QueueMode, type QueueName } from './prompt-queues.js';
+import { PromptQueues, type QueuedPrompt, type QueueMode, type QueueName } from './prompt-queues.js';
 import { LiveProject } from './live-project.js';
 import { McpStartDisplay } from './mcp-start-display.js';
 import type { McpServerStatus } from '../tools/mcp/mcp-manager.js';
@@ -25,12 +24,16 @@ import type { SessionLeases } from './session-leases.js';
 import { releasingOnThrow, type ReleaseSlot, type TurnSlots } from './turn-slots.js';
 import { TurnLifecycle, type PromptOutcome } from './turn-lifecycle.js';
 import { sessionTurnPort } from './session-turn-port.js';
+import { enqueuePrompt } from './enqueue-prompt.js';
 import type { PromptDelivery, SubmitOptions, Submission } from './submit-options.js';
 import { RunTurnBusyError, SessionBusyError, UnknownChoiceError } from './session-errors.js';
 
 export type { PromptOutcome } from './turn-lifecycle.js';
 
 export type { PromptDelivery, SubmitOptions, Submission } from './submit-options.js';
+
+/** A submission's `queued` when it started (or will start) a turn instead of joining a queue. */
+const STARTED_TURN: Promise<undefined> = Promise.resolve(undefined);
 
 /**
  * One conversation: its history, its state (see SessionState), its queues and its event
@@ -207,17 +210,14 @@ export class Session {
    * waiting for its answer, as avante.nvim does) and is refused as busy otherwise.
    */
   submit(blocks: ContentBlock[], options: SubmitOptions = {}): Submission {
-    if (!options.delivery) return { queued: undefined, outcome: this.promptWhenFree(blocks, options) };
+    if (!options.delivery) return { queued: STARTED_TURN, outcome: this.promptWhenFree(blocks, options) };
     const message: UserMessage = { role: 'user', content: convertPrompt(blocks) };
     const state = this.turns.state;
-    if (state === 'idle') return { queued: undefined, outcome: this.startTurn(message, blocks, options) };
+    if (state === 'idle') return { queued: STARTED_TURN, outcome: this.startTurn(message, blocks, options) };
     // Joining a running turn (or refused): a slot the caller brought is not needed.
     options.slot?.();
     if (state === 'compacting') throw new SessionBusyError(this.id);
-    const queue: QueueName = options.delivery === 'steer' ? 'steering' : 'followUp';
-    const outcome = this.enqueue(queue, message, blocks, options.origin);
-    if (options.interrupt && queue === 'steering') this.turns.current?.interrupt();
-    return { queued: this.queues.snapshot()[queue], outcome: outcome.then((stopReason) => ({ stopReason })) };
+    return this.enqueue(options.delivery === 'steer' ? 'steering' : 'followUp', message, blocks, options);
   }
 
   /** This daemon lost the session's lease to another daemon: the running turn stops, as none of its writes would be stored. */
@@ -322,14 +322,13 @@ export class Session {
     }
   }
 
-  private enqueue(queue: QueueName, message: UserMessage, blocks: ContentBlock[], origin: string | undefined): Promise<TurnStopReason> {
+  private enqueue(queue: QueueName, message: UserMessage, blocks: ContentBlock[], options: SubmitOptions): Submission {
     // A message may not join a run's turn that has its own permission mode: it would run in that mode.
     const permissionMode = this.turns.current?.run?.permissionMode;
     if (permissionMode !== undefined) throw new RunTurnBusyError(this.id, permissionMode);
-    this.writer.remember(message, blocks, origin);
-    return new Promise((resolve, reject) => {
-      this.queues.push(queue, { message, blocks, origin, done: { resolve, reject } });
-    });
+    const { writer, queues, turns } = this;
+    const startTurn = (item: QueuedPrompt): Promise<PromptOutcome> => this.startTurn(item.message, item.blocks, { origin: item.origin }, item.pendingId);
+    return enqueuePrompt({ sessionId: this.id, writer, queues, turns, startTurn }, queue, message, blocks, options);
   }
 
   private async promptWhenFree(blocks: ContentBlock[], options: SubmitOptions): Promise<PromptOutcome> {
@@ -341,7 +340,7 @@ export class Session {
     return this.startTurn(message, blocks, options);
   }
 
-  private startTurn(message: UserMessage, blocks: ContentBlock[], { origin, run, turnId, slot }: SubmitOptions): Promise<PromptOutcome> {
+  private startTurn(message: UserMessage, blocks: ContentBlock[], { origin, run, turnId, slot }: SubmitOptions, pendingId?: string): Promise<PromptOutcome> {
     const before = this.record;
     const { project, agent, model } = releasingOnThrow(slot, () => {
       const project = this.live.refresh();
@@ -351,7 +350,7 @@ export class Session {
     });
     // One path for a mode over the project's: the run's own, else the daemon's; held by this turn alone.
     const permissionMode = run?.permissionMode ?? project.turnPermissionMode;
-    const prompt = { message, blocks, origin, run, permissionMode, ...(turnId !== undefined ? { turnId } : {}), ...(slot ? { slot } : {}) };
+    const prompt = { message, blocks, origin, run, permissionMode, ...(turnId !== undefined ? { turnId } : {}), ...(slot ? { slot } : {}), ...(pendingId !== undefined ? { pendingId } : {}) };
     return this.turns.start(prompt, async (turn) => {
       const runner = await this.turnRunner(project);
       // A prompt sent right after session/new gets the tools of servers still starting.

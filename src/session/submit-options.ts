@@ -23,8 +23,12 @@ export interface SubmitOptions {
 
 /** What a submitted prompt gets. */
 export interface Submission {
-  /** The length of the queue it joined; undefined when it started a turn (or will, once free). */
-  queued: number | undefined;
+  /**
+   * Resolves once a steer or follow-up is stored and in its queue, with the queue's length;
+   * undefined when it started a turn (or will, once free). Rejects with the store's error
+   * when it could not be stored (then nothing was queued).
+   */
+  queued: Promise<number | undefined>;
   /** Resolves when the turn that takes the prompt ends. */
   outcome: Promise<PromptOutcome>;
 }

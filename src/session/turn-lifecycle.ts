@@ -38,6 +38,8 @@ export interface TurnPrompt {
   turnId?: string;
   /** A slot its caller already holds (a queued job takes one before it is fetched); the turn gives it back when it ends. */
   slot?: ReleaseSlot;
+  /** The stored pending prompt it delivers (a follow-up whose turn ended while it was stored): removed with its append. */
+  pendingId?: string;
 }
 
 /** The parts of its session a turn's start and end write to. */
@@ -102,7 +104,7 @@ export class TurnLifecycle {
     const turn = new RunningTurn(prompt.origin, prompt.run, prompt.permissionMode, prompt.turnId);
     this.machine.turnStarted();
     this.turn = turn;
-    this.parts.writer.remember(prompt.message, prompt.blocks, prompt.origin);
+    this.parts.writer.remember(prompt.message, prompt.blocks, prompt.origin, prompt.pendingId);
     const done = this.storePromptThenRun(turn, prompt, work);
     this.ended = done.catch(() => undefined);
     return done;
@@ -119,7 +121,7 @@ export class TurnLifecycle {
     try {
       release ??= await this.parts.slots?.acquire(turn.signal);
     } catch {
-      return this.cancelledBeforeStart();
+      return await this.cancelledBeforeStart();
     }
     try {
       return await this.storePromptThenRunInSlot(turn, prompt, work);
@@ -129,12 +131,13 @@ export class TurnLifecycle {
   }
 
   /** A turn cancelled while it waited for a slot: nothing was stored, and every prompt it took answers `cancelled`. */
-  private cancelledBeforeStart(): PromptOutcome {
+  private async cancelledBeforeStart(): Promise<PromptOutcome> {
     this.turn = undefined;
     this.machine.turnEnded();
-    this.parts.queues.settle('cancelled', undefined);
+    const answered = this.parts.queues.settle('cancelled', undefined);
     if (this.keepQueues) this.keepQueues = false;
-    else this.parts.queues.clear('cancelled', undefined);
+    else answered.push(...this.parts.queues.clear('cancelled', undefined));
+    await this.dropPending(answered);
     return { stopReason: 'cancelled' };
   }
 
@@ -148,7 +151,7 @@ export class TurnLifecycle {
       this.turn = undefined;
       this.machine.turnEnded();
       if (this.keepQueues) this.keepQueues = false;
-      else this.parts.queues.clear('cancelled', cancelled ? undefined : (error as Error));
+      else await this.dropPending(this.parts.queues.clear('cancelled', cancelled ? undefined : (error as Error)));
       this.releaseIfIdle();
       if (cancelled) return { stopReason: 'cancelled' };
       throw error;
@@ -192,9 +195,10 @@ export class TurnLifecycle {
   /** Stops the running turn and resolves once it has fully stopped; queues are cleared unless kept. */
   async abort(keepQueues: boolean): Promise<void> {
     const turn = this.turn;
+    const dropped = keepQueues && turn ? [] : this.parts.queues.clear();
     if (keepQueues && turn) this.keepQueues = true;
-    else this.parts.queues.clear();
     this.cancel();
+    await this.dropPending(dropped);
     if (turn) await this.ended;
   }
 
@@ -221,11 +225,13 @@ export class TurnLifecycle {
     if (failure instanceof StoreWriteError || isFenced(failure)) await this.reloadHistory();
     this.turn = undefined;
     this.machine.turnEnded();
-    queues.settle(outcome.stopReason, failure);
+    const answered = queues.settle(outcome.stopReason, failure);
     // Messages still waiting (the turn ended before it could take them) get the turn's
     // outcome too, unless an abort asked to keep them for the next turn.
     if (this.keepQueues) this.keepQueues = false;
-    else queues.clear(outcome.stopReason, failure);
+    else answered.push(...queues.clear(outcome.stopReason, failure));
+    // Before the lease goes: a row left behind would run again once this daemon is gone.
+    await this.dropPending(answered);
     this.releaseIfIdle();
     if (failure) throw failure;
     return outcome;
@@ -260,6 +266,20 @@ export class TurnLifecycle {
   private releaseIfIdle(): void {
     if (this.machine.state === 'idle' && !this.parts.queues.has('steering') && !this.parts.queues.has('followUp')) {
       this.parts.leases.release(this.parts.writer.record.id);
+    }
+  }
+
+  /**
+   * Removes the stored rows of prompts answered here (delivered ones went with their
+   * message; dropped ones and those whose turn failed first are still there). A failure is
+   * logged: the row stays, and would run as its own turn if this daemon stopped first.
+   */
+  async dropPending(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    try {
+      await this.parts.store.pendingPrompts.remove(ids);
+    } catch (error) {
+      this.log(`could not remove ${ids.length} answered queued prompt(s) from the store: ${(error as Error).message}`);
     }
   }
 

@@ -6,7 +6,7 @@
  *
  * Fencing: once `claimSession` succeeded, the store object remembers the session's epoch,
  * and each of its writes for that session (appendMessage, startTurn, endTurn,
- * updateSession, addSessionCost, deleteSession) checks in the same statement or
+ * updateSession, addSessionCost, deleteSession, pendingPrompts.add) checks in the same statement or
  * transaction that the lease is still this daemon's with that epoch; a daemon that lost
  * its lease can never write to the session again (StoreError `fenced`) until it claims it
  * anew. A write for a session this store holds no lease on goes through unless another

@@ -151,6 +151,27 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX session_leases_by_owner ON session_leases (owner) WHERE owner IS NOT NULL;
     `,
   },
+  {
+    version: 6,
+    name: 'pending prompts: steers and follow-ups waiting for a running turn',
+    sql: `
+      -- As PostgreSQL's (postgres-migrations.ts). A steer or follow-up is stored here before
+      -- its request is answered and removed when its turn takes it (in the transaction that
+      -- appends it) or drops it; a daemon started after a crash runs what is left as turns.
+      CREATE TABLE pending_prompts (
+        ord INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        queue TEXT NOT NULL CHECK (queue IN ('steering', 'followUp')),
+        content TEXT NOT NULL,
+        origin TEXT,
+        daemon_id TEXT NOT NULL,
+        claimed_by TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX pending_prompts_by_session ON pending_prompts (session_id, ord);
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

@@ -154,6 +154,29 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX session_leases_by_owner ON session_leases (owner) WHERE owner IS NOT NULL;
     `,
   },
+  {
+    version: 5,
+    name: 'pending prompts: steers and follow-ups waiting for a running turn',
+    sql: `
+      -- A steer or follow-up queued for a running turn, stored before its request is
+      -- answered; removed when the turn takes it (in the transaction appending it) or drops
+      -- it. What a daemon that is gone (daemon_id: no live heartbeat) left here, another
+      -- daemon claims (claimed_by), queues as its own turn and removes. ord is the order queued.
+      -- daemon_id and claimed_by are not foreign keys: a row outlives a daemon that died.
+      CREATE TABLE pending_prompts (
+        ord BIGINT GENERATED ALWAYS AS IDENTITY,
+        id TEXT COLLATE "C" PRIMARY KEY,
+        session_id TEXT COLLATE "C" NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        queue TEXT COLLATE "C" NOT NULL CHECK (queue IN ('steering', 'followUp')),
+        content TEXT COLLATE "C" NOT NULL,
+        origin TEXT COLLATE "C",
+        daemon_id TEXT COLLATE "C" NOT NULL,
+        claimed_by TEXT COLLATE "C",
+        created_at TEXT COLLATE "C" NOT NULL
+      );
+      CREATE INDEX pending_prompts_by_session ON pending_prompts (session_id, ord);
+    `,
+  },
 ];
 
 /** The newest PostgreSQL schema version this build knows. */

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { ClusterStore } from './cluster-store.js';
 import { LeaseFence } from './lease-fence.js';
+import { pendingPromptGone } from './pending-prompt-rows.js';
+import type { PendingPromptStore } from './pending-prompt-store.js';
+import { PostgresPendingPrompts } from './postgres-pending-prompts.js';
 import { migratePostgres } from './migrate-postgres.js';
 import { PostgresClusterStore, postgresFence, postgresRefusal } from './postgres-cluster-store.js';
 import { isUniqueViolation, redactStoreUrl, toStoreError } from './postgres-errors.js';
@@ -84,6 +87,7 @@ export class PostgresStore implements Store {
   readonly #fence = new LeaseFence();
   readonly schedules: ScheduleStore;
   readonly cluster: ClusterStore;
+  readonly pendingPrompts: PendingPromptStore;
 
   constructor(pool: pg.Pool, where: string, options: PostgresStoreOptions = {}) {
     this.#pool = pool;
@@ -93,6 +97,7 @@ export class PostgresStore implements Store {
     this.#now = () => clock().toISOString();
     this.schedules = new PostgresScheduleStore(this.#query, this.#now);
     this.cluster = new PostgresClusterStore(pool, where, this.#query, this.#fence);
+    this.pendingPrompts = new PostgresPendingPrompts(pool, where, this.#query, this.#fence, this.#now);
   }
 
   async createSession(input: NewSession): Promise<SessionRecord> {
@@ -258,7 +263,7 @@ export class PostgresStore implements Store {
       // One statement, so one round trip and atomic: the UPDATE locks the session's row and
       // (re-reading it once a concurrent appender commits) takes the next seq from it, so
       // writers on any connection get dense seqs in commit order. No session, no row.
-      const rows = await this.#query<{ seq: number }>(
+      const append = (query: PostgresQuery): Promise<Array<{ seq: number }>> => query<{ seq: number }>(
         `WITH session AS (
            UPDATE sessions SET last_seq = last_seq + 1, total_cost_usd = total_cost_usd + $1, updated_at = $2
            WHERE id = $3 AND ${fence.sql} RETURNING last_seq
@@ -268,6 +273,18 @@ export class PostgresStore implements Store {
          RETURNING seq`,
         [cost ?? 0, createdAt, message.sessionId, id, message.turnId, message.role, content, status, model, usage, cost, meta, ...fence.params],
       );
+      const pendingId = message.pendingPromptId;
+      // Delivered once: the pending prompt goes in the append's transaction, or the append fails.
+      const rows = pendingId === undefined
+        ? await append(this.#query)
+        : await inTransaction(this.#pool, this.#where, async (query) => {
+            const removed = await query('DELETE FROM pending_prompts WHERE id = $1 AND claimed_by IS NULL RETURNING id', [pendingId]);
+            if (removed.length === 0) throw pendingPromptGone(pendingId);
+            const appended = await append(query);
+            // Rolled back with the removal: the prompt stays pending.
+            if (appended.length === 0) throw (await postgresRefusal(query, this.#fence, message.sessionId)) ?? unknownSession(message.sessionId);
+            return appended;
+          });
       if (rows[0] === undefined) throw await this.#whyUnchanged(message.sessionId);
       seq = rows[0].seq;
     } catch (error) {

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { ClusterStore } from './cluster-store.js';
 import { LeaseFence } from './lease-fence.js';
+import { pendingPromptGone } from './pending-prompt-rows.js';
+import type { PendingPromptStore } from './pending-prompt-store.js';
+import { SqlitePendingPrompts } from './sqlite-pending-prompts.js';
 import type { ScheduleStore } from './schedule-store.js';
 import { SQLITE_NOW_MS, SqliteClusterStore, sqliteFence, sqliteFenceParams, sqliteRefusal } from './sqlite-cluster-store.js';
 import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.js';
@@ -56,6 +59,7 @@ interface MessageInsert {
   cost: number | null;
   meta: string | null;
   createdAt: string;
+  pendingPromptId: string | null;
 }
 
 /**
@@ -74,6 +78,7 @@ export class SqliteStore implements Store {
   readonly #fence = new LeaseFence();
   readonly schedules: ScheduleStore;
   readonly cluster: ClusterStore;
+  readonly pendingPrompts: PendingPromptStore;
 
   constructor(db: Database.Database, options: SqliteStoreOptions = {}) {
     this.#db = db;
@@ -81,6 +86,7 @@ export class SqliteStore implements Store {
     this.#now = () => clock().toISOString();
     this.schedules = new SqliteScheduleStore(db, this.#now);
     this.cluster = new SqliteClusterStore(db, this.#fence, this.#now);
+    this.pendingPrompts = new SqlitePendingPrompts(db, this.#fence, this.#now);
   }
 
   async createSession(input: NewSession): Promise<SessionRecord> {
@@ -244,7 +250,8 @@ export class SqliteStore implements Store {
     try {
       const createdAt = this.#now();
       const model = message.model ?? null;
-      const seq = this.#insertMessage({ sessionId: message.sessionId, id, turnId: message.turnId, role: message.role, content, status, model, usage, cost, meta, createdAt });
+      const pendingPromptId = message.pendingPromptId ?? null;
+      const seq = this.#insertMessage({ sessionId: message.sessionId, id, turnId: message.turnId, role: message.role, content, status, model, usage, cost, meta, createdAt, pendingPromptId });
       // The caller's own data, not the row read back and parsed again: it is what was stored.
       return {
         seq,
@@ -311,6 +318,10 @@ export class SqliteStore implements Store {
     this.#insertMessageTransaction ??= this.#db.transaction((values: MessageInsert): number => {
       const fenced = `SELECT 1 FROM sessions WHERE id = ? AND ${sqliteFence('sessions.id')}`;
       if (this.#sql(fenced).get(values.sessionId, this.#fenceParams(values.sessionId)) === undefined) throw this.#whyUnchanged(values.sessionId);
+      // Delivered once: the pending prompt goes with this append, or the append fails.
+      if (values.pendingPromptId !== null && this.#sql('DELETE FROM pending_prompts WHERE id = ? AND claimed_by IS NULL').run(values.pendingPromptId).changes === 0) {
+        throw pendingPromptGone(values.pendingPromptId);
+      }
       const { seq } = this.#sql(
         `INSERT INTO messages (session_id, seq, id, turn_id, role, content, status, model, usage, cost_usd, meta, created_at)
          VALUES (@sessionId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = @sessionId),

@@ -8,10 +8,11 @@
  * Several daemons may share one database (PostgreSQL): a session with a running turn is
  * run by the daemon holding its lease (`cluster`, see cluster-store.ts). The writes for a
  * session (appendMessage, startTurn, endTurn, updateSession, addSessionCost,
- * deleteSession) are fenced: they fail with StoreError `fenced` when another daemon holds
+ * deleteSession, pendingPrompts.add) are fenced: they fail with StoreError `fenced` when another daemon holds
  * the session's lease, or when this store claimed it and has lost it since.
  */
 import type { ClusterStore } from './cluster-store.js';
+import type { PendingPromptStore } from './pending-prompt-store.js';
 import type { ScheduleStore } from './schedule-store.js';
 import type { SessionMeta } from './session-meta.js';
 
@@ -78,10 +79,16 @@ export interface NewMessage {
   costUsd?: number | null;
   /** Free-form data owned by upper layers; stored as JSON. */
   meta?: Record<string, unknown> | null;
+  /**
+   * The pending prompt (see pending-prompt-store.ts) this message delivers: removed in the
+   * same transaction, so it is delivered once. The append fails `conflict` when it is no
+   * longer pending or another daemon claimed it to run elsewhere.
+   */
+  pendingPromptId?: string;
 }
 
 /** A stored message: every optional field of `NewMessage` resolved (absent → null). */
-export interface MessageRecord extends Required<NewMessage> {
+export interface MessageRecord extends Required<Omit<NewMessage, 'pendingPromptId'>> {
   /** Position in the session, 1-based, gap-free, in append order. */
   seq: number;
   /** Message id (given or generated). */
@@ -253,6 +260,8 @@ export interface Store {
   readonly schedules: ScheduleStore;
   /** The daemons sharing the database and the sessions' leases (the same database). */
   readonly cluster: ClusterStore;
+  /** Steers and follow-ups waiting for a running turn (the same database). */
+  readonly pendingPrompts: PendingPromptStore;
   /** Closes the database; the store must not be used afterwards. */
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres-store.js';
 import { chatCompletionSse } from '../support/chat-completion-sse.js';
@@ -83,5 +84,54 @@ describe.skipIf(!requireProgram(POSTGRES))('a daemon of a cluster killed with SI
     } finally {
       await store.close();
     }
+  }, 60_000);
+
+  it('runs the follow-up and steer the killed daemon held as turns on the others, in the order queued, each once', async () => {
+    const first = await start();
+    // Two daemons left: both rescue what the first left, and it is queued once.
+    const second = await start();
+    await start();
+    const { sessionId } = await first.peer.call('session/new', { cwd: workspace, mcpServers: [] });
+    replay.enqueue({ body: chatCompletionSse(['Working on it']), stallAfterBytes: 20 });
+    void first.peer.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'question one' }] }).catch(() => undefined);
+    await expect.poll(() => replay.requests.length).toBe(1);
+    expect(await first.peer.call('session/followUp', { sessionId, prompt: [{ type: 'text', text: 'then follow me' }] })).toEqual({ queued: 1 });
+    expect(await first.peer.call('session/steer', { sessionId, prompt: [{ type: 'text', text: 'and steer me' }] })).toEqual({ queued: 1 });
+    replay.enqueue({ body: chatCompletionSse(['Followed.']) });
+    replay.enqueue({ body: chatCompletionSse(['Steered.']) });
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const store = await openPostgresStore(url);
+    try {
+      await expect
+        .poll(async () => (await store.listTurns(sessionId)).map((turn) => turn.status), { timeout: 30_000, interval: 100 })
+        .toEqual(['interrupted', 'end_turn', 'end_turn']);
+      expect(replay.requests).toHaveLength(3);
+      const asked = (n: number): string => JSON.stringify((replay.requests[n]!.body as { messages: unknown[] }).messages);
+      expect(asked(1)).toMatch(/question one.*then follow me/);
+      expect(asked(2)).toMatch(/question one.*then follow me.*Followed\..*and steer me/);
+      const users = (await store.listMessages(sessionId)).filter((m) => m.role === 'user').map((m) => JSON.stringify(m.content));
+      expect(users.map((text) => ['question one', 'then follow me', 'and steer me'].find((piece) => text.includes(piece)))).toEqual([
+        'question one',
+        'then follow me',
+        'and steer me',
+      ]);
+      expect(await store.pendingPrompts.list(sessionId)).toEqual([]);
+      // One job per rescued prompt, though two daemons rescued.
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const jobs = await client.query<{ n: string }>(`SELECT COUNT(*) AS n FROM pgboss.job WHERE name = 'agentd-prompts'`);
+        expect(Number(jobs.rows[0]!.n)).toBe(2);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await store.close();
+    }
+    // The session is followed live on the daemon that loads it, with the rescued turns in its history.
+    await second.peer.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
+    expect(second.peer.updates(sessionId).filter((u) => u.sessionUpdate === 'agent_message_chunk').map((u) => u.content?.text)).toEqual(['Followed.', 'Steered.']);
   }, 60_000);
 });

@@ -1,9 +1,10 @@
 import type { ClusterStore } from '../../src/store/cluster-store.js';
+import type { PendingPromptStore } from '../../src/store/pending-prompt-store.js';
 import type { ScheduleStore } from '../../src/store/schedule-store.js';
 import type { Store } from '../../src/store/store.js';
 
 /**
- * How long a call waits, by the method's name (`schedules.` before a schedule store's):
+ * How long a call waits, by the method's name (`schedules.`, `cluster.` or `pendingPrompts.` before those stores'):
  * a number is the wait before the call reaches the database; `response` is a wait after
  * it ran, before the caller hears (a network's two ways).
  */
@@ -21,6 +22,8 @@ const SCHEDULE_METHODS = [
 const CLUSTER_METHODS = [
   'registerDaemon', 'heartbeat', 'listDaemons', 'forgetDaemon', 'forgetGoneDaemon', 'claimSession', 'renewLeases', 'releaseSession', 'leaseOf',
 ] as const satisfies ReadonlyArray<keyof ClusterStore>;
+
+const PENDING_PROMPT_METHODS = ['add', 'remove', 'list', 'claimOrphans', 'giveBack'] as const satisfies ReadonlyArray<keyof PendingPromptStore>;
 
 /**
  * A real store whose every call waits before it reaches the database, as each call to a
@@ -51,6 +54,7 @@ export function delayingStore(inner: Store, delayFor: DelayFor): DelayingStore {
     ...wrap(inner, STORE_METHODS, ''),
     schedules: wrap(inner.schedules, SCHEDULE_METHODS, 'schedules.') as unknown as ScheduleStore,
     cluster: wrap(inner.cluster, CLUSTER_METHODS, 'cluster.') as unknown as ClusterStore,
+    pendingPrompts: wrap(inner.pendingPrompts, PENDING_PROMPT_METHODS, 'pendingPrompts.') as unknown as PendingPromptStore,
     inner,
   } as unknown as DelayingStore;
 }

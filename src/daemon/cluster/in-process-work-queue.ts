@@ -36,7 +36,9 @@ export class InProcessWorkQueue implements DaemonWorkQueue {
 
   async queuePrompt(prompt: QueuedPrompt): Promise<{ jobId: string }> {
     if (!this.taking) throw new Error('the daemon is stopping: queue the prompt again once it runs');
-    const job = { id: randomUUID(), ...prompt };
+    const { jobId, ...rest } = prompt;
+    const job = { id: jobId ?? randomUUID(), ...rest };
+    if (this.queued.some((waiting) => waiting.id === job.id)) return { jobId: job.id };
     this.queued.push(job);
     this.take();
     return { jobId: job.id };

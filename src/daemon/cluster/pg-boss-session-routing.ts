@@ -30,6 +30,8 @@ interface Waiting {
   /** Why it went there: it owned the session, or it serves the session's folder (nobody owned it). */
   role: ForwardTarget['role'];
   sessionId: string;
+  /** A steer or follow-up (joining a running turn): the owner stores it before it answers, and it outlives the owner. */
+  queued: boolean;
   /** The request's job in the owner's queue, once sent. */
   jobId?: string;
   resolve(result: unknown): void;
@@ -129,7 +131,8 @@ export class PgBossSessionRouting implements DaemonSessionRouting {
     const { sessionId } = params as { sessionId: string };
     const onAbort = (): void => void this.cancel(owner, sessionId).catch((error: Error) => this.log(`cannot cancel on daemon ${owner}: ${error.message}`));
     const answer = new Promise<ResultOf<M>>((resolve, reject) => {
-      this.waiting.set(requestId, { owner, role, sessionId, resolve: resolve as (result: unknown) => void, reject });
+      const queued = method === 'session/steer' || method === 'session/followUp' || (params as ParamsOf<'session/prompt'>)._meta?.agentd?.delivery !== undefined;
+      this.waiting.set(requestId, { owner, role, sessionId, queued, resolve: resolve as (result: unknown) => void, reject });
       const request = { kind: 'request', requestId, from: this.daemonId, method, params } as RouteMessage;
       this.send(owner, request).then(
         (jobId) => {
@@ -235,12 +238,15 @@ export class PgBossSessionRouting implements DaemonSessionRouting {
         waiting.reject(new RequestNotTakenError(waiting.owner, waiting.sessionId));
         continue;
       }
+      // A steer or follow-up it stored runs elsewhere as its own turn (see PendingPromptRescue): sending it again would run it twice.
+      const advice = waiting.queued
+        ? 'a steer or follow-up it had stored is kept and runs as its own turn on another daemon; look at the session (session/load) and send it again only if it is not there'
+        : 'what it stored stays stored and an interrupted turn is marked so: send the request again';
       waiting.reject(
         new RpcError(
           ErrorCodes.InternalError,
           `daemon ${waiting.owner}, which ${waiting.role === 'owner' ? 'owned' : 'took the request for'} session ${waiting.sessionId}, ` +
-            'lost it before it answered (it stopped, or its lease ended); ' +
-            'what it stored stays stored and an interrupted turn is marked so: send the request again',
+            `lost it before it answered (it stopped, or its lease ended); ${advice}`,
           { kind: 'owner_lost', owner: waiting.owner },
         ),
       );

@@ -98,7 +98,9 @@ export class PgBossWorkQueue implements DaemonWorkQueue {
     const boss = this.boss;
     if (!boss || !this.taking) throw new Error('the daemon\'s work queue is not running: queue the prompt again once the daemon runs');
     const data: PromptJobData = { sessionId: prompt.sessionId, prompt: prompt.prompt, cwd: prompt.cwd };
-    const jobId = await boss.send(PROMPT_QUEUE, data, { singletonKey: prompt.sessionId });
+    const jobId = await boss.send(PROMPT_QUEUE, data, { singletonKey: prompt.sessionId, ...(prompt.jobId === undefined ? {} : { id: prompt.jobId }) });
+    // With an id given, nothing queued means a job with that id is queued already (pg-boss's insert does nothing on a conflict).
+    if (jobId === null && prompt.jobId !== undefined) return { jobId: prompt.jobId };
     if (jobId === null) throw new Error(`pg-boss did not queue the prompt for session ${prompt.sessionId}; send it again`);
     await this.connection.notify(WAKE_CHANNEL, '');
     return { jobId };

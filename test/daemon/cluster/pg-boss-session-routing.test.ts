@@ -44,6 +44,18 @@ describe.skipIf(!requireProgram(POSTGRES))('requests forwarded to the daemon tha
     return { daemon, model, id: (await daemon.context()).routing.daemonId };
   }
 
+  /** What a killed daemon leaves while its process (in-process here) runs on: no more heartbeats, the last one older than its lease. */
+  async function looksKilled(url: string, daemon: InProcessDaemon, id: string): Promise<void> {
+    await ((await daemon.context()) as BuiltDaemonContext).cluster.keeper.stop();
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      await db.query(`UPDATE daemons SET heartbeat_at = now() - interval '1 hour' WHERE id = $1`, [id]);
+    } finally {
+      await db.end();
+    }
+  }
+
   it('prompts, follows up, cancels and aborts on the owner, and answers each request with the owner\'s answer', async () => {
     const url = await createTestDatabase();
     const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
@@ -119,17 +131,35 @@ describe.skipIf(!requireProgram(POSTGRES))('requests forwarded to the daemon tha
     owners.set(sessionId, b.id);
     const forwarded = a.daemon.peer.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Count' }] });
     await expect.poll(() => b.model.requests.length, { timeout: 30_000 }).toBe(1);
-    // What a killed B leaves: no more heartbeats, the last one older than its lease, and its lease ended.
-    const contextB = (await b.daemon.context()) as BuiltDaemonContext;
-    await contextB.cluster.keeper.stop();
-    const db = new pg.Client({ connectionString: url });
-    await db.connect();
-    cleanups.push(() => db.end());
-    await db.query(`UPDATE daemons SET heartbeat_at = now() - interval '1 hour' WHERE id = $1`, [b.id]);
+    await looksKilled(url, b.daemon, b.id);
     owners.delete(sessionId);
     const answer = await forwarded;
     expect(answer.error).toMatchObject({ code: -32603, data: { kind: 'owner_lost', owner: b.id } });
     expect(answer.error?.message).toContain(`daemon ${b.id}, which owned session ${sessionId}, lost it before it answered`);
     await b.daemon.peer.call('session/abort', { sessionId });
+  }, 120_000);
+
+  it('fails a forwarded follow-up whose owner lost the session before the turn ended, saying it is kept rather than to send it again', async () => {
+    const url = await createTestDatabase();
+    const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
+    cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
+    const owners = new Map<string, string>();
+    const a = await startDaemon(url, workspace, owners, []);
+    const b = await startDaemon(url, workspace, owners, [stalled]);
+    const { sessionId } = await b.daemon.peer.call('session/new', { cwd: workspace, mcpServers: [] });
+    const running = b.daemon.peer.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Count' }] });
+    await expect.poll(() => b.model.requests.length, { timeout: 30_000 }).toBe(1);
+    owners.set(sessionId, b.id);
+    const forwarded = a.daemon.peer.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Then stop' }], _meta: { agentd: { delivery: 'followUp' } } });
+    const { sessions } = await b.daemon.context();
+    await expect.poll(async () => (await sessions.store.pendingPrompts.list(sessionId)).length, { timeout: 30_000 }).toBe(1);
+    await looksKilled(url, b.daemon, b.id);
+    owners.delete(sessionId);
+    const answer = await forwarded;
+    expect(answer.error).toMatchObject({ code: -32603, data: { kind: 'owner_lost', owner: b.id } });
+    expect(answer.error?.message).toContain('a steer or follow-up it had stored is kept and runs as its own turn on another daemon');
+    expect(answer.error?.message).not.toContain('send the request again');
+    await b.daemon.peer.call('session/abort', { sessionId });
+    expect((await running).result).toEqual({ stopReason: 'cancelled' });
   }, 120_000);
 });

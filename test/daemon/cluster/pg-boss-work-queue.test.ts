@@ -193,6 +193,26 @@ describe.skipIf(!requireProgram(POSTGRES))('the pg-boss work queue shared by two
     expect(daemon.stderr()).toContain(`queued prompt ${jobId} for session ${sessionId} failed before it was stored (pg-boss retries it)`);
   }, 120_000);
 
+  it('queues a prompt given its job id once, however many times it is queued (a rescuer that died before removing what it queued)', async () => {
+    const url = await createTestDatabase();
+    const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
+    cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
+    const { daemon, model } = await startDaemon(url, workspace);
+    const { sessionId } = await daemon.peer.call('session/new', { cwd: workspace, mcpServers: [] });
+    await daemon.peer.call('session/close', { sessionId });
+    const { work } = await daemon.context();
+    const jobId = '0b5c1e7a-4f2d-4a8e-9c3b-2d1f6e8a7b90';
+    const job = { sessionId, prompt: [{ type: 'text' as const, text: 'once' }], cwd: workspace, jobId };
+    expect(await Promise.all([work.queuePrompt(job), work.queuePrompt(job)])).toEqual([{ jobId }, { jobId }]);
+    await expect.poll(() => model.requests.length, { timeout: 30_000 }).toBe(1);
+    expect(await work.queuePrompt(job)).toEqual({ jobId });
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    cleanups.push(() => db.end());
+    expect((await db.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'agentd-prompts'`)).rows[0].n).toBe(1);
+    await daemon.peer.call('session/abort', { sessionId });
+  }, 120_000);
+
   it('starts three daemons at once on an empty database (pg-boss\'s install and queues made one daemon at a time)', async () => {
     const url = await createTestDatabase();
     const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));

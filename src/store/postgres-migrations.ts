@@ -154,6 +154,15 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX session_leases_by_owner ON session_leases (owner) WHERE owner IS NOT NULL;
     `,
   },
+  {
+    version: 6,
+    name: 'session updates outside a turn: mode, model and settings changes',
+    sql: `
+      -- A change a session shows its clients outside any turn (its mode, model or a queue's
+      -- delivery mode) reaches followers on other daemons as an update without a turn.
+      ALTER TABLE session_updates ALTER COLUMN turn_id DROP NOT NULL;
+    `,
+  },
 ];
 
 /** The newest PostgreSQL schema version this build knows. */

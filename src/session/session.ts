@@ -183,12 +183,17 @@ export class Session {
     this.events.send(event);
   }
 
-  /** Takes up the record and history a turn on another daemon stored; only while no turn runs here. */
-  adoptStored(record: SessionRecord, history: ModelMessage[]): void {
+  /**
+   * Takes up the record and history a turn on another daemon stored; only while no turn runs here.
+   * Without a history (a setting changed elsewhere), only the settings: the record keeps its
+   * updatedAt, so the next turn here still reads the whole session again (TurnLifecycle).
+   */
+  adoptStored(record: SessionRecord, history?: ModelMessage[]): void {
     if (this.turns.state !== 'idle') return;
-    this.writer.record = record;
-    this.cost.restore(record.totalCostUsd);
-    this.conversation.replace(history);
+    const { mode, model, title, meta } = record;
+    this.writer.record = history ? record : { ...this.writer.record, mode, model, title, meta };
+    if (history) this.cost.restore(record.totalCostUsd);
+    if (history) this.conversation.replace(history);
     this.queues.restoreModes(record.meta.deliveryModes);
   }
 

@@ -96,6 +96,10 @@ export class AskFollowersElsewhere {
   replied(reply: PermissionReply): void {
     const open = this.open.get(reply.questionId);
     if (!open) return;
+    if (!isReplyAnswer(reply.answer)) {
+      this.parts.log(`permission question: daemon ${reply.from} replied ${JSON.stringify(reply.answer)}, which is no answer; it counts as no client there`);
+      reply = { ...reply, answer: 'no_client' };
+    }
     if (reply.answer === 'asking') {
       if (!open.answered.has(reply.from)) open.asking.add(reply.from);
       return;
@@ -135,4 +139,12 @@ export class AskFollowersElsewhere {
   private settleIfNobody(open: OpenQuestion): void {
     if (open.noneHere && open.windowOver && open.asking.size === 0) open.settle(open.invalid ?? 'no_client');
   }
+}
+
+const ANSWERS: ReadonlySet<unknown> = new Set(['asking', 'allow_once', 'allow_always', 'reject_once', 'reject_always', 'cancelled', 'no_client']);
+
+/** Whether another daemon's reply is one this version sends (the queue's jobs are JSON anyone with the database could write). */
+function isReplyAnswer(answer: unknown): answer is PermissionReply['answer'] {
+  if (ANSWERS.has(answer)) return true;
+  return typeof answer === 'object' && answer !== null && typeof (answer as { invalidAnswer?: unknown }).invalidAnswer === 'string';
 }

@@ -1,8 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
+import PgBoss from 'pg-boss';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chatCompletionSse } from '../../support/chat-completion-sse.js';
 import { chatToolCallSse } from '../../support/chat-tool-call-sse.js';
+import { until } from '../../support/daemon-process.js';
 import { startDaemonsOnOneDatabase } from '../../support/daemons-on-one-database.js';
 import { POSTGRES } from '../../support/postgres-server.js';
 import { requireProgram } from '../../support/required-program.js';
@@ -34,7 +37,7 @@ const resolved = (peer: RpcPeer): Promise<WireMessage> =>
 
 /** Two daemons, a client on each following one session made on the first, and a turn there that asks to write note.txt. */
 async function questionOnDaemonOne(cleanups: Array<() => Promise<void> | void>) {
-  const { replay, workspace, daemons } = await startDaemonsOnOneDatabase(cleanups, 2);
+  const { replay, url, workspace, daemons } = await startDaemonsOnOneDatabase(cleanups, 2);
   const [one, two] = daemons as [NonNullable<(typeof daemons)[0]>, NonNullable<(typeof daemons)[0]>];
   const x = one.peer;
   const y = two.peer;
@@ -44,7 +47,7 @@ async function questionOnDaemonOne(cleanups: Array<() => Promise<void> | void>) 
   replay.enqueue({ body: chatToolCallSse([{ id: 'call_w', name: 'write', arguments: { path: 'note.txt', content: 'hi\n' } }]) });
   replay.enqueue({ body: chatCompletionSse(['Done.']) });
   const prompt = (): Promise<unknown> => x.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write a note' }] });
-  return { replay, workspace, one, two, x, y, sessionId, prompt };
+  return { replay, url, workspace, one, two, x, y, sessionId, prompt };
 }
 
 /** What the model was told of the write call (its tool result). */
@@ -123,5 +126,66 @@ describe.skipIf(!requireProgram(POSTGRES))('permission questions across daemons 
     expect(await turn).toEqual({ stopReason: 'end_turn' });
     expect(existsSync(join(workspace, 'note.txt'))).toBe(true);
     expect(resolvedOutcomes(y)).toEqual(['allow_once']);
+  });
+
+  it('a question whose daemon is no longer alive is withdrawn on the follower’s daemon, as a cancelled turn withdraws it', async () => {
+    const { url, x, y, prompt } = await questionOnDaemonOne(cleanups);
+    let releaseX!: () => void;
+    answerWith(x, 'allow_once', new Promise<void>((resolve) => (releaseX = resolve)));
+    answerWith(y, 'allow_once', new Promise<void>(() => undefined));
+    const turn = prompt();
+    await y.waitFor((m) => m.method === 'session/request_permission');
+
+    // From now on daemon one's heartbeat is too old for the registry (as when it died), while it runs on.
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ origin: string }>("SELECT DISTINCT origin FROM session_updates WHERE kind = 'permission_asked'");
+      expect(rows).toHaveLength(1);
+      await admin.query('UPDATE daemons SET lease_ms = 1 WHERE id = $1', [rows[0]!.origin]);
+    } finally {
+      await admin.end();
+    }
+    expect((await resolved(y)).params.event.outcome).toBe('cancelled');
+    await y.waitFor((m) => m.method === '$/cancel_request');
+    // Daemon one's own client still answers its question there.
+    releaseX();
+    expect(await turn).toEqual({ stopReason: 'end_turn' });
+    expect(resolvedOutcomes(y)).toEqual(['cancelled']);
+  });
+
+  it('a reply that is no answer (a job anyone with the database could put in the owner’s queue) settles nothing: it counts as no client there', async () => {
+    const { replay, url, workspace, one, x, y, prompt } = await questionOnDaemonOne(cleanups);
+    let releaseX!: () => void;
+    answerWith(x, 'reject_once', new Promise<void>((resolve) => (releaseX = resolve)));
+    answerWith(y, 'allow_once', new Promise<void>(() => undefined));
+    const turn = prompt();
+    await y.waitFor((m) => m.method === 'session/request_permission');
+
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const boss = new PgBoss({ connectionString: url, schema: 'pgboss', supervise: false, schedule: false, migrate: false });
+    try {
+      const { rows } = await admin.query<{ origin: string; event: string }>("SELECT origin, event FROM session_updates WHERE kind = 'permission_asked'");
+      const owner = rows[0]!.origin;
+      const { questionId } = JSON.parse(rows[0]!.event) as { questionId: string };
+      await boss.start();
+      for (const answer of ['allow_everything', { invalidAnswer: 7 }, null]) {
+        await boss.send(`agentd-daemon-${owner}`, { kind: 'question_reply', questionId, from: 'dmn_forged', answer });
+      }
+      await admin.query("SELECT pg_notify('agentd_route', $1)", [owner]);
+      await until(() => one.logs.filter((line) => line.includes('daemon dmn_forged replied')).length === 3, 15_000, 'the three forged replies to be read');
+    } finally {
+      await boss.stop({ graceful: false, wait: true });
+      await admin.end();
+    }
+    expect(one.stderr()).toContain('daemon dmn_forged replied "allow_everything", which is no answer; it counts as no client there');
+    // The question is still open on both daemons: the turn's own client settles it.
+    expect(resolvedOutcomes(x)).toEqual([]);
+    releaseX();
+    expect(await turn).toEqual({ stopReason: 'end_turn' });
+    expect(existsSync(join(workspace, 'note.txt'))).toBe(false);
+    expect(toolResult(replay)).toMatch(/Permission denied: the user rejected this write call/);
+    expect(resolvedOutcomes(y)).toEqual(['reject_once']);
   });
 });

@@ -183,11 +183,7 @@ export class Session {
     this.events.send(event);
   }
 
-  /**
-   * Takes up the record and history a turn on another daemon stored; only while no turn runs here.
-   * Without a history (a setting changed elsewhere), only the settings: the record keeps its
-   * updatedAt, so the next turn here still reads the whole session again (TurnLifecycle).
-   */
+  /** Takes up what another daemon stored, only while no turn runs here: a turn's record and history, or (no history) the settings alone, keeping updatedAt so the next turn here reads the whole session again. */
   adoptStored(record: SessionRecord, history?: ModelMessage[]): void {
     if (this.turns.state !== 'idle') return;
     const { mode, model, title, meta } = record;

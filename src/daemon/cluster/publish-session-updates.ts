@@ -8,7 +8,8 @@ const RETRY_MS = [250, 500, 1_000];
 
 /**
  * What a session shows its clients outside any turn too (session/set_mode, set_model, a
- * queue's delivery mode; a title): published with no turn. The rest outside a turn is this
+ * queue's delivery mode; a title): published with no turn, and so is everything a
+ * compaction outside a turn (session/compact) shows. The rest outside a turn is this
  * daemon's own (its MCP servers' starts, its notices).
  */
 const SHOWN_OUTSIDE_TURNS: ReadonlySet<SessionEvent['type']> = new Set(['mode_changed', 'settings_changed', 'session_info']);
@@ -17,6 +18,8 @@ const SHOWN_OUTSIDE_TURNS: ReadonlySet<SessionEvent['type']> = new Set(['mode_ch
 interface Outbox {
   /** The turn running here, from its turn_start to its turn_end. */
   turnId: string | undefined;
+  /** A compaction running here outside a turn, from its start to its end. */
+  compacting: boolean;
   pending: NewSessionUpdate[];
   /** Set while batches are being appended. */
   sending: Promise<void> | undefined;
@@ -49,7 +52,7 @@ export class SessionUpdatePublisher {
    * other daemons' followers wait for, is still published.
    */
   follow(session: Session): () => void {
-    const outbox: Outbox = { turnId: undefined, pending: [], sending: undefined, stopped: false, unsubscribe: () => undefined };
+    const outbox: Outbox = { turnId: undefined, compacting: false, pending: [], sending: undefined, stopped: false, unsubscribe: () => undefined };
     this.outboxes.set(session.id, outbox);
     outbox.unsubscribe = session.subscribe((event) => this.observe(session.id, outbox, event));
     return () => {
@@ -89,10 +92,12 @@ export class SessionUpdatePublisher {
   private observe(sessionId: string, outbox: Outbox, event: SessionEvent): void {
     if (this.relayed.has(event)) return;
     if (event.type === 'turn_start') outbox.turnId = event.turnId;
-    const turnId = outbox.turnId ?? (SHOWN_OUTSIDE_TURNS.has(event.type) ? null : undefined);
+    if (event.type === 'compaction' && event.status === 'started' && outbox.turnId === undefined) outbox.compacting = true;
+    const turnId = outbox.turnId ?? (outbox.compacting || SHOWN_OUTSIDE_TURNS.has(event.type) ? null : undefined);
     if (turnId === undefined) return;
     this.push(sessionId, outbox, { turnId, kind: event.type, event: sessionEventToJson(this.fromHere(event)) });
     if (event.type === 'turn_end') outbox.turnId = undefined;
+    if (event.type === 'compaction' && event.status !== 'started') outbox.compacting = false;
   }
 
   private push(sessionId: string, outbox: Outbox, update: NewSessionUpdate): void {

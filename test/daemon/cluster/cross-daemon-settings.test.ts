@@ -21,7 +21,17 @@ const configShows = (peer: RpcPeer, sessionId: string, id: string, value: string
     `config_option_update with ${id} = ${value}`,
   );
 
-describe.skipIf(!requireProgram(POSTGRES))('settings changed outside a turn, across daemons on one PostgreSQL', () => {
+const longText = (i: number): string => `note ${i}: ${'the quick brown fox jumps over the lazy dog '.repeat(25)}`;
+
+/** What a client was told about a session from message `from` on: its updates and agentd events. */
+function toldAbout(peer: RpcPeer, sessionId: string, from: number): WireMessage[] {
+  return peer.received
+    .slice(from)
+    .filter((m) => (m.method === 'session/update' || m.method === 'agentd/event') && m.params?.sessionId === sessionId)
+    .map((m) => ({ method: m.method, params: m.params }));
+}
+
+describe.skipIf(!requireProgram(POSTGRES))('what a session shows outside a turn, across daemons on one PostgreSQL', () => {
   const cleanups: Array<() => Promise<void> | void> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -89,5 +99,38 @@ describe.skipIf(!requireProgram(POSTGRES))('settings changed outside a turn, acr
       peer.received.filter((m) => m.method === 'session/update' && m.params.update.sessionUpdate === 'current_mode_update').map((m) => m.params.update.currentModeId);
     expect(modeUpdates(x)).toEqual(['plan', 'build']);
     expect(modeUpdates(y)).toEqual(['plan', 'build']);
+  });
+
+  it('a compaction outside a turn on one daemon is shown to a follower on another as to one on its own daemon, and a prompt there goes on from the summary', async () => {
+    const { replay, workspace, daemons } = await startDaemonsOnOneDatabase(cleanups, 2, { 'e2e-model': { contextWindow: 4000, maxOutputTokens: 500 } });
+    const [one, two] = daemons as [NonNullable<(typeof daemons)[0]>, NonNullable<(typeof daemons)[0]>];
+    const x = one.peer;
+    const w = one.connect();
+    const y = two.peer;
+    for (const peer of [x, w, y]) await initialize(peer);
+    const { sessionId } = await x.call('session/new', { cwd: workspace, mcpServers: [] });
+    await w.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
+    await y.call('session/load', { sessionId, cwd: workspace, mcpServers: [] });
+    for (let i = 0; i < 6; i++) {
+      replay.enqueue({ body: chatCompletionSse([`ok ${i}`]) });
+      await x.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: longText(i) }] });
+    }
+    let ended = 0;
+    await y.waitFor((m) => m.method === 'agentd/event' && m.params.event.type === 'turn_end' && ++ended === 6, 15_000, 'the sixth turn_end on daemon two');
+    const fromW = w.received.length;
+    const fromY = y.received.length;
+
+    replay.enqueue({ body: chatCompletionSse(['The user wrote notes 0 to 5.']) });
+    expect(await x.call('session/compact', { sessionId })).toEqual({ compacted: true });
+    const done = (m: WireMessage): boolean => m.method === 'agentd/event' && m.params.event.type === 'compaction' && m.params.event.status === 'completed';
+    await w.waitFor(done);
+    await y.waitFor(done, 15_000, 'the compaction to complete on daemon two');
+    expect(toldAbout(y, sessionId, fromY)).toEqual(toldAbout(w, sessionId, fromW));
+
+    replay.enqueue({ body: chatCompletionSse(['after']) });
+    expect(await y.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'next' }] })).toEqual({ stopReason: 'end_turn' });
+    const messages = JSON.stringify((replay.requests.at(-1)!.body as { messages: unknown[] }).messages);
+    expect(messages).toContain('The user wrote notes 0 to 5.');
+    expect(messages).not.toContain('note 0:');
   });
 });

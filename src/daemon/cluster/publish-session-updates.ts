@@ -30,7 +30,7 @@ interface Outbox {
 
 /**
  * Appends the events each turn run here shows its followers (turn_start to turn_end), and
- * the settings changed here outside a turn, to the session_updates table, in the order
+ * what a session shows outside a turn (SHOWN_OUTSIDE_TURNS), to the session_updates table, in the order
  * sent: the events of one tick are one batch, and a batch is appended only after the one
  * before it. Every batch NOTIFYs the other daemons. A turn's permission questions go the
  * same way (publishQuestion), between the events they come after and before.

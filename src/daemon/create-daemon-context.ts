@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ConfigWatcher } from '../config/config-watcher.js';
 import { readUserConfig } from '../config/load-config.js';
 import { DaemonCostTotals } from '../loop/track-cost.js';
-import type { PermissionAsker } from '../project/permission-asker.js';
+import type { PermissionAnswer, PermissionAsker, PermissionQuestionForClient } from '../project/permission-asker.js';
 import type { ProjectParts } from '../project/project-parts.js';
 import { Projects } from '../project/projects.js';
 import { RememberedWarnings } from '../project/remembered-warnings.js';
@@ -35,11 +35,19 @@ import { createMcpClientPorts } from './create-mcp-client-ports.js';
 import { createRunPrompt } from './create-run-prompt.js';
 import type { DaemonSettings } from './load-daemon-settings.js';
 
+/** Asks a turn's question of the clients here (`askHere`) and of those following its root session on other daemons. */
+export type AskEverywhere = (root: string, question: PermissionQuestionForClient, signal: AbortSignal, askHere: PermissionAsker) => Promise<PermissionAnswer>;
+
 /** The daemon as src/daemon/ holds it: the server's context, with the config reloader itself. */
 export interface BuiltDaemonContext extends DaemonContext {
   reloader: ConfigReloader;
   /** This daemon in the cluster sharing its store: its id, its sessions' leases. */
   cluster: ClusterMembership;
+  /**
+   * On PostgreSQL, set once live updates across daemons have started (start-daemon.ts):
+   * questions of turns here go to the followers on other daemons too. Unset, only the clients here are asked.
+   */
+  questionsElsewhere: { askEverywhere?: AskEverywhere };
 }
 
 /**
@@ -80,10 +88,12 @@ export function createDaemonContext(
   // A sub-agent's questions go to the clients of the session that started it.
   const clientAsker = options.asker ?? createClientAsker(clients, (id) => live.get(id)?.promptOrigin, (id) => live.rootOf(id));
   const permissionQuestions = new OpenPermissionQuestions();
+  const questionsElsewhere: BuiltDaemonContext['questionsElsewhere'] = {};
   const asker: PermissionAsker = (question, signal) => {
     const root = live.rootOf(question.sessionId);
     if (headless.has(root)) return Promise.resolve('no_client');
-    return permissionQuestions.during(root, question, () => clientAsker(question, signal));
+    const { askEverywhere } = questionsElsewhere;
+    return permissionQuestions.during(root, question, () => (askEverywhere ? askEverywhere(root, question, signal, clientAsker) : clientAsker(question, signal)));
   };
   const mcp = new McpManager({
     registry: tools,
@@ -151,6 +161,7 @@ export function createDaemonContext(
   return {
     sessions,
     permissionQuestions,
+    questionsElsewhere,
     scheduler,
     work: work.queue,
     routing: work.routing,

@@ -19,6 +19,7 @@ import { GoneDaemonSweeper } from './cluster/forget-gone-daemons.js';
 import { createRunQueuedPrompt } from './cluster/run-queued-prompt.js';
 import { PendingPromptRescue } from './cluster/rescue-pending-prompts.js';
 import { realFolderHere } from '../config/served-folders.js';
+import { followerQuestionPorts } from './cluster/follower-question-ports.js';
 import { loadDaemonSettings, type DaemonSettings, type StartOptions } from './load-daemon-settings.js';
 import { reportMcpServerStates } from './report-mcp-server-states.js';
 import { recordProviderIncidents } from './record-provider-incidents.js';
@@ -119,9 +120,16 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   if (choice?.type === 'postgres') {
     const { startSessionUpdates } = await import('./cluster/start-session-updates.js');
     const holdsLease = (sessionId: string): boolean => cluster.leases.holds(sessionId);
-    crossDaemon = await startSessionUpdates(choice.url, { daemonId: cluster.daemonId, holdsLease }, daemon.sessions, log).catch(fail);
+    const otherLiveDaemons = async (): Promise<string[]> =>
+      (await store.cluster.listDaemons()).filter((other) => other.alive && other.id !== cluster.daemonId).map((other) => other.id);
+    const questions = followerQuestionPorts(daemon, links.routing);
+    crossDaemon = await startSessionUpdates(choice.url, { daemonId: cluster.daemonId, holdsLease, otherLiveDaemons }, daemon.sessions, questions, log).catch(fail);
   }
-  if (crossDaemon) daemon.crossDaemonUpdates = crossDaemon;
+  if (crossDaemon) {
+    daemon.crossDaemonUpdates = crossDaemon;
+    links.routing.onQuestionReply((reply) => crossDaemon.questionReplied(reply));
+    daemon.questionsElsewhere.askEverywhere = (root, question, signal, askHere) => crossDaemon.askEverywhere(root, question, signal, askHere);
+  }
   // What every session's first model request would otherwise compute: the built-in tools' schemas.
   prepareToolJsonSchemas(daemon.tools.list().map(({ tool }) => tool));
   // In the background, like the sandbox probe; sessions never wait for it, their tools appear when ready.

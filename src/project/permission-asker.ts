@@ -27,6 +27,17 @@ export interface PermissionQuestionForClient {
   diff?: FileDiff[];
 }
 
+/**
+ * The reason a question's signal aborts with when the question was settled elsewhere (a
+ * client of another daemon answered first): the clients asked here are withdrawn, told that answer.
+ */
+export class SettledElsewhere extends Error {
+  constructor(readonly answer: PermissionAnswer) {
+    super('the permission question was answered elsewhere');
+    this.name = 'SettledElsewhere';
+  }
+}
+
 /** Asks a human through some attached client; `no_client` when none can answer. */
 export type PermissionAsker = (question: PermissionQuestionForClient, signal: AbortSignal) => Promise<PermissionAnswer>;
 

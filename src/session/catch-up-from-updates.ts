@@ -1,4 +1,5 @@
-import type { SessionUpdatesSnapshot } from '../store/postgres-session-updates.js';
+import type { SessionUpdateRow, SessionUpdatesSnapshot } from '../store/postgres-session-updates.js';
+import { PERMISSION_QUESTION_KINDS } from '../store/session-update-kinds.js';
 import type { MessageRecord, TurnRecord } from '../store/store.js';
 import type { CrossDaemonCatchUp } from './cross-daemon-updates.js';
 import { InFlightEvents } from './in-flight-events.js';
@@ -20,7 +21,9 @@ const APPEND_LAG_MS = 60_000;
  * and what it showed after the last of them is in flight; the rest comes as updates.
  */
 export function catchUpFromUpdates(snapshot: SessionUpdatesSnapshot): CrossDaemonCatchUp {
-  const { turns, messages, updates, record } = snapshot;
+  const { turns, messages, record } = snapshot;
+  // Changes outside a turn are in the record already; a permission question goes to the clients following when it is asked.
+  const updates = snapshot.updates.filter((update): update is SessionUpdateRow & { turnId: string } => update.turnId !== null && !PERMISSION_QUESTION_KINDS.has(update.kind));
   const started = new Set<string>();
   const ended = new Set<string>();
   const announced = new Map<string, number>();

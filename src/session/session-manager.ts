@@ -12,7 +12,8 @@ import type { TurnSlots } from './turn-slots.js';
 
 /** Told when a session goes live and when it is unloaded (a watch per project follows them), and when one is deleted. */
 export interface SessionLifecycle {
-  opened(session: Session): void;
+  /** `created`: made here by create(), so nothing of it was stored or shown before. */
+  opened(session: Session, created: boolean): void;
   closed(session: Session): void;
   deleted?(id: string): void;
 }
@@ -54,7 +55,7 @@ export class SessionManager {
       meta: input.meta ?? {},
     });
     const session = new Session(record, [], this.store, project, () => this.projectFor(input.cwd), this.leases, this.slotsFor(record));
-    this.goLive(session);
+    this.goLive(session, true);
     return session;
   }
 
@@ -86,11 +87,15 @@ export class SessionManager {
     }));
   }
 
-  /** A live session idle here takes up what a turn on another daemon stored (its record and history). */
-  async refreshFromStore(id: string): Promise<void> {
+  /**
+   * A live session idle here takes up what a turn on another daemon stored (its record and
+   * history), or with `settingsOnly` what another daemon changed outside a turn (mode, model, meta).
+   */
+  async refreshFromStore(id: string, settingsOnly = false): Promise<void> {
     const session = this.live.get(id);
     if (!session || session.state !== 'idle') return;
     const record = await this.store.getSession(id);
+    if (record && settingsOnly) return session.adoptStored(record);
     const messages = await this.store.listMessages(id);
     if (record) session.adoptStored(record, repairTranscript(historyFromRecords(messages)));
   }
@@ -193,7 +198,7 @@ export class SessionManager {
     // Neither step changes the records: repairTranscript returns new messages where it repairs.
     const history = repairTranscript(historyFromRecords(messages));
     const session = new Session(record, history, this.store, project, () => this.projectFor(record.cwd), this.leases, this.slotsFor(record));
-    this.goLive(session);
+    this.goLive(session, false);
     return { session, messages };
   }
 
@@ -201,9 +206,9 @@ export class SessionManager {
     return record.meta.parentSessionId === undefined ? this.slots : undefined;
   }
 
-  private goLive(session: Session): void {
+  private goLive(session: Session, created: boolean): void {
     this.live.add(session);
-    for (const observer of this.observers) observer.opened(session);
+    for (const observer of this.observers) observer.opened(session, created);
   }
 
   private unload(session: Session): void {

@@ -186,12 +186,13 @@ export class Session {
     this.events.send(event);
   }
 
-  /** Takes up the record and history a turn on another daemon stored; only while no turn runs here. */
-  adoptStored(record: SessionRecord, history: ModelMessage[]): void {
+  /** Takes up what another daemon stored, only while no turn runs here: a turn's record and history, or (no history) the settings alone, keeping updatedAt so the next turn here reads the whole session again. */
+  adoptStored(record: SessionRecord, history?: ModelMessage[]): void {
     if (this.turns.state !== 'idle') return;
-    this.writer.record = record;
-    this.cost.restore(record.totalCostUsd);
-    this.conversation.replace(history);
+    const { mode, model, title, meta } = record;
+    this.writer.record = history ? record : { ...this.writer.record, mode, model, title, meta };
+    if (history) this.cost.restore(record.totalCostUsd);
+    if (history) this.conversation.replace(history);
     this.queues.restoreModes(record.meta.deliveryModes);
   }
 

@@ -177,6 +177,15 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX pending_prompts_by_session ON pending_prompts (session_id, ord);
     `,
   },
+  {
+    version: 6,
+    name: 'session updates outside a turn: mode, model and settings changes',
+    sql: `
+      -- A change a session shows its clients outside any turn (its mode, model or a queue's
+      -- delivery mode) reaches followers on other daemons as an update without a turn.
+      ALTER TABLE session_updates ALTER COLUMN turn_id DROP NOT NULL;
+    `,
+  },
 ];
 
 /** The newest PostgreSQL schema version this build knows. */

@@ -7,9 +7,10 @@ import { type MessageRow, type SessionRow, type TurnRow, toMessageRecord, toSess
 /** The channel a daemon NOTIFYs after appending a session's updates; the payload is `<session id> <newest seq> <daemon id>`. */
 export const SESSION_UPDATES_CHANNEL = 'agentd_session_updates';
 
-/** One update to append: an event a running turn showed its followers, as JSON text. */
+/** One update to append: an event the session showed its followers, as JSON text. */
 export interface NewSessionUpdate {
-  turnId: string;
+  /** The turn that showed it; null for a change outside any turn (a mode or model set while idle). */
+  turnId: string | null;
   /** The event's type. */
   kind: string;
   event: string;
@@ -18,7 +19,8 @@ export interface NewSessionUpdate {
 /** A stored update, numbered per session in the order its daemon sent it. */
 export interface SessionUpdateRow {
   seq: number;
-  turnId: string;
+  /** Null for a change outside any turn. */
+  turnId: string | null;
   kind: string;
   /** The daemonId of the daemon that ran the turn. */
   origin: string;
@@ -37,7 +39,7 @@ export interface SessionUpdatesSnapshot {
 
 interface UpdateRow {
   seq: string;
-  turn_id: string;
+  turn_id: string | null;
   kind: string;
   origin: string;
   event: string;
@@ -142,16 +144,21 @@ export class PostgresSessionUpdates {
 
   /**
    * Deletes the session's updates of turns that ended more than a minute ago (a follower
-   * cut off for less than that still finds what it missed), and of turns whose daemon died
-   * mid-turn an hour ago; never those of `keepTurnId`, its newest turn.
+   * cut off for less than that still finds what it missed), of turns whose daemon died
+   * mid-turn an hour ago, and changes outside a turn older than a minute; never those of
+   * `keepTurnId`, its newest turn, nor its newest update (the next seq counts on from it).
    */
   async prune(sessionId: string, keepTurnId: string): Promise<void> {
     await this.#query(
       `DELETE FROM session_updates
-       WHERE session_id = $1 AND turn_id <> $2 AND turn_id IN (
-         SELECT turn_id FROM session_updates WHERE session_id = $1 AND kind = 'turn_end' AND created_at < now() - interval '1 minute'
-         UNION
-         SELECT turn_id FROM session_updates WHERE session_id = $1 GROUP BY turn_id HAVING MAX(created_at) < now() - interval '1 hour'
+       WHERE session_id = $1 AND (
+         (turn_id <> $2 AND turn_id IN (
+           SELECT turn_id FROM session_updates WHERE session_id = $1 AND kind = 'turn_end' AND created_at < now() - interval '1 minute'
+           UNION
+           SELECT turn_id FROM session_updates WHERE session_id = $1 AND turn_id IS NOT NULL GROUP BY turn_id HAVING MAX(created_at) < now() - interval '1 hour'
+         ))
+         OR (turn_id IS NULL AND created_at < now() - interval '1 minute'
+             AND seq < (SELECT MAX(seq) FROM session_updates WHERE session_id = $1))
        )`,
       [sessionId, keepTurnId],
     );

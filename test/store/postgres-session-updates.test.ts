@@ -6,7 +6,7 @@ import { openPostgresStore } from '../../src/store/postgres-store.js';
 import { POSTGRES, createTestDatabase } from '../support/postgres-server.js';
 import { requireProgram } from '../support/required-program.js';
 
-const update = (turnId: string, kind: string, n: number): NewSessionUpdate => ({ turnId, kind, event: JSON.stringify({ type: kind, n }) });
+const update = (turnId: string | null, kind: string, n: number): NewSessionUpdate => ({ turnId, kind, event: JSON.stringify({ type: kind, n }) });
 
 async function query<Row extends object>(url: string, text: string, params: unknown[] = []): Promise<Row[]> {
   const client = new pg.Client({ connectionString: url });
@@ -86,6 +86,27 @@ describe.skipIf(!requireProgram(POSTGRES))('the session_updates table and its wa
     expect([...new Set((await updates.after('s', 0)).map((row) => row.turnId))]).toEqual(['recent', 'newest']);
     // The newest seq goes on from where it was: followers' cursors stay valid.
     expect(await updates.append('s', 'dmn_one', [update('next', 'turn_start', 1)])).toBe(8);
+  });
+
+  it('keeps changes outside a turn (no turn id) for a minute, and the newest update always, so seqs count on', async () => {
+    const url = await databaseWithSession();
+    const updates = open(url);
+    await updates.append('s', 'dmn_one', [update(null, 'mode_changed', 1)]);
+    await updates.append('s', 'dmn_one', [update('t', 'turn_start', 1), update('t', 'turn_end', 2)]);
+    await updates.append('s', 'dmn_two', [update(null, 'settings_changed', 1)]);
+    await updates.append('s', 'dmn_two', [update(null, 'mode_changed', 2)]);
+    expect((await updates.after('s', 0)).map((row) => [row.seq, row.turnId, row.kind])).toEqual([
+      [1, null, 'mode_changed'],
+      [2, 't', 'turn_start'],
+      [3, 't', 'turn_end'],
+      [4, null, 'settings_changed'],
+      [5, null, 'mode_changed'],
+    ]);
+    await query(url, "UPDATE session_updates SET created_at = now() - interval '2 minutes' WHERE seq IN (1, 5)");
+    await updates.prune('s', 't');
+    // Seq 1 is gone; seq 4 is recent; seq 5, old but the newest, stays so the next append is 6.
+    expect((await updates.after('s', 0)).map((row) => row.seq)).toEqual([2, 3, 4, 5]);
+    expect(await updates.append('s', 'dmn_one', [update(null, 'mode_changed', 3)])).toBe(6);
   });
 
   it('LISTENs again after its connection is terminated and says so, so the caller reads what it missed', async () => {

@@ -18,10 +18,14 @@ export interface DaemonsOnOneDatabase {
 /**
  * `count` daemons as `agentd serve` runs them, each with its own AGENTD_HOME (data
  * directory, config) and AGENTD_STORE_URL pointing at one test database, whose model
- * `local/e2e-model` is the replay server. Everything started is pushed onto `cleanups`,
- * to be run in reverse after the test.
+ * `local/e2e-model` is the replay server (`models`: that provider's model settings, such as
+ * a small context window). Everything started is pushed onto `cleanups`, to be run in reverse after the test.
  */
-export async function startDaemonsOnOneDatabase(cleanups: Array<() => Promise<void> | void>, count: number): Promise<DaemonsOnOneDatabase> {
+export async function startDaemonsOnOneDatabase(
+  cleanups: Array<() => Promise<void> | void>,
+  count: number,
+  models?: Record<string, unknown>,
+): Promise<DaemonsOnOneDatabase> {
   const replay = await startReplayServer();
   cleanups.push(() => replay.close());
   const url = await createTestDatabase();
@@ -29,7 +33,7 @@ export async function startDaemonsOnOneDatabase(cleanups: Array<() => Promise<vo
   cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
   const daemons: InProcessDaemon[] = [];
   for (let i = 0; i < count; i++) {
-    const home = makeHome({ model: 'local/e2e-model', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1` } } });
+    const home = makeHome({ model: 'local/e2e-model', providers: { local: { type: 'openai-chat', baseUrl: `${replay.url}/v1`, ...(models ? { models } : {}) } } });
     cleanups.push(() => home.cleanup());
     const daemon = startInProcessDaemon(daemonEnv(home.home, { AGENTD_STORE_URL: url }), workspace);
     cleanups.push(() => daemon.close());

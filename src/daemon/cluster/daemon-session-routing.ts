@@ -1,5 +1,6 @@
 import type { SessionRouting } from '../../server/session-routing.js';
 import type { SessionManager } from '../../session/session-manager.js';
+import type { PermissionReply } from './permission-question-messages.js';
 
 /** Session routing as the daemon drives it (handlers see only SessionRouting). */
 export interface DaemonSessionRouting extends SessionRouting {
@@ -13,6 +14,10 @@ export interface DaemonSessionRouting extends SessionRouting {
   daemonQueues(): Promise<string[]>;
   /** Removes a gone daemon's queue and whatever still waits in it. */
   removeQueueOf(daemonId: string): Promise<void>;
+  /** Sends the reply to a permission question of another daemon's turn to that daemon (see AskFollowersElsewhere). */
+  replyToQuestion(to: string, reply: PermissionReply): Promise<void>;
+  /** Told each reply other daemons send to questions of this daemon's turns. */
+  onQuestionReply(listener: (reply: PermissionReply) => void): void;
 }
 
 /** One daemon on the SQLite store: every session is this daemon's, nothing is forwarded. */
@@ -27,5 +32,7 @@ export function localSessionRouting(daemonId: string): DaemonSessionRouting {
     stop: async () => undefined,
     daemonQueues: async () => [],
     removeQueueOf: async () => undefined,
+    replyToQuestion: () => Promise.reject(new Error('one daemon on the SQLite store has no other daemon to answer')),
+    onQuestionReply: () => undefined,
   };
 }

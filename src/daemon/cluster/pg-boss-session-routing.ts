@@ -7,6 +7,7 @@ import { RpcError } from '../../server/wire/rpc-error.js';
 import type { SessionManager } from '../../session/session-manager.js';
 import type { DaemonSessionRouting } from './daemon-session-routing.js';
 import type { PgBossConnection } from './pg-boss-connection.js';
+import type { PermissionReply } from './permission-question-messages.js';
 import { RunAgainWhenAsked } from './run-again-when-asked.js';
 import { runRoutedRequest, type RoutedRequest } from './run-routed-request.js';
 import type { FindSessionOwner } from './session-owner.js';
@@ -18,11 +19,15 @@ const SWEEP_MS = 2000;
 /** While requests wait on other daemons: how often their owners are checked (a dead one's request is routed again soon after its lease ends). */
 const OWNER_CHECK_MS = 250;
 
-/** What goes through a daemon's own queue: a request for a session it owns, a cancel, or the answer to a request it forwarded. */
+/**
+ * What goes through a daemon's own queue: a request for a session it owns, a cancel, the
+ * answer to a request it forwarded, or another daemon's reply to a permission question of its turn.
+ */
 type RouteMessage =
   | ({ kind: 'request'; requestId: string; from: string } & RoutedRequest)
   | { kind: 'cancel'; sessionId: string }
-  | { kind: 'reply'; requestId: string; result?: unknown; error?: { code: number; message: string; data?: unknown } };
+  | { kind: 'reply'; requestId: string; result?: unknown; error?: { code: number; message: string; data?: unknown } }
+  | ({ kind: 'question_reply' } & PermissionReply);
 
 interface Waiting {
   /** The daemon the request went to. */
@@ -56,6 +61,7 @@ export function daemonQueue(daemonId: string): string {
  */
 export class PgBossSessionRouting implements DaemonSessionRouting {
   private readonly waiting = new Map<string, Waiting>();
+  private questionReplied: (reply: PermissionReply) => void = () => undefined;
   private sessions: SessionManager | undefined;
   private sweep: NodeJS.Timeout | undefined;
   private ownerCheck: NodeJS.Timeout | undefined;
@@ -153,6 +159,14 @@ export class PgBossSessionRouting implements DaemonSessionRouting {
     await this.send(owner, { kind: 'cancel', sessionId });
   }
 
+  async replyToQuestion(to: string, reply: PermissionReply): Promise<void> {
+    await this.send(to, { kind: 'question_reply', ...reply });
+  }
+
+  onQuestionReply(listener: (reply: PermissionReply) => void): void {
+    this.questionReplied = listener;
+  }
+
   private async send(to: string, message: RouteMessage): Promise<string | null> {
     const jobId = await this.boss.send(daemonQueue(to), message);
     await this.connection.notify(ROUTE_CHANNEL, to);
@@ -186,6 +200,10 @@ export class PgBossSessionRouting implements DaemonSessionRouting {
     if (message.kind === 'cancel') {
       this.sessions?.get(message.sessionId)?.cancel();
       return;
+    }
+    if (message.kind === 'question_reply') {
+      const { questionId, from, answer } = message;
+      return this.questionReplied({ questionId, from, answer });
     }
     void this.answer(message);
   }

@@ -6,10 +6,20 @@ import type { NewSessionUpdate, PostgresSessionUpdates } from '../../store/postg
 /** Waits before the attempts after a failed append; then the batch is given up (and logged). */
 const RETRY_MS = [250, 500, 1_000];
 
+/**
+ * What a session shows its clients outside any turn too (session/set_mode, set_model, a
+ * queue's delivery mode; a title): published with no turn, and so is everything a
+ * compaction outside a turn (session/compact) shows. The rest outside a turn is this
+ * daemon's own (its MCP servers' starts, its notices).
+ */
+const SHOWN_OUTSIDE_TURNS: ReadonlySet<SessionEvent['type']> = new Set(['mode_changed', 'settings_changed', 'session_info']);
+
 /** One session's updates on their way to the table. */
 interface Outbox {
   /** The turn running here, from its turn_start to its turn_end. */
   turnId: string | undefined;
+  /** A compaction running here outside a turn, from its start to its end. */
+  compacting: boolean;
   pending: NewSessionUpdate[];
   /** Set while batches are being appended. */
   sending: Promise<void> | undefined;
@@ -19,9 +29,11 @@ interface Outbox {
 }
 
 /**
- * Appends the events each turn run here shows its followers (turn_start to turn_end) to
- * the session_updates table, in the order sent: the events of one tick are one batch, and
- * a batch is appended only after the one before it. Every batch NOTIFYs the other daemons.
+ * Appends the events each turn run here shows its followers (turn_start to turn_end), and
+ * what a session shows outside a turn (SHOWN_OUTSIDE_TURNS), to the session_updates table, in the order
+ * sent: the events of one tick are one batch, and a batch is appended only after the one
+ * before it. Every batch NOTIFYs the other daemons. A turn's permission questions go the
+ * same way (publishQuestion), between the events they come after and before.
  */
 export class SessionUpdatePublisher {
   private readonly outboxes = new Map<string, Outbox>();
@@ -40,7 +52,7 @@ export class SessionUpdatePublisher {
    * other daemons' followers wait for, is still published.
    */
   follow(session: Session): () => void {
-    const outbox: Outbox = { turnId: undefined, pending: [], sending: undefined, stopped: false, unsubscribe: () => undefined };
+    const outbox: Outbox = { turnId: undefined, compacting: false, pending: [], sending: undefined, stopped: false, unsubscribe: () => undefined };
     this.outboxes.set(session.id, outbox);
     outbox.unsubscribe = session.subscribe((event) => this.observe(session.id, outbox, event));
     return () => {
@@ -66,13 +78,30 @@ export class SessionUpdatePublisher {
     await Promise.all([...this.outboxes.values()].map((outbox) => outbox.sending));
   }
 
+  /**
+   * Puts a permission question of the session's running turn (or its settling) after what
+   * the turn has shown so far; false when no turn of the session runs here.
+   */
+  publishQuestion(sessionId: string, kind: 'permission_asked' | 'permission_settled', payload: object): boolean {
+    const outbox = this.outboxes.get(sessionId);
+    if (outbox?.turnId === undefined) return false;
+    this.push(sessionId, outbox, { turnId: outbox.turnId, kind, event: JSON.stringify(payload) });
+    return true;
+  }
+
   private observe(sessionId: string, outbox: Outbox, event: SessionEvent): void {
     if (this.relayed.has(event)) return;
     if (event.type === 'turn_start') outbox.turnId = event.turnId;
-    const turnId = outbox.turnId;
+    if (event.type === 'compaction' && event.status === 'started' && outbox.turnId === undefined) outbox.compacting = true;
+    const turnId = outbox.turnId ?? (outbox.compacting || SHOWN_OUTSIDE_TURNS.has(event.type) ? null : undefined);
     if (turnId === undefined) return;
-    outbox.pending.push({ turnId, kind: event.type, event: sessionEventToJson(this.fromHere(event)) });
+    this.push(sessionId, outbox, { turnId, kind: event.type, event: sessionEventToJson(this.fromHere(event)) });
     if (event.type === 'turn_end') outbox.turnId = undefined;
+    if (event.type === 'compaction' && event.status !== 'started') outbox.compacting = false;
+  }
+
+  private push(sessionId: string, outbox: Outbox, update: NewSessionUpdate): void {
+    outbox.pending.push(update);
     outbox.sending ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.send(sessionId, outbox));
   }
 
@@ -81,8 +110,8 @@ export class SessionUpdatePublisher {
     while (outbox.pending.length > 0) {
       const batch = outbox.pending.splice(0);
       await this.append(sessionId, batch);
-      const ended = batch.findLast((update) => update.kind === 'turn_end');
-      if (ended) await this.updates.prune(sessionId, ended.turnId).catch((error: Error) => this.log(`session updates: cannot prune session ${sessionId}: ${error.message}`));
+      const ended = batch.findLast((update) => update.kind === 'turn_end')?.turnId;
+      if (ended) await this.updates.prune(sessionId, ended).catch((error: Error) => this.log(`session updates: cannot prune session ${sessionId}: ${error.message}`));
     }
     outbox.sending = undefined;
     this.retire(sessionId, outbox);

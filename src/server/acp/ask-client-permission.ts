@@ -1,6 +1,6 @@
 import type { RequestPermissionRequest } from '../../../protocol/index.js';
 import { diffContent } from '../../loop/tool-result-content.js';
-import type { PermissionAnswer, PermissionAsker, PermissionQuestionForClient } from '../../project/permission-asker.js';
+import { SettledElsewhere, type PermissionAnswer, type PermissionAsker, type PermissionQuestionForClient } from '../../project/permission-asker.js';
 import type { ClientConnection } from '../wire/client-connection.js';
 
 type OptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
@@ -49,7 +49,8 @@ function requestFor(question: PermissionQuestionForClient, root: string, options
  * Asks through ACP `session/request_permission` every initialized client following the
  * session at once, so a question never waits on an editor nobody watches. The first valid
  * answer settles it: the other clients' requests are cancelled (`$/cancel_request`) and
- * every follower that opted in to events is told `permission_resolved`. A client that
+ * every follower that opted in to events is told `permission_resolved` (so are they when
+ * a client of another daemon answered first: SettledElsewhere). A client that
  * fails to answer (gone, or no such method) or names an option not offered is ignored;
  * with no valid answer at all the answer is `no_client` (the caller falls back to the
  * permission mode), or `invalidAnswer` saying what the first such client sent (the one
@@ -78,7 +79,8 @@ export function createClientAsker(
       const ignored = (): void => {
         if (--unanswered === 0) resolve(undefined);
       };
-      stop = () => resolve('cancelled');
+      // Aborted: the turn stopped (cancelled), or a client of another daemon answered first (its answer).
+      stop = () => resolve(withdrawnWith(signal.reason));
       signal.addEventListener('abort', stop, { once: true });
       candidates.forEach((client, index) => {
         client.peer.request('session/request_permission', request, { signal: asks[index]!.signal }).then(
@@ -104,6 +106,12 @@ export function createClientAsker(
     tellResolved(clients, root, question.toolCallId, answer as OptionKind | 'cancelled');
     return answer;
   };
+}
+
+/** The outcome clients are told of a question withdrawn by its signal: another daemon's client's answer, else `cancelled`. */
+function withdrawnWith(reason: unknown): OptionKind | 'cancelled' {
+  const answer = reason instanceof SettledElsewhere ? reason.answer : 'cancelled';
+  return typeof answer === 'string' && answer !== 'no_client' ? answer : 'cancelled';
 }
 
 /** `permission_resolved` to every follower of the session that opted in to events. */

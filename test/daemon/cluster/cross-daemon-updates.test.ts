@@ -12,9 +12,9 @@ import type { RpcPeer, WireMessage } from '../../support/rpc-peer.js';
 import { bytesThrough, sseFrameEnds } from '../../support/sse-frame-ends.js';
 
 /**
- * What a client was told about a session, in order: its updates and agentd events. A
- * permission question is put to the clients of the turn's daemon, and so is the news of
- * its answer: not part of the session's stream.
+ * What a client was told about a session, in order: its updates and agentd events. The
+ * news of a permission question's answer is told by each daemon when the question settles
+ * there, not in the session's stream: left out.
  */
 function toldAbout(peer: RpcPeer, sessionId: string, from = 0): WireMessage[] {
   return peer.received

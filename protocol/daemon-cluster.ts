@@ -23,6 +23,7 @@ export const ClusterDaemonSchema = z
     alive: z.boolean().describe('False once it went its lease length without a heartbeat: its sessions are being taken over.'),
     runningTurns: z.number().int().min(0).describe('Turns it ran at its last heartbeat, interactive and headless.'),
     concurrency: z.number().int().min(1).describe('The turns it runs at once (`cluster.concurrency`).'),
+    queuedRunning: z.number().int().min(0).describe('Queued prompts (headless jobs) it has taken and runs now; counted among its turns.'),
     roots: z
       .array(z.string())
       .describe('The folders whose sessions it serves (`cluster.roots`, each its real path on that machine); empty: every folder.'),
@@ -79,6 +80,7 @@ export const daemonClusterMethod = defineMethod({
           alive: true,
           runningTurns: 3,
           concurrency: 8,
+          queuedRunning: 1,
           roots: ['/srv/work'],
           sessionsOwned: ['2c1f6d0e-8b7a-4a39-9f0d-5e1c2b3a4d5f'],
         },

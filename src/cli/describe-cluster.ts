@@ -16,7 +16,7 @@ export function describeCluster(cluster: DaemonClusterResponse): string[] {
     const state = daemon.alive ? `heartbeat ${(daemon.heartbeatAgeMs / 1000).toFixed(1)} s ago` : `gone (no heartbeat for ${Math.round(daemon.heartbeatAgeMs / 1000)} s)`;
     const self = daemon.self ? ' (this one)' : '';
     lines.push(
-      `    ${daemon.id}${self}  ${daemon.host} pid ${daemon.pid}  ${state}  ${daemon.runningTurns}/${daemon.concurrency} turns  ${daemon.sessionsOwned.length} session(s) owned  serves ${describeRoots(daemon.roots)}`,
+      `    ${daemon.id}${self}  ${daemon.host} pid ${daemon.pid}  ${state}  ${daemon.runningTurns}/${daemon.concurrency} turns (${daemon.queuedRunning} queued)  ${daemon.sessionsOwned.length} session(s) owned  serves ${describeRoots(daemon.roots)}`,
     );
   }
   return lines;

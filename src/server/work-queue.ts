@@ -25,6 +25,8 @@ export interface WorkQueue {
   queuePrompt(job: QueuedPrompt): Promise<{ jobId: string }>;
   /** Jobs waiting for a daemon to take them (running ones not counted). */
   waiting(): Promise<number>;
+  /** Jobs running now, by the id of the daemon that took each (every daemon of the cluster on pg-boss; this one in memory). */
+  runningByDaemon(): Promise<Record<string, number>>;
   /** Jobs this daemon holds now, waiting in its memory or taken: a daemon started on demand stays while there are any. */
   readonly held: number;
 }

@@ -13,6 +13,7 @@ const daemon = {
   alive: true,
   runningTurns: 3,
   concurrency: 8,
+  queuedRunning: 2,
   roots: ['/srv/work', '/home/ada/code'],
   sessionsOwned: ['s1'],
 };
@@ -26,7 +27,7 @@ describe('describeCluster (agentd status)', () => {
       queue: { kind: 'pg-boss', waiting: 0, heldHere: 0 },
     };
     const lines = describeCluster(cluster);
-    expect(lines[2]).toMatch(/^ {4}dmn_3f2a9c41d07be815 \(this one\) .* 1 session\(s\) owned {2}serves \/srv\/work, \/home\/ada\/code$/);
+    expect(lines[2]).toMatch(/^ {4}dmn_3f2a9c41d07be815 \(this one\) .* 3\/8 turns \(2 queued\) {2}1 session\(s\) owned {2}serves \/srv\/work, \/home\/ada\/code$/);
     expect(lines[3]).toMatch(/serves every folder$/);
   });
 

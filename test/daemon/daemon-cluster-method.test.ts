@@ -27,7 +27,7 @@ describe('daemon/cluster: the store in use, its daemons and the queue', () => {
     const cluster = (await daemon.peer.call('daemon/cluster', {})) as DaemonClusterResponse;
     expect(cluster.store).toEqual({ type: 'sqlite', location: join(home.home, 'data', 'agentd.db') });
     expect(cluster.daemons).toHaveLength(1);
-    expect(cluster.daemons[0]).toMatchObject({ id: cluster.daemonId, self: true, alive: true, pid: process.pid, concurrency: 8, sessionsOwned: [] });
+    expect(cluster.daemons[0]).toMatchObject({ id: cluster.daemonId, self: true, alive: true, pid: process.pid, concurrency: 8, queuedRunning: 0, sessionsOwned: [] });
     expect(cluster.queue).toEqual({ kind: 'in-process', waiting: 0, heldHere: 0 });
   });
 
@@ -55,5 +55,14 @@ describe('daemon/cluster: the store in use, its daemons and the queue', () => {
     one.peer.notify('session/cancel', { sessionId });
     expect((await turn).result).toMatchObject({ stopReason: 'cancelled' });
     await expect.poll(ownedByOne).toEqual([]);
+
+    // A queued prompt running is counted on the daemon that took it (and owns its session), as either daemon sees.
+    replay.enqueue({ body: chatCompletionSse(['Still thinking']), stallAfterBytes: 20 });
+    await one.peer.call('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'queued' }], _meta: { agentd: { queue: true } } });
+    const running = async () =>
+      ((await two.peer.call('daemon/cluster', {})) as DaemonClusterResponse).daemons.map((daemon) => [daemon.queuedRunning, daemon.sessionsOwned.length]).sort();
+    await expect.poll(running).toEqual([[0, 0], [1, 1]]);
+    await one.peer.call('session/abort', { sessionId });
+    await expect.poll(running).toEqual([[0, 0], [0, 0]]);
   });
 });

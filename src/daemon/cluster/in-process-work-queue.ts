@@ -23,6 +23,7 @@ export class InProcessWorkQueue implements DaemonWorkQueue {
   private stopWatching: (() => void) | undefined;
 
   constructor(
+    private readonly daemonId: string,
     private readonly slots: TurnSlots,
     private readonly log: (line: string) => void,
   ) {}
@@ -46,6 +47,10 @@ export class InProcessWorkQueue implements DaemonWorkQueue {
 
   async waiting(): Promise<number> {
     return this.queued.length;
+  }
+
+  async runningByDaemon(): Promise<Record<string, number>> {
+    return this.inHand.size > 0 ? { [this.daemonId]: this.inHand.size } : {};
   }
 
   get held(): number {

@@ -35,7 +35,7 @@ export async function openCluster(
   const { taker, slots, findSessionOwner, isDaemonAlive, log } = parts;
   const { daemonId } = taker;
   if (choice.type !== 'postgres') {
-    return { work: new InProcessWorkQueue(slots, log), routing: localSessionRouting(daemonId), close: async () => undefined };
+    return { work: new InProcessWorkQueue(daemonId, slots, log), routing: localSessionRouting(daemonId), close: async () => undefined };
   }
   const [{ PgBossConnection }, { PgBossWorkQueue }, { PgBossSessionRouting }] = await Promise.all([
     import('./pg-boss-connection.js'),

@@ -5,7 +5,7 @@ import type { ReleaseSlot, TurnSlots } from '../../session/turn-slots.js';
 import type { DaemonWorkQueue } from './daemon-work-queue.js';
 import type { PgBossConnection } from './pg-boss-connection.js';
 import type { QueuedPromptResult, RunQueuedPrompt } from './run-queued-prompt.js';
-import { failGoneTakersSql, fetchPromptJobSql, promptJobIndexesSql } from './prompt-job-sql.js';
+import { failGoneTakersSql, fetchPromptJobSql, promptJobIndexesSql, runningByTakerSql } from './prompt-job-sql.js';
 import { RunAgainWhenAsked } from './run-again-when-asked.js';
 
 /** The pg-boss queue of headless prompts, in the schema `pgboss` of the store's database. */
@@ -108,6 +108,12 @@ export class PgBossWorkQueue implements DaemonWorkQueue {
 
   async waiting(): Promise<number> {
     return this.boss ? this.boss.getQueueSize(PROMPT_QUEUE) : 0;
+  }
+
+  async runningByDaemon(): Promise<Record<string, number>> {
+    if (!this.boss) return {};
+    const { rows } = await this.boss.getDb().executeSql(runningByTakerSql(SCHEMA), [PROMPT_QUEUE]);
+    return Object.fromEntries((rows as Array<{ daemon: string; n: number }>).map((row) => [row.daemon, row.n]));
   }
 
   /** Jobs taken by this daemon (those waiting are in the database, for any daemon). */

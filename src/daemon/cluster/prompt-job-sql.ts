@@ -98,3 +98,13 @@ export function failGoneTakersSql(schema: string): string {
     RETURNING j.id, j.state::text AS state, j.data->>'sessionId' AS "sessionId"
   `;
 }
+
+/** The active jobs by the daemon that took them (`daemon/cluster`): $1 the queue. */
+export function runningByTakerSql(schema: string): string {
+  return `
+    SELECT j.output->>'takenBy' AS daemon, count(*)::int AS n
+    FROM ${schema}.job j
+    WHERE j.name = $1 AND j.state = 'active' AND j.policy = 'singleton' AND j.output ? 'takenBy'
+    GROUP BY 1
+  `;
+}

@@ -5,7 +5,7 @@ import type { RequestHandler } from '../handler-table.js';
  * the work queue's depth: what `agentd status` shows of the cluster.
  */
 export const daemonCluster: RequestHandler<'daemon/cluster'> = async (_params, { daemon }) => {
-  const [daemons, waiting] = await Promise.all([daemon.sessions.store.cluster.listDaemons(), daemon.work.waiting()]);
+  const [daemons, waiting, running] = await Promise.all([daemon.sessions.store.cluster.listDaemons(), daemon.work.waiting(), daemon.work.runningByDaemon()]);
   const self = daemon.routing.daemonId;
   return {
     store: daemon.storeInUse,
@@ -21,6 +21,7 @@ export const daemonCluster: RequestHandler<'daemon/cluster'> = async (_params, {
       // The daemon answering is alive, whatever its last heartbeat says (on SQLite it sends none).
       alive: info.id === self || info.alive,
       runningTurns: info.runningTurns,
+      queuedRunning: running[info.id] ?? 0,
       concurrency: info.concurrency,
       roots: info.roots,
       sessionsOwned: info.sessionsOwned,

@@ -1,9 +1,10 @@
 import { benchFailover } from './failover.js';
+import { benchJobFetch } from './job-fetch.js';
 import { benchQueuedRuns } from './queued-runs.js';
 
 /**
  * `node dist/bench/cluster/run-cluster.js queued [daemons,…] [runs] [thinkMs] [concurrency] [promptsPerSession]`
- * or `… failover [leaseMs] [rounds]`: one JSON line per measurement (see bench/README.md).
+ * or `… failover [leaseMs] [rounds]` or `… fetch [waiting,…] [completed] [fetches]`: one JSON line per measurement (see bench/README.md).
  */
 async function main(): Promise<void> {
   const [what, ...args] = process.argv.slice(2);
@@ -14,11 +15,17 @@ async function main(): Promise<void> {
     }
     return;
   }
+  if (what === 'fetch') {
+    for (const waiting of (args[0] ?? '1000,10000').split(',').map(Number)) {
+      console.log(JSON.stringify({ bench: 'job-fetch', ...(await benchJobFetch(waiting, Number(args[1] ?? 10_000), Number(args[2] ?? 40))) }));
+    }
+    return;
+  }
   if (what === 'failover') {
     for (let round = 0; round < Number(args[1] ?? 3); round++) console.log(JSON.stringify({ bench: 'failover', ...(await benchFailover(Number(args[0] ?? 10_000))) }));
     return;
   }
-  throw new Error('usage: run-cluster.js queued [daemons,…] [runs] [thinkMs] [concurrency] [promptsPerSession] | failover [leaseMs] [rounds]');
+  throw new Error('usage: run-cluster.js queued [daemons,…] [runs] [thinkMs] [concurrency] [promptsPerSession] | failover [leaseMs] [rounds] | fetch [waiting,…] [completed] [fetches]');
 }
 
 main().then(

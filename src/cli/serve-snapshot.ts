@@ -4,8 +4,11 @@ import { startupSnapshot } from 'node:v8';
 import { pathToFileURL } from 'node:url';
 import { runCommandLine } from './command-line.js';
 // Evaluated while the snapshot is built, so that a start from it finds the serve command's
-// whole static graph (zod, the protocol and config schemas, the server) already in the heap.
+// whole static graph (zod, the protocol and config schemas, the server) already in the heap,
+// and the daemon proper's (the store, sessions, loop, providers and tools, with their schemas)
+// that the shell imports after its first answer.
 import './commands/serve.js';
+import '../daemon/start-daemon.js';
 
 /**
  * The entry of the V8 startup snapshot `agentd serve` starts from (scripts/bundle-cli.mjs

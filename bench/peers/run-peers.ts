@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runContender, type RunFigures } from './acp-run.js';
-import { agentd, agentdStdio, bareNode, type Contender } from './contenders.js';
+import { agentd, agentdStdio, agentdStdioOf, bareNode, type Contender } from './contenders.js';
 import { enterLoopbackNamespace } from './enter-loopback-namespace.js';
 import { claudeCodeAcp, codexAcp, geminiCli, opencode } from './peer-agents.js';
 import { printSummary, summarize } from './summarize-peers.js';
@@ -16,11 +16,14 @@ import { startVendorServer } from './vendor-server.js';
  *
  * Runs are interleaved: run i starts every contender once, the order rotating by one each
  * run. JSON lines per run and contender, then one per contender with the medians, then a table.
+ * AGENTD_BENCH_BASE_BIN adds another build's `agentd` bin as agentd-serve-stdio-base (before/after).
  */
+const base = process.env.AGENTD_BENCH_BASE_BIN;
 const all: Contender[] = [
   bareNode,
   agentd('openai-chat'),
   agentdStdio,
+  ...(base ? [agentdStdioOf(base, 'agentd-serve-stdio-base')] : []),
   agentd('openai-responses'),
   agentd('anthropic-messages'),
   agentd('gemini'),

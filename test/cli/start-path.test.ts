@@ -71,6 +71,7 @@ describe('the path of `agentd acp`, a byte bridge to the shared daemon', () => {
         'src/cli/commands/acp.js',
         'src/cli/daemon/find-or-start-daemon.js',
         'src/config/agentd-paths.js',
+        'src/config/platform-folders.js',
         'src/server/wire/transports/is-socket-live.js',
         'src/store/data-dir-owner-note.js',
       ].sort(),
@@ -109,7 +110,7 @@ describe('the `agentd` bin, what an editor spawns for every chat', () => {
         'dist/src/server/wire/transports/is-socket-live.js',
         'dist/protocol/wire/check-socket-path.js',
         'dist/src/config/agentd-paths.js',
-        'node_modules/env-paths/index.js',
+        'dist/src/config/platform-folders.js',
         'dist/src/store/data-dir-owner-note.js',
         // Loaded only when no daemon answers, to find the data directory's owner.
         'dist/src/store/data-dir-lock.js',
@@ -144,6 +145,8 @@ describe('the `agentd` bin, what an editor spawns for every chat', () => {
     expect(modules).toContain('dist/src/daemon/start-daemon.js');
     // chokidar is required on the first configuration watch, through a require made then (src/config/load-chokidar.ts).
     expect(modules.filter((file) => /node_modules\/(gpt-tokenizer|undici|turndown|ajv|@modelcontextprotocol|chokidar|readdirp)\//.test(file))).toEqual([]);
+    // Its module code reads the home folder: a snapshot would keep the build's (src/config/platform-folders.ts).
+    expect(modules.filter((file) => /node_modules\/env-paths\//.test(file))).toEqual([]);
     // Code compiled into a snapshot cannot import(): nothing may be left to load that way.
     expect(text).not.toMatch(/\bimport\([^)]/);
   });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -44,7 +44,8 @@ interface Figures {
  * the same without the snapshot (dist/bin/agentd.cjs, what the launcher falls back to),
  * `agentd acp` with the shared daemon running, and `agentd acp` with none (it starts one).
  * For the two `serve` rows, the daemon's peak RSS (VmHWM) after a `replyChunks`-chunk reply.
- * `AGENTD_BENCH_BASE_CLI` adds another build's `serve --stdio` and `acp` (before/after).
+ * `AGENTD_BENCH_BASE_CLI` adds another build's `serve --stdio` and `acp` (before/after), run by node;
+ * `AGENTD_BENCH_BASE_BIN` other builds' `agentd` bins (comma-separated), their `serve --stdio` through the launcher.
  * NODE_EXTRA_CA_CERTS is removed from every contender's environment (it costs ~130 ms a process).
  */
 export async function benchStartUp(runs = 11, replyChunks = 2000): Promise<Record<string, Record<string, number>>> {
@@ -69,6 +70,10 @@ export async function benchStartUp(runs = 11, replyChunks = 2000): Promise<Recor
     { label: 'acp, daemon running', command: join(BIN_DIR, 'agentd'), args: ['acp'], home: 'shared', reply: false },
     { label: 'acp, no daemon', command: join(BIN_DIR, 'agentd'), args: ['acp'], home: 'own', reply: false },
   ];
+  // Other builds' `agentd` bins (comma-separated), each started through its launcher as an editor would.
+  for (const bin of (process.env.AGENTD_BENCH_BASE_BIN ?? '').split(',').filter((path) => path !== '')) {
+    contenders.push({ label: `serve --stdio (${basename(dirname(bin))} bin)`, command: bin, args: ['serve', '--stdio'], home: 'own', reply: true });
+  }
   const base = process.env.AGENTD_BENCH_BASE_CLI;
   if (base) {
     contenders.push(

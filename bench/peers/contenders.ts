@@ -68,14 +68,19 @@ export const bareNode: Contender = {
 };
 
 /** `agentd serve --stdio`: the daemon itself on the editor's pipes, without the bridge. */
-export const agentdStdio: Contender = {
-  name: 'agentd-serve-stdio',
-  protocol: 'openai-chat',
-  launch(home, vendorUrl) {
-    const launch = agentd('openai-chat').launch(home, vendorUrl);
-    return { ...launch, command: BIN, args: ['serve', '--stdio'] };
-  },
-};
+export const agentdStdio: Contender = agentdStdioOf(BIN, 'agentd-serve-stdio');
+
+/** `serve --stdio` of the `agentd` bin at `bin` (another build's, for before/after in one run). */
+export function agentdStdioOf(bin: string, name: string): Contender {
+  return {
+    name,
+    protocol: 'openai-chat',
+    launch(home, vendorUrl) {
+      const launch = agentd('openai-chat').launch(home, vendorUrl);
+      return { ...launch, command: bin, args: ['serve', '--stdio'] };
+    },
+  };
+}
 
 /** `agentd acp` (the stdio bridge, which starts the daemon) with a provider of the given protocol pointed at the vendor. */
 export function agentd(protocol: VendorProtocol): Contender {

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { runContender, type RunFigures } from './acp-run.js';
-import { agentd, agentdStdio, bareNode, type Contender } from './contenders.js';
+import { agentd, agentdStdio, agentdStdioOf, bareNode, type Contender } from './contenders.js';
 import { enterLoopbackNamespace } from './enter-loopback-namespace.js';
 import { claudeCodeAcp, codexAcp, geminiCli, opencode } from './peer-agents.js';
 import { printSummary, summarize } from './summarize-peers.js';
@@ -16,11 +16,15 @@ import { startVendorServer } from './vendor-server.js';
  *
  * Runs are interleaved: run i starts every contender once, the order rotating by one each
  * run. JSON lines per run and contender, then one per contender with the medians, then a table.
+ * AGENTD_BENCH_BASE_BIN (comma-separated paths of other builds' `agentd` bins) adds each one's
+ * `serve --stdio` as agentd-serve-stdio@<its folder's name>, for before/after in one run.
  */
+const bases = (process.env.AGENTD_BENCH_BASE_BIN ?? '').split(',').filter((bin) => bin !== '');
 const all: Contender[] = [
   bareNode,
   agentd('openai-chat'),
   agentdStdio,
+  ...bases.map((bin) => agentdStdioOf(bin, `agentd-serve-stdio@${basename(dirname(bin))}`)),
   agentd('openai-responses'),
   agentd('anthropic-messages'),
   agentd('gemini'),

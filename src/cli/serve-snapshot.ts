@@ -3,9 +3,13 @@ import { resolve } from 'node:path';
 import { startupSnapshot } from 'node:v8';
 import { pathToFileURL } from 'node:url';
 import { runCommandLine } from './command-line.js';
+import { warmUpForSnapshot } from './snapshot-warm-up.js';
 // Evaluated while the snapshot is built, so that a start from it finds the serve command's
-// whole static graph (zod, the protocol and config schemas, the server) already in the heap.
+// whole static graph (zod, the protocol and config schemas, the server) already in the heap,
+// and the daemon proper's (the store, sessions, loop, providers and tools, with their schemas)
+// that the shell imports after its first answer.
 import './commands/serve.js';
+import '../daemon/start-daemon.js';
 
 /**
  * The entry of the V8 startup snapshot `agentd serve` starts from (scripts/bundle-cli.mjs
@@ -24,3 +28,6 @@ startupSnapshot.setDeserializeMainFunction(() => {
   runtime.agentdSnapshotModuleUrl = pathToFileURL(entry).href;
   runCommandLine(process.argv.slice(2));
 });
+
+// Compiled and zod's fast paths built now, kept in the snapshot (snapshot-warm-up.ts).
+warmUpForSnapshot();

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import envPaths from 'env-paths';
+import { platformFolders } from './platform-folders.js';
 
 /** Where agentd keeps everything on disk. All paths are absolute. */
 export interface AgentdPaths {
@@ -35,7 +35,7 @@ const APP = 'agentd';
  *   (https://specifications.freedesktop.org/basedir-spec/latest/) on Linux and other
  *   Unixes: $XDG_CONFIG_HOME, $XDG_DATA_HOME, $XDG_STATE_HOME with the defaults
  *   ~/.config, ~/.local/share, ~/.local/state; relative values are ignored as the spec
- *   requires. On macOS and Windows, env-paths gives the platform's conventional folders
+ *   requires. On macOS and Windows, the platform's conventional folders (platform-folders.ts)
  *   unless XDG variables are set; state lives beside data there, since the platform log
  *   folder is no place for a token.
  * - The runtime dir is $XDG_RUNTIME_DIR/agentd when set (private, cleaned at logout),
@@ -59,7 +59,7 @@ function baseDirs(env: NodeJS.ProcessEnv): { configDir: string; dataDir: string;
   const xdgState = absolute(env.XDG_STATE_HOME);
   const usesXdg = xdgConfig !== undefined || xdgData !== undefined || xdgState !== undefined;
   if ((process.platform === 'darwin' || process.platform === 'win32') && !usesXdg) {
-    const platform = envPaths(APP, { suffix: '' });
+    const platform = platformFolders(process.platform, env, os.homedir(), APP);
     return { configDir: platform.config, dataDir: platform.data, stateDir: path.join(platform.data, 'state') };
   }
   const userHome = nonEmpty(env.HOME) ?? os.homedir();

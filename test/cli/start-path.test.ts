@@ -71,6 +71,7 @@ describe('the path of `agentd acp`, a byte bridge to the shared daemon', () => {
         'src/cli/commands/acp.js',
         'src/cli/daemon/find-or-start-daemon.js',
         'src/config/agentd-paths.js',
+        'src/config/platform-folders.js',
         'src/server/wire/transports/is-socket-live.js',
         'src/store/data-dir-owner-note.js',
       ].sort(),
@@ -109,7 +110,7 @@ describe('the `agentd` bin, what an editor spawns for every chat', () => {
         'dist/src/server/wire/transports/is-socket-live.js',
         'dist/protocol/wire/check-socket-path.js',
         'dist/src/config/agentd-paths.js',
-        'node_modules/env-paths/index.js',
+        'dist/src/config/platform-folders.js',
         'dist/src/store/data-dir-owner-note.js',
         // Loaded only when no daemon answers, to find the data directory's owner.
         'dist/src/store/data-dir-lock.js',
@@ -135,15 +136,27 @@ describe('the `agentd` bin, what an editor spawns for every chat', () => {
     expect(required.filter((name) => !builtinModules.includes(name.replace(/^node:/, '')))).toEqual([]);
     const atRunTime = new Set([...text.matchAll(/globalThis\.agentdSnapshotRequire\("([^"]+)"\)/g)].map((match) => match[1]!.replace(/^(@[^/]+\/[^/]+|[^@/][^/]*).*$/, '$1')));
     expect(atRunTime).toEqual(
-      new Set(['better-sqlite3', 'web-tree-sitter', 'gpt-tokenizer', 'undici', 'turndown', 'chokidar', '@modelcontextprotocol/sdk', 'ws', 'pg', 'pg-boss']),
+      new Set(['better-sqlite3', 'web-tree-sitter', 'gpt-tokenizer', 'undici', 'turndown', '@modelcontextprotocol/sdk', 'ws', 'pg', 'pg-boss']),
     );
     const modules = (JSON.parse(readFileSync(resolve(DIST, 'bin/serve-snapshot.modules.json'), 'utf8')) as string[]).map((file) =>
       file.replace(/^.*node_modules\//, 'node_modules/'),
     );
     expect(modules).toContain('dist/src/cli/commands/serve.js');
     expect(modules).toContain('dist/src/daemon/start-daemon.js');
-    expect(modules.filter((file) => /node_modules\/(gpt-tokenizer|undici|turndown|ajv|@modelcontextprotocol)\//.test(file))).toEqual([]);
+    // chokidar is required on the first configuration watch, through a require made then (src/config/load-chokidar.ts).
+    expect(modules.filter((file) => /node_modules\/(gpt-tokenizer|undici|turndown|ajv|@modelcontextprotocol|chokidar|readdirp)\//.test(file))).toEqual([]);
+    // Its module code reads the home folder: a snapshot would keep the build's (src/config/platform-folders.ts).
+    expect(modules.filter((file) => /node_modules\/env-paths\//.test(file))).toEqual([]);
     // Code compiled into a snapshot cannot import(): nothing may be left to load that way.
     expect(text).not.toMatch(/\bimport\([^)]/);
+  });
+
+  it('evaluates the daemon proper while the snapshot is built, and nothing it evaluates loads the built-ins Node 20 cannot snapshot', () => {
+    const { files, packages } = staticGraph(resolve(DIST, 'src/cli/serve-snapshot.js'));
+    expect(files).toContain('src/cli/commands/serve.js');
+    expect(files).toContain('src/daemon/start-daemon.js');
+    // node:http throws in the snapshot builder and node:https (with node:tls) aborts it; the HTTP
+    // clients are loaded on first use (src/providers/http/node-http-client.ts).
+    expect([...packages].filter((name) => /^(node:)?(http|https|http2|tls)$/.test(name))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
-import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { agentFor } from './keep-alive-agents.js';
+import { clientFor } from './node-http-client.js';
 
 /** A transport limit ran out; `code` names which, for networkError. */
 export class TransportTimeoutError extends Error {
@@ -32,7 +32,7 @@ export interface HttpPostOptions {
  */
 export function httpPost(url: URL, options: HttpPostOptions): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const client = url.protocol === 'https:' ? https : http;
+    const client = clientFor(url);
     // Encoded once: its length is the header, and the socket writes the same bytes (a long
     // history's body is megabytes; measuring and then encoding the string walked it twice).
     const payload = Buffer.from(options.body);

@@ -1,8 +1,8 @@
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
+import { nodeHttp, nodeHttps } from './node-http-client.js';
 
 /** How long an opened connection waits for its first request before it is closed (as long as an idle pooled one). */
 const WARM_IDLE_MS = 30_000;
@@ -74,7 +74,7 @@ function poolFor(url: URL): OriginPool {
   let pool = pools.get(url.origin);
   if (pool) return pool;
   const settings = { keepAlive: true, keepAliveMsecs: 1_000, timeout: 30_000 };
-  const agent = url.protocol === 'https:' ? new https.Agent(settings) : new http.Agent(settings);
+  const agent = url.protocol === 'https:' ? new (nodeHttps().Agent)(settings) : new (nodeHttp().Agent)(settings);
   const createConnection = agent.createConnection.bind(agent) as (options: http.ClientRequestArgs, callback?: (error: Error | null, stream: Duplex) => void) => Duplex;
   const created: OriginPool = {
     agent,

@@ -47,7 +47,8 @@ describe.skipIf(!requireProgram(POSTGRES))('the database going away under a daem
 
     restartPostgresServer(server);
     // Pools reconnect on their next query; the first may still meet a connection the restart cut.
-    await expect.poll(async () => (await prompt('after')).result, { timeout: 30_000, interval: 500 }).toMatchObject({ stopReason: 'end_turn' });
+    // The answer's error, if it keeps failing, is what a failure of this line shows.
+    await expect.poll(async () => { const answer = await prompt('after'); return answer.result ?? answer.error; }, { timeout: 60_000, interval: 500 }).toMatchObject({ stopReason: 'end_turn' });
     const queued = await peer.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'queued after' }], _meta: { agentd: { queue: true } } }, 60_000);
     expect(queued.result).toMatchObject({ _meta: { agentd: { outcome: 'queued', queue: 'pg-boss' } } });
     const jobId = (queued.result as { _meta: { agentd: { jobId: string } } })._meta.agentd.jobId;

@@ -56,6 +56,21 @@ describe.skipIf(!requireProgram(POSTGRES))('requests forwarded to the daemon tha
     }
   }
 
+  /** Daemons A and B on one database; a session B owns (by the test's word) runs on B, at its stalled model, a prompt sent to A. */
+  async function promptForwardedToStalledOwner() {
+    const url = await createTestDatabase();
+    const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
+    cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
+    const owners = new Map<string, string>();
+    const a = await startDaemon(url, workspace, owners, []);
+    const b = await startDaemon(url, workspace, owners, [stalled]);
+    const { sessionId } = await b.daemon.peer.call('session/new', { cwd: workspace, mcpServers: [] });
+    owners.set(sessionId, b.id);
+    const forwarded = a.daemon.peer.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Count' }] });
+    await expect.poll(() => b.model.requests.length, { timeout: 30_000 }).toBe(1);
+    return { url, a, b, sessionId, owners, forwarded };
+  }
+
   it('prompts, follows up, cancels and aborts on the owner, and answers each request with the owner\'s answer', async () => {
     const url = await createTestDatabase();
     const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
@@ -102,16 +117,7 @@ describe.skipIf(!requireProgram(POSTGRES))('requests forwarded to the daemon tha
   }, 120_000);
 
   it('waits for the answer of a live owner that let the session go after taking the request (its turn ended, its lease released)', async () => {
-    const url = await createTestDatabase();
-    const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
-    cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
-    const owners = new Map<string, string>();
-    const a = await startDaemon(url, workspace, owners, []);
-    const b = await startDaemon(url, workspace, owners, [stalled]);
-    const { sessionId } = await b.daemon.peer.call('session/new', { cwd: workspace, mcpServers: [] });
-    owners.set(sessionId, b.id);
-    const forwarded = a.daemon.peer.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Count' }] });
-    await expect.poll(() => b.model.requests.length, { timeout: 30_000 }).toBe(1);
+    const { url, a, b, sessionId, owners, forwarded } = await promptForwardedToStalledOwner();
     // The lease store says nobody owns the session, as between B's release at the turn's end and its answer reaching A.
     owners.delete(sessionId);
     // Several of A's owner checks go by (every 250 ms) while B, alive, still runs the turn.
@@ -121,16 +127,7 @@ describe.skipIf(!requireProgram(POSTGRES))('requests forwarded to the daemon tha
   }, 120_000);
 
   it('fails a forwarded prompt whose owner died after taking it, saying to send it again', async () => {
-    const url = await createTestDatabase();
-    const workspace = mkdtempSync(join(tmpdir(), 'agentd-ws-'));
-    cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
-    const owners = new Map<string, string>();
-    const a = await startDaemon(url, workspace, owners, []);
-    const b = await startDaemon(url, workspace, owners, [stalled]);
-    const { sessionId } = await b.daemon.peer.call('session/new', { cwd: workspace, mcpServers: [] });
-    owners.set(sessionId, b.id);
-    const forwarded = a.daemon.peer.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Count' }] });
-    await expect.poll(() => b.model.requests.length, { timeout: 30_000 }).toBe(1);
+    const { url, a, b, sessionId, owners, forwarded } = await promptForwardedToStalledOwner();
     await looksKilled(url, b.daemon, b.id);
     owners.delete(sessionId);
     const answer = await forwarded;

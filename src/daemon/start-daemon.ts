@@ -85,8 +85,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   const slots = new TurnSlots(config.cluster?.concurrency ?? DEFAULT_CONCURRENCY);
   // Requests for a session another live daemon holds go to it (tests may name the owner themselves).
   const findSessionOwner = options.findSessionOwner ?? ((sessionId: string) => cluster.leases.heldElsewhere(sessionId));
-  const isDaemonAlive = async (daemonId: string): Promise<boolean> => (await cluster.liveDaemonIds()).includes(daemonId);
-  const links: ClusterLinks = await openCluster(choice ?? { type: 'sqlite' }, { taker: cluster, slots, findSessionOwner, isDaemonAlive, log }).catch((error: unknown) =>
+  const links: ClusterLinks = await openCluster(choice ?? { type: 'sqlite' }, { taker: cluster, slots, findSessionOwner, log }).catch((error: unknown) =>
     fail(pgBossFailed(error)),
   );
   opened.push(async () => {
@@ -120,8 +119,7 @@ export async function buildDaemon(settings: DaemonSettings, clients?: Set<Client
   if (choice?.type === 'postgres') {
     const { startSessionUpdates } = await import('./cluster/start-session-updates.js');
     const holdsLease = (sessionId: string): boolean => cluster.leases.holds(sessionId);
-    const otherLiveDaemons = async (): Promise<string[]> =>
-      (await store.cluster.listDaemons()).filter((other) => other.alive && other.id !== cluster.daemonId).map((other) => other.id);
+    const otherLiveDaemons = async (): Promise<string[]> => (await cluster.liveDaemonIds()).filter((id) => id !== cluster.daemonId);
     const questions = followerQuestionPorts(daemon, links.routing);
     crossDaemon = await startSessionUpdates(choice.url, { daemonId: cluster.daemonId, holdsLease, otherLiveDaemons }, daemon.sessions, questions, log).catch(fail);
   }

@@ -24,15 +24,14 @@ export interface ClusterLinks {
 export async function openCluster(
   choice: StoreConfig,
   parts: {
+    /** This daemon (the cluster membership): its id, its roots and who lives, for the queue and the routing. */
     taker: PromptTaker;
     slots: TurnSlots;
     findSessionOwner: FindSessionOwner;
-    /** Whether a daemon is alive in the registry (a request sent to one serving a folder waits while it is). */
-    isDaemonAlive: (daemonId: string) => Promise<boolean>;
     log: (line: string) => void;
   },
 ): Promise<ClusterLinks> {
-  const { taker, slots, findSessionOwner, isDaemonAlive, log } = parts;
+  const { taker, slots, findSessionOwner, log } = parts;
   const { daemonId } = taker;
   if (choice.type !== 'postgres') {
     return { work: new InProcessWorkQueue(daemonId, slots, log), routing: localSessionRouting(daemonId), close: async () => undefined };
@@ -45,7 +44,7 @@ export async function openCluster(
   const connection = await PgBossConnection.open(choice.url, log);
   return {
     work: new PgBossWorkQueue(connection, slots, taker, log),
-    routing: new PgBossSessionRouting(daemonId, connection, findSessionOwner, isDaemonAlive, log),
+    routing: new PgBossSessionRouting(daemonId, connection, findSessionOwner, () => taker.liveDaemonIds(), log),
     close: () => connection.close(),
   };
 }

@@ -73,7 +73,8 @@ export class PgBossSessionRouting implements DaemonSessionRouting {
     readonly daemonId: string,
     private readonly connection: PgBossConnection,
     private readonly findOwner: FindSessionOwner,
-    private readonly isAlive: (daemonId: string) => Promise<boolean>,
+    /** The ids of the daemons alive now, by the registry. */
+    private readonly liveDaemonIds: () => Promise<string[]>,
     private readonly log: (line: string) => void,
   ) {}
 
@@ -232,10 +233,13 @@ export class PgBossSessionRouting implements DaemonSessionRouting {
    * daemon is gone, or when another daemon took the session before it took the request.
    */
   private async failOrphans(): Promise<void> {
+    // The registry is read once a pass, however many requests wait, and only if an owner changed.
+    let alive: Promise<Set<string>> | undefined;
+    const isAlive = async (daemonId: string): Promise<boolean> => (await (alive ??= this.liveDaemonIds().then((ids) => new Set(ids)))).has(daemonId);
     for (const [requestId, waiting] of this.waiting) {
       let orphaned: 'gone' | 'taken_elsewhere' | undefined;
       try {
-        orphaned = await this.orphaned(waiting);
+        orphaned = await this.orphaned(waiting, isAlive);
       } catch {
         continue;
       }
@@ -278,10 +282,10 @@ export class PgBossSessionRouting implements DaemonSessionRouting {
    * the session by another. A live daemon that took the request answers it in every case,
    * so only one that has not taken it yet is asked for it back.
    */
-  private async orphaned(waiting: Waiting): Promise<'gone' | 'taken_elsewhere' | undefined> {
+  private async orphaned(waiting: Waiting, isAlive: (daemonId: string) => Promise<boolean>): Promise<'gone' | 'taken_elsewhere' | undefined> {
     const owner = await this.findOwner(waiting.sessionId);
     if (owner === waiting.owner) return undefined;
-    if (!(await this.isAlive(waiting.owner))) return 'gone';
+    if (!(await isAlive(waiting.owner))) return 'gone';
     // A serving daemon is not an owner yet: its lease comes when it takes the request, so no lease is no news.
     if (waiting.role === 'serving' && owner === undefined) return undefined;
     return 'taken_elsewhere';

@@ -15,6 +15,8 @@ import type { QueuedPromptJob, RunQueuedPrompt } from './run-queued-prompt.js';
 export class InProcessWorkQueue implements DaemonWorkQueue {
   readonly kind = 'in-process';
   private readonly queued: QueuedPromptJob[] = [];
+  /** Ids of the jobs running now (a job queued again under one of them is not queued twice). */
+  private readonly running = new Set<string>();
   /** Sessions whose job runs now: their next job waits. */
   private readonly busySessions = new Set<string>();
   private readonly inHand = new Set<Promise<void>>();
@@ -39,7 +41,7 @@ export class InProcessWorkQueue implements DaemonWorkQueue {
     if (!this.taking) throw new Error('the daemon is stopping: queue the prompt again once it runs');
     const { jobId, ...rest } = prompt;
     const job = { id: jobId ?? randomUUID(), ...rest };
-    if (this.queued.some((waiting) => waiting.id === job.id)) return { jobId: job.id };
+    if (this.running.has(job.id) || this.queued.some((waiting) => waiting.id === job.id)) return { jobId: job.id };
     this.queued.push(job);
     this.take();
     return { jobId: job.id };
@@ -87,6 +89,7 @@ export class InProcessWorkQueue implements DaemonWorkQueue {
 
   private execute(run: RunQueuedPrompt, job: QueuedPromptJob, slot: ReleaseSlot): void {
     this.busySessions.add(job.sessionId);
+    this.running.add(job.id);
     const done = run(job, slot)
       .then(
         (result) => {
@@ -96,6 +99,7 @@ export class InProcessWorkQueue implements DaemonWorkQueue {
       )
       .finally(() => {
         this.busySessions.delete(job.sessionId);
+        this.running.delete(job.id);
         this.inHand.delete(done);
         this.take();
       });

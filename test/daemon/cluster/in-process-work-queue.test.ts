@@ -91,6 +91,25 @@ describe('the in-process work queue and turn slots', () => {
     expect(users.map((m) => JSON.stringify(m.content))).toEqual([expect.stringContaining('first'), expect.stringContaining('second'), expect.stringContaining('third')]);
   });
 
+  it('queues a job given its id once, whether the first is still waiting or already running', async () => {
+    const { peer } = await start({ concurrency: 1 });
+    const { sessionId } = await peer.call('session/new', { cwd: workspace!, mcpServers: [] });
+    const body = chatCompletionSse(['Working', ' on']);
+    replay!.enqueue({ body, stallAfterBytes: body.indexOf('" on"') });
+    const { work } = await daemon!.context();
+    const job = { sessionId, prompt: text('once'), cwd: workspace!, jobId: '6f1d2c3b-0a9e-4b8c-8d7f-1e2a3b4c5d6e' };
+    expect(await work.queuePrompt(job)).toEqual({ jobId: job.jobId });
+    await expect.poll(() => replay!.requests.length).toBe(1);
+    // Running now: queued again, it is not queued a second time.
+    expect(await work.queuePrompt(job)).toEqual({ jobId: job.jobId });
+    expect(await work.waiting()).toBe(0);
+    await peer.call('session/abort', { sessionId });
+    await expect.poll(() => work.held).toBe(0);
+    const { sessions } = await daemon!.context();
+    expect((await sessions.store.listTurns(sessionId)).map((turn) => turn.id)).toEqual([job.jobId]);
+    expect(replay!.requests).toHaveLength(1);
+  });
+
   it('with cluster.concurrency 1, a second session\'s prompt waits busy for the slot and runs once the first turn ends', async () => {
     const { peer } = await start({ concurrency: 1 });
     const first = await peer.call('session/new', { cwd: workspace!, mcpServers: [] });

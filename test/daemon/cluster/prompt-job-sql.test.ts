@@ -66,6 +66,16 @@ describe.skipIf(!requireProgram(POSTGRES))('the prompt queue\'s own statements o
     expect((await jobOf(boss, 'c1')).output).toEqual({ takenBy: 'dmn_two' });
   }, 60_000);
 
+  it('gives one session\'s jobs to one taker at a time when many fetch at once, the oldest first', async () => {
+    const boss = await queue();
+    for (const text of ['a1', 'a2', 'a3', 'a4', 'a5']) await send(boss, 'ses_a', text);
+    await send(boss, 'ses_b', 'b1');
+    const taken = await Promise.all(Array.from({ length: 10 }, (_, index) => take(boss, `dmn_${index}`)));
+    expect(taken.filter((text) => text !== undefined).sort()).toEqual(['a1', 'b1']);
+    const { rows } = await boss.getDb().executeSql(`SELECT singleton_key, count(*)::int AS n FROM pgboss.job WHERE name = $1 AND state = 'active' GROUP BY 1 ORDER BY 1`, [PROMPT_QUEUE]);
+    expect(rows).toEqual([{ singleton_key: 'ses_a', n: 1 }, { singleton_key: 'ses_b', n: 1 }]);
+  }, 60_000);
+
   it('keeps a session\'s order behind its oldest job while that one waits out a retry delay', async () => {
     const boss = await queue();
     await send(boss, 'ses_a', 'a1');

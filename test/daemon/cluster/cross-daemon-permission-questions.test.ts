@@ -125,6 +125,7 @@ describe.skipIf(!requireProgram(POSTGRES))('permission questions across daemons 
     releaseY();
     expect(await turn).toEqual({ stopReason: 'end_turn' });
     expect(existsSync(join(workspace, 'note.txt'))).toBe(true);
+    await resolved(y);
     expect(resolvedOutcomes(y)).toEqual(['allow_once']);
   });
 
@@ -186,6 +187,8 @@ describe.skipIf(!requireProgram(POSTGRES))('permission questions across daemons 
     expect(await turn).toEqual({ stopReason: 'end_turn' });
     expect(existsSync(join(workspace, 'note.txt'))).toBe(false);
     expect(toolResult(replay)).toMatch(/Permission denied: the user rejected this write call/);
+    // Told through the database, which may come after the turn's own answer.
+    await resolved(y);
     expect(resolvedOutcomes(y)).toEqual(['reject_once']);
   });
 });

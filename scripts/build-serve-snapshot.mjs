@@ -13,7 +13,7 @@ import { buildSnapshotBlob } from './snapshot-blob.mjs';
 // heap to restore stays small (a snapshot of everything, 24 MB, took 170 ms to restore);
 // `ws` too, which only the dashboard's HTTP server uses and which requires optional native
 // packages (bufferutil, utf-8-validate) that a snapshot could not load; pg and pg-boss, only for a PostgreSQL store.
-const AT_RUN_TIME = /^(web-tree-sitter|tree-sitter-bash|gpt-tokenizer|undici|turndown|@mixmark-io\/domino|ajv|ajv-formats|chokidar|@modelcontextprotocol\/sdk|ws|pg|pg-boss)(\/.*)?$/;
+const AT_RUN_TIME = /^(web-tree-sitter|tree-sitter-bash|gpt-tokenizer|undici|turndown|@mixmark-io\/domino|ajv|ajv-formats|@modelcontextprotocol\/sdk|ws|pg|pg-boss)(\/.*)?$/;
 
 /** The global the snapshot's modules require packages through: set at build time by the banner, at run time by the entry. */
 const RUNTIME_REQUIRE = 'globalThis.agentdSnapshotRequire';
@@ -45,12 +45,14 @@ export async function buildServeSnapshot(root, outdir) {
       {
         name: 'packages-at-run-time',
         setup(plugin) {
-          // The data-directory lock imports SQLite on the serve path itself: a stand-in that loads it on first use.
-          plugin.onResolve({ filter: /^better-sqlite3$/ }, (args) => ({ path: args.path, namespace: 'lazy-package' }));
-          plugin.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => ({
-            contents: `let loaded; const load = () => (loaded ??= ${RUNTIME_REQUIRE}(${JSON.stringify(args.path)}));
-module.exports = new Proxy(function () {}, { construct: (_, a) => new (load())(...a), apply: (_, self, a) => load().apply(self, a), get: (_, key) => load()[key] });`,
-          }));
+          // better-sqlite3's JavaScript is bundled (requiring it from node_modules at run time cost
+          // ~6 ms of the data-directory lock, right after the first answer); its native addon is
+          // loaded from beside the installed package when the first database opens
+          // (snapshot-sqlite-addon.cjs, in place of `bindings`, which only better-sqlite3 uses).
+          plugin.onResolve({ filter: /^bindings$/ }, (args) => {
+            if (!/[\\/]better-sqlite3[\\/]/.test(args.importer)) throw new Error(`bindings imported by ${args.importer}: only better-sqlite3's addon is loaded this way`);
+            return { path: join(root, 'scripts', 'snapshot-sqlite-addon.cjs') };
+          });
           plugin.onResolve({ filter: AT_RUN_TIME }, (args) => ({ path: args.path, namespace: 'package-at-run-time' }));
           plugin.onLoad({ filter: /.*/, namespace: 'package-at-run-time' }, (args) => ({
             contents: `module.exports = ${RUNTIME_REQUIRE}(${JSON.stringify(args.path)});`,

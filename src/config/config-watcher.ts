@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FSWatcher } from 'chokidar';
+import { watch, type FSWatcher } from 'chokidar';
 import { AGENTS_FILE_NAME, findRepositoryRoot } from './find-agents-files.js';
-import { loadChokidarWatch } from './load-chokidar.js';
 
 /** What changed, after a burst of saves has settled. */
 export type ConfigChange =
@@ -140,7 +139,7 @@ export class ConfigWatcher {
   }
 
   private watchPaths(paths: string[], wanted: (file: string) => boolean, key: string, change: (files: string[]) => ConfigChange): FSWatcher {
-    const watcher = loadChokidarWatch()(paths, {
+    const watcher = watch(paths, {
       ignoreInitial: true,
       // Only what a configuration is read from: a repository's other folders are never walked.
       ignored: (file) => !wanted(path.resolve(file)),

@@ -1,5 +1,6 @@
 import { methodsByName } from '../../protocol/index.js';
 import { AgentdConfigSchema } from '../config/config-schema.js';
+import { readSessionMeta } from '../store/session-meta.js';
 
 /**
  * Run while the start-up snapshot is built (src/cli/serve-snapshot.ts), never at run time:
@@ -23,5 +24,7 @@ export function warmUpForSnapshot(): boolean {
   let valid = true;
   for (const config of configs) valid = AgentdConfigSchema.safeParse(config).success && valid;
   for (const [method, params] of requests) valid = methodsByName.get(method)?.params.safeParse(params, { reportInput: true }).success === true && valid;
+  // A new session's row, read back before session/new is answered: its meta is empty.
+  valid = Object.keys(readSessionMeta({})).length === 0 && valid;
   return valid;
 }

@@ -45,9 +45,17 @@ export class ProjectModels {
 
   /** The models a session may pick (configured providers only). */
   choices(): Array<{ value: string; name: string }> {
+    // Asked once per provider, not per model: an unconfigured provider's answer is a thrown
+    // error, and the catalog lists hundreds of models (session/new waits for this list).
+    const configured = new Map<string, boolean>();
+    const isConfigured = (provider: string): boolean => {
+      let answer = configured.get(provider);
+      if (answer === undefined) configured.set(provider, (answer = this.registry.isConfigured(provider)));
+      return answer;
+    };
     return this.catalog
       .list()
-      .filter((m) => this.registry.isConfigured(m.ref.split('/')[0]!))
+      .filter((m) => isConfigured(m.ref.split('/')[0]!))
       .map((m) => ({ value: m.ref, name: m.ref }));
   }
 

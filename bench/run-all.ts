@@ -12,6 +12,7 @@ import { benchRequestPreparation } from './request-preparation.js';
 import { benchRelay } from './relay/bench-relay.js';
 import { benchScale } from './scale/scale.js';
 import { benchStartUp } from './start-up.js';
+import { benchStartUpInstructions } from './start-up-instructions.js';
 
 /** Runs every benchmark and prints the figures as JSON lines (copied into RESULTS.md). */
 async function main(): Promise<void> {
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
   if (!only || only === 'cold-start') console.log(JSON.stringify({ bench: 'cold-start', ...(await benchColdStart()) }));
   // `start-up 11 2000`: runs, chunks in the reply after which the serve daemons' peak RSS is read.
   if (!only || only === 'start-up') console.log(JSON.stringify({ bench: 'start-up', ...(await benchStartUp(Number(process.argv[3] ?? 11), Number(process.argv[4] ?? 2000))) }));
+  // `start-up-instructions 2 DIR,DIR`: runs, other builds' bin folders; needs valgrind, so only when asked for.
+  if (only === 'start-up-instructions') console.log(JSON.stringify({ bench: 'start-up-instructions', ...(await benchStartUpInstructions(Number(process.argv[3] ?? 2), (process.argv[4] ?? '').split(',').filter((dir) => dir !== ''))) }));
   if (!only || only === 'snapshot') console.log(JSON.stringify({ bench: 'cold-start-snapshot', ...(await benchColdStartSnapshot()) }));
   if (!only || only === 'first-prompt') console.log(JSON.stringify({ bench: 'first-prompt', ...(await benchFirstPrompt(11, Number(only === 'first-prompt' ? (process.argv[3] ?? 0) : 0))) }));
   if (!only || only === 'loop') console.log(JSON.stringify({ bench: 'loop-overhead', ...(await benchLoopOverhead()) }));

@@ -1,0 +1,109 @@
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** This build's bin folder: the snapshot, its entry and the launcher beside them. */
+const BIN_DIR = fileURLToPath(new URL('../bin/', import.meta.url));
+
+/** Instructions of one phase, and the part of them V8 spent compiling functions on their first call. */
+interface Phase {
+  instructions: number;
+  lazyCompile: number;
+  checksum: number;
+  deserialize: number;
+}
+
+/**
+ * `agentd serve --stdio` started from a build's snapshot under valgrind's callgrind, which
+ * counts instructions: a figure the machine's load does not move, unlike the wall clock.
+ * Phases are cut where the process waits for the client: spawn → `initialize` answered,
+ * then → `session/new` answered (`callgrind_control --dump` as each answer arrives). Each
+ * phase also gives what V8's lazy compilation, the snapshot's checksum and its
+ * deserialization took of it. `bins` are other builds' bin folders (before/after); the home
+ * of each is kept across its runs, as an editor's is.
+ */
+export async function benchStartUpInstructions(runs = 2, bins: string[] = []): Promise<Record<string, Record<string, number>>> {
+  if (spawnSync('valgrind', ['--version']).status !== 0) throw new Error('start-up-instructions needs valgrind (apt-get install valgrind)');
+  const workspace = mkdtempSync(join(tmpdir(), 'agentd-bench-ws-'));
+  const table: Record<string, Record<string, number>> = {};
+  try {
+    for (const bin of [BIN_DIR, ...bins].map((dir) => resolve(dir))) {
+      const home = mkdtempSync(join(tmpdir(), 'agentd-bench-cg-'));
+      mkdirSync(join(home, 'config'));
+      writeFileSync(join(home, 'config', 'config.json'), JSON.stringify({ model: 'local/bench', providers: { local: { type: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1' } } }));
+      try {
+        await oneRun(bin, home, workspace); // the database is made once, as at an editor's first start
+        const phases: Array<[Phase, Phase]> = [];
+        for (let run = 0; run < runs; run++) phases.push(await oneRun(bin, home, workspace));
+        const row: Record<string, number> = {};
+        for (const [index, name] of ['initialize', 'sessionNew'].entries()) {
+          for (const key of ['instructions', 'lazyCompile', 'checksum', 'deserialize'] as const) {
+            row[`${name}${key[0]!.toUpperCase()}${key.slice(1)}M`] = Math.round(Math.min(...phases.map((phase) => phase[index]![key])) / 1e5) / 10;
+          }
+        }
+        table[bin] = row;
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    rmSync(workspace, { recursive: true, force: true });
+  }
+  return table;
+}
+
+async function oneRun(bin: string, home: string, workspace: string): Promise<[Phase, Phase]> {
+  const out = join(mkdtempSync(join(tmpdir(), 'agentd-bench-cgout-')), 'callgrind.out');
+  const flags = /^v8_flags=(.*)$/m.exec(readFileSync(join(bin, 'agentd'), 'utf8'))?.[1]?.split(' ') ?? [];
+  const env: NodeJS.ProcessEnv = { ...process.env, AGENTD_HOME: home };
+  delete env.NODE_EXTRA_CA_CERTS;
+  const child = spawn(
+    'valgrind',
+    ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, ...flags, '--snapshot-blob', join(bin, 'serve-snapshot.blob'), join(bin, 'chunks', 'serve-snapshot.cjs'), 'serve', '--stdio'],
+    { env, stdio: ['pipe', 'pipe', 'ignore'] },
+  );
+  const send = (message: object): void => void child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  const dump = (name: string): void => void execFileSync('callgrind_control', ['--dump', name, String(child.pid)], { stdio: 'ignore' });
+  let pending = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (text: string) => {
+    pending += text;
+    for (let i = pending.indexOf('\n'); i >= 0; i = pending.indexOf('\n')) {
+      const line = pending.slice(0, i);
+      pending = pending.slice(i + 1);
+      if (line.includes('"id":0')) {
+        dump('initialize');
+        send({ id: 1, method: 'session/new', params: { cwd: workspace, mcpServers: [] } });
+      } else if (line.includes('"id":1')) {
+        dump('session-new');
+        child.stdin.end();
+      }
+    }
+  });
+  const exited = new Promise((done) => child.once('exit', done));
+  send({ id: 0, method: 'initialize', params: { protocolVersion: 1 } });
+  await exited;
+  try {
+    return [phaseOf(`${out}.1`), phaseOf(`${out}.2`)];
+  } finally {
+    rmSync(resolve(out, '..'), { recursive: true, force: true });
+  }
+}
+
+/** A dump's total and the inclusive instructions of three V8 functions, from callgrind_annotate. */
+function phaseOf(file: string): Phase {
+  const text = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const total = /^([\d,]+) \S+\s+PROGRAM TOTALS/m.exec(text)?.[1];
+  const inclusive = (name: RegExp): number => {
+    const line = text.split('\n').find((row) => name.test(row));
+    return line ? Number(/^\s*([\d,]+)/.exec(line)![1]!.replaceAll(',', '')) : 0;
+  };
+  return {
+    instructions: Number(total?.replaceAll(',', '') ?? NaN),
+    lazyCompile: inclusive(/v8::internal::Runtime_CompileLazy\(/),
+    checksum: inclusive(/v8::internal::Checksum\(/),
+    deserialize: inclusive(/v8::internal::ContextDeserializer::Deserialize\(/) + inclusive(/v8::internal::StartupDeserializer::DeserializeIntoIsolate\(/),
+  };
+}

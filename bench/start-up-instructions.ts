@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lineReader } from './support/line-reader.js';
 
 /** This build's bin folder: the snapshot, its entry and the launcher beside them. */
 const BIN_DIR = fileURLToPath(new URL('../bin/', import.meta.url));
@@ -66,24 +67,15 @@ async function oneRun(bin: string, home: string, workspace: string): Promise<[Ph
   );
   const send = (message: object): void => void child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
   const dump = (name: string): void => void execFileSync('callgrind_control', ['--dump', name, String(child.pid)], { stdio: 'ignore' });
-  let pending = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (text: string) => {
-    pending += text;
-    for (let i = pending.indexOf('\n'); i >= 0; i = pending.indexOf('\n')) {
-      const line = pending.slice(0, i);
-      pending = pending.slice(i + 1);
-      if (line.includes('"id":0')) {
-        dump('initialize');
-        send({ id: 1, method: 'session/new', params: { cwd: workspace, mcpServers: [] } });
-      } else if (line.includes('"id":1')) {
-        dump('session-new');
-        child.stdin.end();
-      }
-    }
-  });
+  const answers = lineReader(child);
   const exited = new Promise((done) => child.once('exit', done));
   send({ id: 0, method: 'initialize', params: { protocolVersion: 1 } });
+  await answers.next((line) => line.includes('"id":0'));
+  dump('initialize');
+  send({ id: 1, method: 'session/new', params: { cwd: workspace, mcpServers: [] } });
+  await answers.next((line) => line.includes('"id":1'));
+  dump('session-new');
+  child.stdin.end();
   await exited;
   try {
     return [phaseOf(`${out}.1`), phaseOf(`${out}.2`)];

@@ -4,11 +4,11 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { median } from './support/daemon-client.js';
 import { processCpuMs, statusMiB } from './support/proc-stats.js';
 import { chatFrames, startSseServer } from './support/sse-server.js';
+import { lineReader } from './support/line-reader.js';
 import { BARE_NODE_ARGS } from './support/time-to-answer.js';
 
 /** The `agentd` bin (the launcher that starts `serve` from the snapshot) and the CommonJS entry it runs otherwise. */
@@ -189,22 +189,3 @@ async function timeOne(
   return { initializeMs, initializeCpuMs, sessionNewMs, sessionNewCpuMs, ...(peakRssMiB === undefined ? {} : { peakRssMiB }) };
 }
 
-/** Lines of a child's stdout; `next(match)` resolves with the first line, from now on, that matches. */
-function lineReader(child: { stdout: Readable }): { next(match: (line: string) => boolean): Promise<string> } {
-  let pending = '';
-  let waiter: { match: (line: string) => boolean; resolve: (line: string) => void } | undefined;
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (text: string) => {
-    pending += text;
-    for (let i = pending.indexOf('\n'); i >= 0; i = pending.indexOf('\n')) {
-      const line = pending.slice(0, i);
-      pending = pending.slice(i + 1);
-      if (waiter?.match(line)) {
-        const { resolve } = waiter;
-        waiter = undefined;
-        resolve(line);
-      }
-    }
-  });
-  return { next: (match) => new Promise((resolve) => (waiter = { match, resolve })) };
-}

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lineReader } from './support/line-reader.js';
+import { chatFrames, startSseServer } from './support/sse-server.js';
 
 /** This build's bin folder: the snapshot, its entry and the launcher beside them. */
 const BIN_DIR = fileURLToPath(new URL('../bin/', import.meta.url));
@@ -19,8 +20,9 @@ interface Phase {
 /**
  * `agentd serve --stdio` started from a build's snapshot under valgrind's callgrind, which
  * counts instructions: a figure the machine's load does not move, unlike the wall clock.
- * Phases are cut where the process waits for the client: spawn → `initialize` answered,
- * then → `session/new` answered (`callgrind_control --dump` as each answer arrives). Each
+ * Phases are cut where the process waits: spawn → `initialize` answered, then →
+ * `session/new` answered, then a prompt sent at once → its model request at a loopback
+ * vendor (`callgrind_control --dump` as each arrives). Each
  * phase also gives what V8's lazy compilation, the snapshot's checksum and its
  * deserialization took of it. `bins` are other builds' bin folders (before/after); the home
  * of each is kept across its runs, as an editor's is.
@@ -28,18 +30,22 @@ interface Phase {
 export async function benchStartUpInstructions(runs = 2, bins: string[] = []): Promise<Record<string, Record<string, number>>> {
   if (spawnSync('valgrind', ['--version']).status !== 0) throw new Error('start-up-instructions needs valgrind (apt-get install valgrind)');
   const workspace = mkdtempSync(join(tmpdir(), 'agentd-bench-ws-'));
+  // The prompt's model request is cut where it reaches this vendor.
+  let requested: () => void = () => {};
+  const vendor = await startSseServer(chatFrames(['hello']), { onRequest: () => requested() });
   const table: Record<string, Record<string, number>> = {};
   try {
     for (const bin of [BIN_DIR, ...bins].map((dir) => resolve(dir))) {
       const home = mkdtempSync(join(tmpdir(), 'agentd-bench-cg-'));
       mkdirSync(join(home, 'config'));
-      writeFileSync(join(home, 'config', 'config.json'), JSON.stringify({ model: 'local/bench', providers: { local: { type: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1' } } }));
+      writeFileSync(join(home, 'config', 'config.json'), JSON.stringify({ model: 'local/bench', providers: { local: { type: 'openai-chat', baseUrl: `${vendor.url}/v1` } } }));
       try {
-        await oneRun(bin, home, workspace); // the database is made once, as at an editor's first start
-        const phases: Array<[Phase, Phase]> = [];
-        for (let run = 0; run < runs; run++) phases.push(await oneRun(bin, home, workspace));
+        const run = (): Promise<Phase[]> => oneRun(bin, home, workspace, (listener) => (requested = listener));
+        await run(); // the database is made once, as at an editor's first start
+        const phases: Phase[][] = [];
+        for (let i = 0; i < runs; i++) phases.push(await run());
         const row: Record<string, number> = {};
-        for (const [index, name] of ['initialize', 'sessionNew'].entries()) {
+        for (const [index, name] of ['initialize', 'sessionNew', 'firstPrompt'].entries()) {
           for (const key of ['instructions', 'lazyCompile', 'checksum', 'deserialize'] as const) {
             row[`${name}${key[0]!.toUpperCase()}${key.slice(1)}M`] = Math.round(Math.min(...phases.map((phase) => phase[index]![key])) / 1e5) / 10;
           }
@@ -50,12 +56,13 @@ export async function benchStartUpInstructions(runs = 2, bins: string[] = []): P
       }
     }
   } finally {
+    await vendor.close();
     rmSync(workspace, { recursive: true, force: true });
   }
   return table;
 }
 
-async function oneRun(bin: string, home: string, workspace: string): Promise<[Phase, Phase]> {
+async function oneRun(bin: string, home: string, workspace: string, onModelRequest: (listener: () => void) => void): Promise<Phase[]> {
   const out = join(mkdtempSync(join(tmpdir(), 'agentd-bench-cgout-')), 'callgrind.out');
   const flags = /^v8_flags=(.*)$/m.exec(readFileSync(join(bin, 'agentd'), 'utf8'))?.[1]?.split(' ') ?? [];
   const env: NodeJS.ProcessEnv = { ...process.env, AGENTD_HOME: home };
@@ -73,12 +80,18 @@ async function oneRun(bin: string, home: string, workspace: string): Promise<[Ph
   await answers.next((line) => line.includes('"id":0'));
   dump('initialize');
   send({ id: 1, method: 'session/new', params: { cwd: workspace, mcpServers: [] } });
-  await answers.next((line) => line.includes('"id":1'));
+  const created = JSON.parse(await answers.next((line) => line.includes('"id":1'))) as { result: { sessionId: string } };
   dump('session-new');
+  // The prompt sent at once, as a client with one ready does: no warm-up has run.
+  const requested = new Promise<void>((resolve) => onModelRequest(resolve));
+  send({ id: 2, method: 'session/prompt', params: { sessionId: created.result.sessionId, prompt: [{ type: 'text', text: 'go' }] } });
+  await requested;
+  dump('first-prompt');
+  await answers.next((line) => line.includes('"id":2'));
   child.stdin.end();
   await exited;
   try {
-    return [phaseOf(`${out}.1`), phaseOf(`${out}.2`)];
+    return [phaseOf(`${out}.1`), phaseOf(`${out}.2`), phaseOf(`${out}.3`)];
   } finally {
     rmSync(resolve(out, '..'), { recursive: true, force: true });
   }

@@ -4,9 +4,11 @@
 // checks before passing the blob. A snapshot is only for the Node binary that built it.
 // When it cannot be built, agentd still works (the launcher runs without it): one line says so.
 import { build } from 'esbuild';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { appendCompileAhead } from './compile-ahead.mjs';
 import { buildSnapshotBlob } from './snapshot-blob.mjs';
+import { trainServeSnapshot } from './train-serve-snapshot.mjs';
 
 // Loaded at run time from node_modules instead of living in the snapshot: a native addon,
 // packages that load .wasm files, and the big ones only the daemon proper uses, so the
@@ -65,5 +67,15 @@ export async function buildServeSnapshot(root, outdir) {
   });
   // What is in the snapshot, for test/cli/start-path.test.ts (the minified bundle names no module).
   writeFileSync(join(outdir, 'serve-snapshot.modules.json'), JSON.stringify(Object.keys(metafile.inputs), null, 1));
+  // What a start runs, compiled into the snapshot (train-serve-snapshot.mjs, compile-ahead.mjs).
+  // Without the list the snapshot is built as before, its functions compiled on first call.
+  rmSync(join(outdir, 'serve-snapshot.hot.json'), { force: true });
+  try {
+    await trainServeSnapshot(root, outdir);
+    appendCompileAhead(entry, JSON.parse(readFileSync(join(outdir, 'serve-snapshot.hot.json'), 'utf8')));
+  } catch (error) {
+    rmSync(join(outdir, 'serve-snapshot.hot.json'), { force: true });
+    process.stderr.write(`agentd: the start-up snapshot compiles nothing ahead: ${error.message}\n`);
+  }
   buildSnapshotBlob(outdir);
 }

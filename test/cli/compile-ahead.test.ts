@@ -1,0 +1,107 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+// @ts-expect-error: a build script, plain JavaScript
+import { appendCompileAhead } from '../../scripts/compile-ahead.mjs';
+
+/**
+ * A bundle of three functions, one never run by the start: the start-up snapshot is built
+ * from it with the compile-ahead code appended, and V8's function log of a start from that
+ * snapshot says which functions were compiled on their first call.
+ */
+const BUNDLE = `'use strict';
+function hot(a) { return a + 1; }
+function cold(a) { return a - 1; }
+class Service { run(a) { return hot(a) * 2; } get label() { return 'service'; } }
+require('node:v8').startupSnapshot.setDeserializeMainFunction(() => {
+  process.stdout.write(String(new Service().run(1)) + new Service().label + (process.env.CALL_COLD ? cold(1) : '') + '\\n');
+});
+`;
+
+describe('compiling ahead the functions a start runs, while its snapshot is built', () => {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A bin folder holding the bundle as chunks/serve-snapshot.cjs; its V8 log file, shared by build and start (it is part of the flags a snapshot must match). */
+  function binFolder(): { bundle: string; log: string; flags: string[]; hotList: string } {
+    const bin = mkdtempSync(join(tmpdir(), 'agentd-compile-ahead-'));
+    made.push(bin);
+    mkdirSync(join(bin, 'chunks'));
+    const bundle = join(bin, 'chunks', 'serve-snapshot.cjs');
+    writeFileSync(bundle, BUNDLE);
+    const log = join(bin, 'functions.log');
+    return { bundle, log, flags: ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate'], hotList: join(bin, 'serve-snapshot.hot.json') };
+  }
+
+  /** Offsets and names of the bundle's functions the log says were compiled (`interpreter`) and first run. */
+  function functionEvents(log: string, bundle: string): { compiled: string[]; run: Map<string, number> } {
+    let script: string | undefined;
+    const compiled: string[] = [];
+    const run = new Map<string, number>();
+    for (const line of readFileSync(log, 'utf8').split('\n')) {
+      const fields = line.split(',');
+      if (fields[0] === 'script-details' && fields[2] === bundle) script = fields[1];
+      if (fields[0] !== 'function' || fields[2] !== script) continue;
+      if (fields[1] === 'interpreter') compiled.push(fields[7]!);
+      if (fields[1] === 'first-execution') run.set(fields[7]!, Number(fields[3]));
+    }
+    return { compiled, run };
+  }
+
+  function buildAndStart(folder: ReturnType<typeof binFolder>, env: NodeJS.ProcessEnv = {}): { built: ReturnType<typeof spawnSync>; started?: ReturnType<typeof spawnSync> } {
+    const blob = join(folder.bundle, '..', '..', 'snapshot.blob');
+    const built = spawnSync(process.execPath, [...folder.flags, '--snapshot-blob', blob, '--build-snapshot', folder.bundle], { encoding: 'utf8' });
+    if (built.status !== 0) return { built };
+    const started = spawnSync(process.execPath, [...folder.flags, '--snapshot-blob', blob, folder.bundle], { encoding: 'utf8', env: { ...process.env, ...env } });
+    return { built, started };
+  }
+
+  it('a start from the snapshot runs the listed functions without compiling them, and compiles the others on their first call', () => {
+    const folder = binFolder();
+    // What a start runs, as the training finds it: the offsets of a start's first runs.
+    const training = spawnSync(process.execPath, [...folder.flags, '-r', join(process.cwd(), 'scripts', 'snapshot-training-main.cjs'), folder.bundle], { encoding: 'utf8' });
+    expect(training.stdout).toBe('4service\n');
+    const { run } = functionEvents(folder.log, folder.bundle);
+    const listed = ['hot', 'run', 'get label'].map((name) => run.get(name));
+    expect(listed.every((offset) => typeof offset === 'number')).toBe(true);
+    writeFileSync(folder.hotList, JSON.stringify(listed));
+    appendCompileAhead(folder.bundle, listed);
+
+    const { built, started } = buildAndStart(folder, { CALL_COLD: '1' });
+    expect(built.status, String(built.stderr)).toBe(0);
+    expect(started!.stdout).toBe('4service0\n');
+    const { compiled } = functionEvents(folder.log, folder.bundle);
+    expect(compiled).toContain('cold');
+    expect(compiled.filter((name) => ['hot', 'run', 'get label'].includes(name))).toEqual([]);
+  });
+
+  it('without the compile-ahead code the same start compiles them on their first call (what the test above would see if it did nothing)', () => {
+    const folder = binFolder();
+    const { built, started } = buildAndStart(folder);
+    expect(built.status, String(built.stderr)).toBe(0);
+    expect(started!.stdout).toBe('4service\n');
+    expect(functionEvents(folder.log, folder.bundle).compiled).toEqual(expect.arrayContaining(['hot', 'run', 'get label']));
+  });
+
+  it('refuses a list made from another bundle, whose offsets name none of its functions: the snapshot is not built', () => {
+    const folder = binFolder();
+    const elsewhere = [3, 5, 7, 11];
+    writeFileSync(folder.hotList, JSON.stringify(elsewhere));
+    appendCompileAhead(folder.bundle, elsewhere);
+    const { built } = buildAndStart(folder);
+    expect(built.status).not.toBe(0);
+    expect(built.stderr).toMatch(/compiled ahead 0 of the 4 functions serve-snapshot\.hot\.json lists: it was made from another bundle/);
+  });
+
+  it('builds the snapshot as before when there is no list', () => {
+    const folder = binFolder();
+    appendCompileAhead(folder.bundle, []);
+    const { built, started } = buildAndStart(folder);
+    expect(built.status, String(built.stderr)).toBe(0);
+    expect(started!.stdout).toBe('4service\n');
+  });
+});

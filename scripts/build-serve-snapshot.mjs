@@ -4,7 +4,7 @@
 // checks before passing the blob. A snapshot is only for the Node binary that built it.
 // When it cannot be built, agentd still works (the launcher runs without it): one line says so.
 import { build } from 'esbuild';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendCompileAhead } from './compile-ahead.mjs';
 import { buildSnapshotBlob } from './snapshot-blob.mjs';
@@ -71,8 +71,8 @@ export async function buildServeSnapshot(root, outdir) {
   // Without the list the snapshot is built as before, its functions compiled on first call.
   rmSync(join(outdir, 'serve-snapshot.hot.json'), { force: true });
   try {
-    await trainServeSnapshot(root, outdir);
-    appendCompileAhead(entry, JSON.parse(readFileSync(join(outdir, 'serve-snapshot.hot.json'), 'utf8')));
+    const hot = await trainServeSnapshot(root, outdir);
+    appendCompileAhead(entry, hot.bundle);
   } catch (error) {
     rmSync(join(outdir, 'serve-snapshot.hot.json'), { force: true });
     process.stderr.write(`agentd: the start-up snapshot compiles nothing ahead: ${error.message}\n`);

@@ -6,7 +6,9 @@
 // with --allow-natives-syntax, which the appended code turns on just to make three small
 // functions and turns off again (a snapshot is refused under flags other than its build's).
 // It reaches the functions the bundle names at its top level (declarations and classes,
-// with their methods and accessors); closures made inside other functions stay lazy.
+// with their methods and accessors) and those Node's already loaded modules export (Node's
+// own functions are in the snapshot's heap too); closures made inside other functions, and
+// what a module keeps private, stay lazy.
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const RESERVED = new Set(
@@ -34,7 +36,9 @@ function compileAhead(candidates) {
   const { existsSync, readFileSync } = require('node:fs');
   const list = require('node:path').join(__dirname, '..', 'serve-snapshot.hot.json');
   if (!existsSync(list)) return;
-  const hot = new Set(JSON.parse(readFileSync(list, 'utf8')));
+  const listed = JSON.parse(readFileSync(list, 'utf8'));
+  const hot = new Set(listed.bundle);
+  const builtinHot = new Set(listed.builtins);
   const v8 = require('node:v8');
   v8.setFlagsFromString('--allow-natives-syntax');
   let natives;
@@ -48,29 +52,43 @@ function compileAhead(candidates) {
   } finally {
     v8.setFlagsFromString('--no-allow-natives-syntax');
   }
+  const NATIVE_CODE = /\{\s*\[native code\]\s*\}$/;
   const bundleScript = natives.script(compileAhead);
   const seen = new Set();
   let compiled = 0;
   const consider = (value) => {
     if (typeof value !== 'function' || seen.has(value)) return;
     seen.add(value);
-    if (natives.script(value) === bundleScript && hot.has(natives.position(value))) {
-      natives.compile(value);
-      compiled++;
-    }
+    // Node's built-ins written in C++ and bound functions have no script to compile (the natives would crash on them).
+    if (NATIVE_CODE.test(Function.prototype.toString.call(value))) return;
+    const ours = natives.script(value) === bundleScript;
+    if (!(ours ? hot : builtinHot).has(natives.position(value))) return;
+    natives.compile(value);
+    if (ours) compiled++;
   };
-  for (const candidate of candidates) {
-    if (typeof candidate !== 'function') continue;
-    consider(candidate);
-    for (const holder of [candidate, candidate.prototype]) {
+  // A function or object, the functions among its own members, and their prototypes' methods
+  // and accessors (no getter is called: one may load a module).
+  const walked = new Set();
+  const considerWithMembers = (value) => {
+    if ((typeof value !== 'function' && (typeof value !== 'object' || value === null)) || walked.has(value)) return;
+    walked.add(value);
+    consider(value);
+    for (const holder of [value, typeof value === 'function' ? value.prototype : undefined]) {
       if (holder === null || (typeof holder !== 'object' && typeof holder !== 'function')) continue;
       for (const key of Reflect.ownKeys(holder)) {
         const property = Object.getOwnPropertyDescriptor(holder, key);
-        consider(property?.value);
         consider(property?.get);
         consider(property?.set);
+        if (typeof property?.value === 'function') (holder === value ? considerWithMembers : consider)(property.value);
       }
     }
+  };
+  for (const candidate of candidates) considerWithMembers(candidate);
+  // Node's own modules this build already loaded (loading another would only grow the snapshot), by what they export.
+  for (const entry of process.moduleLoadList) {
+    const name = /^NativeModule (?!internal\/)(\S+)$/.exec(entry)?.[1];
+    if (name === undefined) continue;
+    considerWithMembers(require(`node:${name}`));
   }
   // Far fewer means the list was made for another bundle: its offsets name nothing here.
   if (compiled < hot.size / 4) throw new Error(`compiled ahead ${compiled} of the ${hot.size} functions serve-snapshot.hot.json lists: it was made from another bundle`);

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Runs the training and writes `outdir`/serve-snapshot.hot.json; returns how many functions it lists. */
+/** Runs the training and writes `outdir`/serve-snapshot.hot.json: `{ bundle, builtins }`, start offsets of the bundle's functions and of Node's own. */
 export async function trainServeSnapshot(root, outdir) {
   const bundle = join(outdir, 'chunks', 'serve-snapshot.cjs');
   const work = mkdtempSync(join(tmpdir(), 'agentd-snapshot-training-'));
@@ -29,9 +29,9 @@ export async function trainServeSnapshot(root, outdir) {
     const env = { ...process.env, AGENTD_HOME: home };
     delete env.NODE_OPTIONS;
     await driveServe(spawn(process.execPath, [...node, bundle, 'serve', '--stdio'], { env, stdio: ['pipe', 'pipe', 'pipe'] }), workspace);
-    const offsets = firstRunAfterStart(readFileSync(log, 'utf8'), bundle);
-    writeFileSync(join(outdir, 'serve-snapshot.hot.json'), JSON.stringify(offsets));
-    return offsets.length;
+    const hot = firstRunAfterStart(readFileSync(log, 'utf8'), bundle);
+    writeFileSync(join(outdir, 'serve-snapshot.hot.json'), JSON.stringify(hot));
+    return hot;
   } finally {
     await vendor.close();
     rmSync(work, { recursive: true, force: true });
@@ -74,23 +74,32 @@ function driveServe(child, workspace) {
 }
 
 /**
- * The start offsets of the bundle's functions first run after the training's start, from V8's
- * function log: `function,first-execution,<script id>,<start>,<end>,…,<name>`, the script's
- * id from its `script-details` line.
+ * The start offsets of the functions first run after the training's start, from V8's
+ * function log (`function,first-execution,<script id>,<start>,<end>,…,<name>`, a script's
+ * name from its `script-details` line): the bundle's, and Node's own modules' (`node:…`,
+ * one set for all: their functions are found by offset among what Node's modules export,
+ * and an offset of one module that happens to start a function of another costs only that
+ * function's compilation).
  */
-function firstRunAfterStart(log, bundle) {
-  let script;
+export function firstRunAfterStart(log, bundle) {
+  const scripts = new Map();
   let started = false;
-  const offsets = new Set();
+  const own = new Set();
+  const builtins = new Set();
   for (const line of log.split('\n')) {
     const fields = line.split(',');
-    if (fields[0] === 'script-details' && fields[2] === bundle) script = fields[1];
+    if (fields[0] === 'script-details') scripts.set(fields[1], fields[2]);
     if (fields[0] !== 'function' || fields[1] !== 'first-execution') continue;
     if (fields[7] === 'agentdTrainingMain') started = true;
-    else if (started && fields[2] === script) offsets.add(Number(fields[3]));
+    else if (started) {
+      const script = scripts.get(fields[2]);
+      if (script === bundle) own.add(Number(fields[3]));
+      else if (script?.startsWith('node:')) builtins.add(Number(fields[3]));
+    }
   }
-  if (!started || offsets.size === 0) throw new Error('the training run logged no function of the bundle after its start');
-  return [...offsets].sort((a, b) => a - b);
+  if (!started || own.size === 0) throw new Error('the training run logged no function of the bundle after its start');
+  const sorted = (set) => [...set].sort((a, b) => a - b);
+  return { bundle: sorted(own), builtins: sorted(builtins) };
 }
 
 /** A loopback chat-completions server answering every request with one short streamed reply. */

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script, plain JavaScript
 import { appendCompileAhead } from '../../scripts/compile-ahead.mjs';
+// @ts-expect-error: a build script, plain JavaScript
+import { firstRunAfterStart } from '../../scripts/train-serve-snapshot.mjs';
 
 /**
  * A bundle of three functions, one never run by the start: the start-up snapshot is built
@@ -16,7 +18,8 @@ function hot(a) { return a + 1; }
 function cold(a) { return a - 1; }
 class Service { run(a) { return hot(a) * 2; } get label() { return 'service'; } }
 require('node:v8').startupSnapshot.setDeserializeMainFunction(() => {
-  process.stdout.write(String(new Service().run(1)) + new Service().label + (process.env.CALL_COLD ? cold(1) : '') + '\\n');
+  const up = require('node:path').relative('/a/b', '/a');
+  process.stdout.write(String(new Service().run(1)) + new Service().label + (up === '..' ? '' : '!') + (process.env.CALL_COLD ? cold(1) : '') + '\\n');
 });
 `;
 
@@ -37,19 +40,22 @@ describe('compiling ahead the functions a start runs, while its snapshot is buil
     return { bundle, log, flags: ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate'], hotList: join(bin, 'serve-snapshot.hot.json') };
   }
 
-  /** Offsets and names of the bundle's functions the log says were compiled (`interpreter`) and first run. */
-  function functionEvents(log: string, bundle: string): { compiled: string[]; run: Map<string, number> } {
-    let script: string | undefined;
+  /** Names of the functions the log says were compiled on a call (`interpreter`): the bundle's, and Node's own. */
+  function functionEvents(log: string, bundle: string): { compiled: string[]; builtinsCompiled: string[]; run: Map<string, number> } {
+    const scripts = new Map<string, string>();
     const compiled: string[] = [];
+    const builtinsCompiled: string[] = [];
     const run = new Map<string, number>();
     for (const line of readFileSync(log, 'utf8').split('\n')) {
       const fields = line.split(',');
-      if (fields[0] === 'script-details' && fields[2] === bundle) script = fields[1];
-      if (fields[0] !== 'function' || fields[2] !== script) continue;
-      if (fields[1] === 'interpreter') compiled.push(fields[7]!);
-      if (fields[1] === 'first-execution') run.set(fields[7]!, Number(fields[3]));
+      if (fields[0] === 'script-details') scripts.set(fields[1]!, fields[2]!);
+      if (fields[0] !== 'function') continue;
+      const script = scripts.get(fields[2]!);
+      if (fields[1] === 'interpreter' && script === bundle) compiled.push(fields[7]!);
+      if (fields[1] === 'interpreter' && script?.startsWith('node:')) builtinsCompiled.push(fields[7]!);
+      if (fields[1] === 'first-execution' && script === bundle) run.set(fields[7]!, Number(fields[3]));
     }
-    return { compiled, run };
+    return { compiled, builtinsCompiled, run };
   }
 
   function buildAndStart(folder: ReturnType<typeof binFolder>, env: NodeJS.ProcessEnv = {}): { built: ReturnType<typeof spawnSync>; started?: ReturnType<typeof spawnSync> } {
@@ -62,21 +68,24 @@ describe('compiling ahead the functions a start runs, while its snapshot is buil
 
   it('a start from the snapshot runs the listed functions without compiling them, and compiles the others on their first call', () => {
     const folder = binFolder();
-    // What a start runs, as the training finds it: the offsets of a start's first runs.
+    // What a start runs, as the training finds it in V8's log of a run of the bundle.
     const training = spawnSync(process.execPath, [...folder.flags, '-r', join(process.cwd(), 'scripts', 'snapshot-training-main.cjs'), folder.bundle], { encoding: 'utf8' });
     expect(training.stdout).toBe('4service\n');
+    const hot = firstRunAfterStart(readFileSync(folder.log, 'utf8'), folder.bundle) as { bundle: number[]; builtins: number[] };
     const { run } = functionEvents(folder.log, folder.bundle);
-    const listed = ['hot', 'run', 'get label'].map((name) => run.get(name));
-    expect(listed.every((offset) => typeof offset === 'number')).toBe(true);
-    writeFileSync(folder.hotList, JSON.stringify(listed));
-    appendCompileAhead(folder.bundle, listed);
+    expect(hot.bundle).toEqual(expect.arrayContaining(['run', 'get label', 'hot'].map((name) => run.get(name))));
+    expect(hot.bundle).not.toContain(BUNDLE.indexOf('(a) { return a - 1'));
+    writeFileSync(folder.hotList, JSON.stringify(hot));
+    appendCompileAhead(folder.bundle, hot.bundle);
 
     const { built, started } = buildAndStart(folder, { CALL_COLD: '1' });
     expect(built.status, String(built.stderr)).toBe(0);
     expect(started!.stdout).toBe('4service0\n');
-    const { compiled } = functionEvents(folder.log, folder.bundle);
+    const { compiled, builtinsCompiled } = functionEvents(folder.log, folder.bundle);
     expect(compiled).toContain('cold');
     expect(compiled.filter((name) => ['hot', 'run', 'get label'].includes(name))).toEqual([]);
+    // Node's own functions too, found among what its loaded modules export.
+    expect(builtinsCompiled).not.toContain('relative');
   });
 
   it('without the compile-ahead code the same start compiles them on their first call (what the test above would see if it did nothing)', () => {
@@ -84,13 +93,15 @@ describe('compiling ahead the functions a start runs, while its snapshot is buil
     const { built, started } = buildAndStart(folder);
     expect(built.status, String(built.stderr)).toBe(0);
     expect(started!.stdout).toBe('4service\n');
-    expect(functionEvents(folder.log, folder.bundle).compiled).toEqual(expect.arrayContaining(['hot', 'run', 'get label']));
+    const { compiled, builtinsCompiled } = functionEvents(folder.log, folder.bundle);
+    expect(compiled).toEqual(expect.arrayContaining(['hot', 'run', 'get label']));
+    expect(builtinsCompiled).toContain('relative');
   });
 
   it('refuses a list made from another bundle, whose offsets name none of its functions: the snapshot is not built', () => {
     const folder = binFolder();
     const elsewhere = [3, 5, 7, 11];
-    writeFileSync(folder.hotList, JSON.stringify(elsewhere));
+    writeFileSync(folder.hotList, JSON.stringify({ bundle: elsewhere, builtins: [] }));
     appendCompileAhead(folder.bundle, elsewhere);
     const { built } = buildAndStart(folder);
     expect(built.status).not.toBe(0);

@@ -152,9 +152,10 @@ describe('the `agentd` bin, what an editor spawns for every chat', () => {
     // Its module code reads the home folder: a snapshot would keep the build's (src/config/platform-folders.ts).
     expect(modules.filter((file) => /node_modules\/env-paths\//.test(file))).toEqual([]);
     // What a start runs is compiled into the snapshot: the training found it (scripts/train-serve-snapshot.mjs).
-    const hot = JSON.parse(readFileSync(resolve(DIST, 'bin/serve-snapshot.hot.json'), 'utf8')) as number[];
-    expect(hot.length).toBeGreaterThan(200);
-    expect(hot.every((offset) => Number.isInteger(offset) && offset >= 0 && offset < text.length)).toBe(true);
+    const hot = JSON.parse(readFileSync(resolve(DIST, 'bin/serve-snapshot.hot.json'), 'utf8')) as { bundle: number[]; builtins: number[] };
+    expect(hot.bundle.length).toBeGreaterThan(200);
+    expect(hot.bundle.every((offset) => Number.isInteger(offset) && offset >= 0 && offset < text.length)).toBe(true);
+    expect(hot.builtins.length).toBeGreaterThan(100);
     // Code compiled into a snapshot cannot import(): nothing may be left to load that way.
     expect(text).not.toMatch(/\bimport\([^)]/);
   });

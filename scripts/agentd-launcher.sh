@@ -29,18 +29,43 @@ case $self in
 esac
 
 blob=$dir/serve-snapshot.blob
+# Sets $key to what the build wrote to serve-snapshot.key when this Node and this blob are the
+# ones it built together. One fork (ls, for the inodes and sizes) on the way to serve: each
+# costs a millisecond or more of the editor's wait, so the rest uses the shell's builtins.
 snapshot_key() {
-  # The folder as the build saw it (a subshell: only serve's start pays for it).
-  dir=$(cd "$dir" && pwd -P) || return 1
-  blob=$dir/serve-snapshot.blob
-  node=$(command -v node) || return 1
-  [ -f "$blob" ] || return 1
-  ls -ilLn "$node" "$blob" 2>/dev/null | while read -r inode mode links uid gid size rest; do printf '%s %s ' "$inode" "$size"; done
-  printf '%s %s\n' "$node" "$dir"
+  key=
+  # The folder as the build saw it, symlinks resolved: a subshell only when the path as
+  # reached is not already the one the key names (npm's bin symlink gives one with `..`).
+  physical=$dir
+  case $built in
+    *" $dir") ;;
+    *) physical=$(cd "$dir" && pwd -P) || return 1 ;;
+  esac
+  # The node a bare `node` runs: the first on PATH (an empty entry is the current folder).
+  node=
+  set -f
+  saved_ifs=$IFS
+  IFS=:
+  for entry in $PATH; do
+    if [ -x "${entry:-.}/node" ] && [ ! -d "${entry:-.}/node" ]; then
+      node=${entry:-.}/node
+      break
+    fi
+  done
+  IFS=$saved_ifs
+  set +f
+  [ -n "$node" ] && [ -f "$physical/serve-snapshot.blob" ] || return 1
+  stamps=
+  while read -r inode mode links uid gid size rest; do stamps="$stamps$inode $size "; done <<STAMPS
+$(ls -ilLn "$node" "$physical/serve-snapshot.blob" 2>/dev/null)
+STAMPS
+  key="$stamps$node $physical"
 }
 
 if [ -n "$AGENTD_PRINT_SNAPSHOT_KEY" ]; then
-  snapshot_key
+  built=
+  snapshot_key || exit 1
+  printf '%s\n' "$key"
   exit
 fi
 
@@ -48,8 +73,9 @@ case $1 in
   serve | '' | -*)
     if [ -f "$blob" ] && [ -r "$blob" ] && [ -r "$dir/serve-snapshot.key" ]; then
       IFS= read -r built <"$dir/serve-snapshot.key"
-      if [ "$built" = "$(snapshot_key)" ]; then
-        exec node $v8_flags --snapshot-blob "$blob" "$dir/chunks/serve-snapshot.cjs" "$@"
+      if snapshot_key && [ "$built" = "$key" ]; then
+        # The node the key was checked against, not a second search of PATH.
+        exec "$node" $v8_flags --snapshot-blob "$blob" "$dir/chunks/serve-snapshot.cjs" "$@"
       fi
       AGENTD_SNAPSHOT_SKIPPED="$blob was built for another Node or install"
     else

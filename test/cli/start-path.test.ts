@@ -91,7 +91,7 @@ describe('the `agentd` bin, what an editor spawns for every chat', () => {
     expect(launcher.startsWith('#!/bin/sh\n')).toBe(true);
     const execs = [...launcher.matchAll(/^\s*exec (.*)$/gm)].map((match) => match[1]);
     expect(execs).toEqual([
-      'node $v8_flags --snapshot-blob "$blob" "$dir/chunks/serve-snapshot.cjs" "$@"',
+      '"$node" $v8_flags --snapshot-blob "$blob" "$dir/chunks/serve-snapshot.cjs" "$@"',
       'node $v8_flags "$dir/agentd.cjs" "$@"',
       // acp above all: an editor waits for the bridge, which the daemon's flags would slow.
       'node "$dir/agentd.cjs" "$@"',

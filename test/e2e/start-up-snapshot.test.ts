@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -61,6 +61,27 @@ describe('`agentd serve` from the start-up snapshot, and without it', () => {
     const { commandLine, stderr } = await serveThrough(join(bin, 'agentd'), home.home, scratch);
     expect(commandLine).not.toContain('--snapshot-blob');
     expect(stderr).toContain('was built for another Node or install');
+  });
+
+  it('starts from the snapshot when reached through the link npm makes, whose path holds `..`', async () => {
+    const link = join(scratch, 'agentd-linked');
+    symlinkSync(join('..', 'bin', 'agentd'), link);
+    const { commandLine, stderr } = await serveThrough(link, home.home, scratch);
+    // The launcher passes the path as it reached its folder, through the link.
+    expect(commandLine).toContain(`--snapshot-blob ${scratch}/../bin/serve-snapshot.blob`);
+    expect(stderr).not.toContain('start-up snapshot');
+  });
+
+  it('falls back when the node first on PATH is another than the one the snapshot was built with, and runs that one', async () => {
+    // Another Node: a copy of this one's binary (another inode), first on PATH.
+    const otherNode = join(scratch, 'other-node');
+    mkdirSync(otherNode);
+    copyFileSync(process.execPath, join(otherNode, 'node'));
+    chmodSync(join(otherNode, 'node'), 0o755);
+    const { commandLine, stderr, sessionId } = await serveThrough(BIN, home.home, scratch, otherNode);
+    expect(commandLine).not.toContain('--snapshot-blob');
+    expect(stderr).toContain('was built for another Node or install');
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('falls back when the blob is missing, cannot be opened, or has no key', async () => {

@@ -9,8 +9,15 @@ import { RpcPeer } from './rpc-peer.js';
  * running these tests), asks for `initialize` and `session/new`, and says how the process
  * started: its command line (after the launcher's exec, the same pid) and its stderr.
  */
-export async function serveThrough(bin: string, home: string, cwd: string): Promise<{ commandLine: string; stderr: string; sessionId: string }> {
-  const env = daemonEnv(home, { PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` });
+export async function serveThrough(
+  bin: string,
+  home: string,
+  cwd: string,
+  /** A folder searched for `node` before this one's (another Node's, to see the launcher refuse the snapshot for it). */
+  pathFirst?: string,
+): Promise<{ commandLine: string; stderr: string; sessionId: string }> {
+  const path = [pathFirst, dirname(process.execPath), process.env.PATH].filter((entry) => entry !== undefined && entry !== '').join(delimiter);
+  const env = daemonEnv(home, { PATH: path });
   const child = spawn(bin, ['serve', '--stdio'], { env, stdio: 'pipe' });
   let stderr = '';
   child.stderr.setEncoding('utf8');

@@ -9,10 +9,10 @@ import { toolJsonSchema } from '../tools/tool-json-schema.js';
  * validates a config and the first requests an editor sends, as a start does. zod builds an
  * object schema's fast path (`new Function`) on its first parse, and V8 compiles a function
  * on its first call; what runs here is kept compiled in the snapshot, so a start from it
- * does neither again before `initialize` and `session/new` are answered. What it computes is
- * only ever derived from the code itself (a schema's conversion, cached by that schema). Pure: nothing
- * reads the environment, a file or the clock. Returns whether every sample was valid (a
- * refused one would warm the error path instead of the one a start takes).
+ * does neither again before `initialize` and `session/new` are answered. What it computes
+ * and keeps derives from the code alone (a schema's conversion, cached by that schema).
+ * Pure: nothing reads the environment, a file or the clock. Returns whether every sample was
+ * valid (a refused one would warm the error path instead of the one a start takes).
  */
 export function warmUpForSnapshot(): boolean {
   const configs = [

@@ -7,7 +7,7 @@ import type { ChatContentPart, ChatMessage, ChatToolCall } from './openai-chat-a
  * Each history message's wire form, made once: a long session's every request repeats
  * the same messages, and history messages are never changed once made (a compaction or a
  * budgeted tool result is a new object). The wire objects are shared between requests and
- * remembered for stringifyRequestBody, so nothing may change them after this.
+ * remembered for encodeRequestBody, so nothing may change them after this.
  */
 const withReasoning = new WeakMap<ModelMessage, ChatMessage[]>();
 const withoutReasoning = new WeakMap<ModelMessage, ChatMessage[]>();

@@ -197,7 +197,7 @@ describe('postStream keep-alive', () => {
     await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
     const url = new URL(`http://127.0.0.1:${(plain.address() as AddressInfo).port}/v1`);
     try {
-      const response = await httpPost(url, { headers: {}, body: '{}', signal: new AbortController().signal, connectMs: 5_000, firstByteMs: 5_000 });
+      const response = await httpPost(url, { headers: {}, body: Buffer.from('{}'), signal: new AbortController().signal, connectMs: 5_000, firstByteMs: 5_000 });
       const socket = response.socket;
       expect(socket.timeout).toBe(0);
       const parts: Buffer[] = [];

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { giveBackBodyBuffer } from './body-buffer-pool.js';
 import { agentFor } from './keep-alive-agents.js';
 import { clientFor } from './node-http-client.js';
 
@@ -14,7 +15,7 @@ export class TransportTimeoutError extends Error {
 
 export interface HttpPostOptions {
   headers: Record<string, string>;
-  /** The encoded body, written as it is. */
+  /** The encoded body, written as it is; handed back to body-buffer-pool once the socket has it all. */
   body: Buffer;
   /** Aborting destroys the request and its response, in any state. */
   signal: AbortSignal;
@@ -68,6 +69,8 @@ export function httpPost(url: URL, options: HttpPostOptions): Promise<IncomingMe
       clearTimeout(timer);
       reject(error);
     });
+    // Only once every byte is with the socket: a request torn down midway may still be read from.
+    request.once('finish', () => giveBackBodyBuffer(payload));
     request.end(payload);
   });
 }

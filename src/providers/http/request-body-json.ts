@@ -23,8 +23,11 @@ export function rememberWireItem<T extends object>(item: T): T {
   return item;
 }
 
-/** The UTF-8 bytes of `JSON.stringify(body)`, with remembered items of its top-level arrays encoded once. */
-export function encodeRequestBody(body: unknown): Buffer {
+/**
+ * The UTF-8 bytes of `JSON.stringify(body)`, with remembered items of its top-level arrays
+ * encoded once. `allocate` gives the memory the body is copied into (all of it is written).
+ */
+export function encodeRequestBody(body: unknown, allocate: (length: number) => Buffer = Buffer.allocUnsafe): Buffer {
   if (!isPlainObject(body)) {
     const json = JSON.stringify(body) as string | undefined;
     if (json === undefined) throw new TypeError('a request body must have JSON: undefined, a function or a symbol has none');
@@ -47,7 +50,7 @@ export function encodeRequestBody(body: unknown): Buffer {
     first = false;
   }
   pieces.text('}');
-  return pieces.concat();
+  return pieces.concat(allocate);
 }
 
 function addArray(pieces: BodyPieces, array: readonly unknown[]): void {
@@ -97,8 +100,8 @@ class BodyPieces {
     this.bytes(comma);
   }
 
-  concat(): Buffer {
-    const body = Buffer.allocUnsafe(this.length);
+  concat(allocate: (length: number) => Buffer): Buffer {
+    const body = allocate(this.length);
     let at = 0;
     for (const piece of this.list) {
       if (piece === comma) body[at++] = 0x2c;

@@ -75,6 +75,21 @@ describe('postStream', () => {
     expect(sent?.body).toEqual({ hello: 'wörld' });
   });
 
+  it('sends large bodies whole, one after another in reused memory and several at once', async () => {
+    // Over the size whose memory is reused; each smaller than the last, so stale bytes would show.
+    const bodies = [300_000, 250_000, 120_000].map((size, n) => ({ n, text: `${n}ü`.repeat(size / 3) }));
+    for (const body of bodies) {
+      server.enqueue({ body: 'data: ok\n\n' });
+      expect(await readAll(await postStream(options({ body })))).toBe('data: ok\n\n');
+      expect(server.requests.at(-1)?.text).toBe(JSON.stringify(body));
+    }
+    for (const _ of bodies) server.enqueue({ body: 'data: ok\n\n' });
+    const sent = server.requests.length;
+    await Promise.all(bodies.map(async (body) => readAll(await postStream(options({ body })))));
+    const received = server.requests.slice(sent).map((request) => request.text);
+    expect(received.sort()).toEqual(bodies.map((body) => JSON.stringify(body)).sort());
+  });
+
   it('throws the classifier error for non-2xx, with retry-after filled in and secrets redacted', async () => {
     server.enqueue({ status: 429, headers: { 'retry-after': '7' }, body: 'slow down, secret-key-123456' });
     const error = await failure(postStream(options({ redact: ['secret-key-123456'] })));

@@ -6,7 +6,9 @@
  * them as text instead left a rope of thousands of strings that the encoding to bytes had to
  * flatten and walk again: that took longer than JSON.stringify of the whole body. The bytes are
  * exactly those of `JSON.stringify(body)` (test/providers/http/request-body-json.test.ts).
+ * The start an array shares with the last one of its series (see EncodedRun) is copied whole.
  */
+import { EncodedRun } from './encoded-run.js';
 
 /**
  * Remembered items: their JSON's bytes once a body carrying them was encoded, `null` before.
@@ -38,9 +40,10 @@ export function encodeRequestBody(body: unknown, allocate: (length: number) => B
   let first = true;
   for (const key of Object.keys(body)) {
     const value = body[key];
-    if (Array.isArray(value) && typeof (value as { toJSON?: unknown }).toJSON !== 'function' && value.some(isRemembered)) {
+    const firstRemembered = Array.isArray(value) && typeof (value as { toJSON?: unknown }).toJSON !== 'function' ? value.findIndex(isRemembered) : -1;
+    if (firstRemembered >= 0) {
       pieces.text(`${first ? '' : ','}${JSON.stringify(key)}:`);
-      addArray(pieces, value);
+      addArray(pieces, value as unknown[], firstRemembered);
     } else {
       const json = JSON.stringify(value);
       // JSON.stringify leaves out members whose value has no JSON (undefined, functions, symbols).
@@ -53,14 +56,39 @@ export function encodeRequestBody(body: unknown, allocate: (length: number) => B
   return pieces.concat(allocate);
 }
 
-function addArray(pieces: BodyPieces, array: readonly unknown[]): void {
+/**
+ * Per series of arrays, keyed by the first remembered item (a session's first message, weakly:
+ * a dropped session's run goes with it), the encoded run of remembered items it last carried.
+ */
+const runs = new WeakMap<object, EncodedRun>();
+
+function addArray(pieces: BodyPieces, array: readonly unknown[], firstRemembered: number): void {
   // Text between remembered items (the bracket, items not remembered) is gathered and encoded
   // as one piece; a comma between two remembered items is written straight into the body.
   let text = '[';
-  for (let i = 0; i < array.length; i++) {
+  for (let i = 0; i < firstRemembered; i++) text += `${i > 0 ? ',' : ''}${JSON.stringify(array[i]) ?? 'null'}`;
+  const key = array[firstRemembered] as object;
+  let run = runs.get(key);
+  if (run === undefined) {
+    run = new EncodedRun();
+    runs.set(key, run);
+  }
+  // A run serves one array of a body: another would rewrite bytes the first still points at.
+  const usable = pieces.claim(run);
+  const shared = usable ? run.shared(array, firstRemembered, array.length - firstRemembered) : 0;
+  if (shared > 0) {
+    pieces.text(firstRemembered > 0 ? `${text},` : text);
+    pieces.bytes(run.start(shared));
+    text = '';
+  }
+  // Items after the shared start that continue the run of remembered ones: the run's new end.
+  const added: Array<{ item: unknown; bytes: Buffer }> = [];
+  let inRun = usable;
+  for (let i = firstRemembered + shared; i < array.length; i++) {
     const item = array[i];
-    const bytes = typeof item === 'object' && item !== null ? itemBytes.get(item) : undefined;
+    let bytes = typeof item === 'object' && item !== null ? itemBytes.get(item) : undefined;
     if (bytes === undefined) {
+      inRun = false;
       // In an array, what has no JSON is written as null.
       text += `${i > 0 ? ',' : ''}${JSON.stringify(item) ?? 'null'}`;
       continue;
@@ -68,14 +96,15 @@ function addArray(pieces: BodyPieces, array: readonly unknown[]): void {
     if (text === '') pieces.comma();
     else pieces.text(i > 0 ? `${text},` : text);
     text = '';
-    if (bytes !== null) pieces.bytes(bytes);
-    else {
+    if (bytes === null) {
       // An item whose toJSON gives nothing is written as null too.
-      const made = Buffer.from(JSON.stringify(item) ?? 'null');
-      itemBytes.set(item as object, made);
-      pieces.bytes(made);
+      bytes = Buffer.from(JSON.stringify(item) ?? 'null');
+      itemBytes.set(item as object, bytes);
     }
+    pieces.bytes(bytes);
+    if (inRun) added.push({ item, bytes });
   }
+  if (usable) run.replace(shared, added);
   pieces.text(`${text}]`);
 }
 
@@ -86,6 +115,14 @@ const comma = Buffer.from(',');
 class BodyPieces {
   private readonly list: Buffer[] = [];
   private length = 0;
+  private readonly runs = new Set<EncodedRun>();
+
+  /** Whether this body has not used `run` yet (and now has). */
+  claim(run: EncodedRun): boolean {
+    if (this.runs.has(run)) return false;
+    this.runs.add(run);
+    return true;
+  }
 
   text(text: string): void {
     if (text !== '') this.bytes(Buffer.from(text));

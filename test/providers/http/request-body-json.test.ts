@@ -86,4 +86,15 @@ describe('encodeRequestBody', () => {
       expect(encodeRequestBody(body).equals(Buffer.from(JSON.stringify(structuredClone(body))))).toBe(true);
     }
   });
+
+  it('keeps two series apart, interleaved, and one series used twice in a body', () => {
+    const a = Array.from({ length: 30 }, (_, n) => message(n, `a ${n} ü`));
+    const b = Array.from({ length: 30 }, (_, n) => message(n, `b ${n} 😀`));
+    const bodies: object[] = [];
+    for (let n = 1; n <= 30; n += 4) bodies.push({ messages: a.slice(0, n) }, { messages: b.slice(0, n) });
+    // The same series in two members of one body, the second shorter then longer than the first.
+    bodies.push({ messages: a, again: a.slice(0, 10) }, { messages: a.slice(0, 10), again: a }, { messages: [...a.slice(0, 5), ...b.slice(0, 3)], again: [...a.slice(0, 5), ...a.slice(20)] });
+    bodies.push({ messages: a }, { messages: a, again: [...a.slice(0, 5), ...b.slice(0, 3)] });
+    for (const body of bodies) expect(encodeRequestBody(body).toString()).toBe(JSON.stringify(structuredClone(body)));
+  });
 });

@@ -2,7 +2,9 @@
  * The encoded JSON of the last run of remembered items an array of one series carried (a
  * session's request after request), joined by commas in one buffer. The next array of the
  * series mostly repeats that run, and the repeated start is copied from here in one piece
- * instead of item by item. Items are compared by identity: a remembered item never changes.
+ * instead of item by item, or sent as it is. Items are compared by identity: a remembered item
+ * never changes. While a body sent from the run's bytes is being written (lent), the run
+ * writes its changes into new memory instead of over them.
  */
 export class EncodedRun {
   /** The run's items, in order (a copy: the caller's array may change later). */
@@ -10,6 +12,19 @@ export class EncodedRun {
   /** Where each item's JSON ends in `bytes`; the comma before the next item follows it. */
   private ends: number[] = [];
   private bytes: Buffer = Buffer.alloc(0);
+  /** Bodies holding a part of `bytes` that the socket has not taken yet. */
+  private lent = 0;
+
+  /** Marks the run's bytes as read by a body in flight; the function returned ends that (once). */
+  lend(): () => void {
+    this.lent++;
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      this.lent--;
+    };
+  }
 
   /** How many of `array`'s items from `from` on are the run's first ones, at most `count`. */
   shared(array: readonly unknown[], from: number, count: number): number {
@@ -19,7 +34,7 @@ export class EncodedRun {
     return i;
   }
 
-  /** The encoded first `count` items, commas between them; valid until `replace` is called with fewer kept. */
+  /** The encoded first `count` items, commas between them; they stay as they are while lent, or while `replace` keeps them. */
   start(count: number): Buffer {
     return this.bytes.subarray(0, count === 0 ? 0 : this.ends[count - 1]);
   }
@@ -32,7 +47,9 @@ export class EncodedRun {
     let at = kept === 0 ? 0 : this.ends[kept - 1]!;
     let needed = at;
     for (const { bytes } of added) needed += bytes.length + 1;
-    if (needed > this.bytes.length) {
+    // Items dropped from the end (a changed message) would be written over: not while a body reads them.
+    const overwrites = kept < this.items.length && this.lent > 0;
+    if (needed > this.bytes.length || overwrites) {
       // Grown with room to spare, as a session grows by a few messages a request.
       const grown = Buffer.allocUnsafe(Math.ceil(needed * 1.25));
       this.bytes.copy(grown, 0, 0, at);

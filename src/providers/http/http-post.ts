@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { giveBackBodyBuffer } from './body-buffer-pool.js';
+import type { EncodedBody } from './body-pieces.js';
 import { agentFor } from './keep-alive-agents.js';
 import { clientFor } from './node-http-client.js';
 
@@ -15,8 +15,8 @@ export class TransportTimeoutError extends Error {
 
 export interface HttpPostOptions {
   headers: Record<string, string>;
-  /** The encoded body, written as it is; handed back to body-buffer-pool once the socket has it all. */
-  body: Buffer;
+  /** The encoded body, its chunks written as they are; released once the socket has them all, or the request is gone. */
+  body: EncodedBody;
   /** Aborting destroys the request and its response, in any state. */
   signal: AbortSignal;
   /** TCP (and TLS) connect. */
@@ -37,10 +37,10 @@ export function httpPost(url: URL, options: HttpPostOptions): Promise<IncomingMe
     const client = clientFor(url);
     // Bytes, not text: the length header is read off them, and the socket writes them
     // without another walk over a long history's megabytes.
-    const payload = options.body;
+    const body = options.body;
     const request = client.request(url, {
       method: 'POST',
-      headers: { ...options.headers, 'content-length': String(payload.length) },
+      headers: { ...options.headers, 'content-length': String(body.length) },
       agent: agentFor(url),
       signal: options.signal,
     });
@@ -69,8 +69,13 @@ export function httpPost(url: URL, options: HttpPostOptions): Promise<IncomingMe
       clearTimeout(timer);
       reject(error);
     });
-    // Only once every byte is with the socket: a request torn down midway may still be read from.
-    request.once('finish', () => giveBackBodyBuffer(payload));
-    request.end(payload);
+    // Only once every byte is with the socket, or the request is gone (torn down midway).
+    request.once('finish', body.release);
+    request.once('close', body.release);
+    // Corked: the chunks go out in one write with the headers, not one system call each.
+    request.cork();
+    for (const chunk of body.chunks) request.write(chunk);
+    request.uncork();
+    request.end();
   });
 }

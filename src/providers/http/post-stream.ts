@@ -8,7 +8,6 @@ import { networkError, type NetworkErrorContext } from './network-error.js';
 import { parseRetryAfter } from './parse-retry-after.js';
 import { releaseBody } from './release-body.js';
 import { encodeRequestBody } from './request-body-json.js';
-import { takeBodyBuffer } from './body-buffer-pool.js';
 
 /** Transport timeouts for one streamed request, in milliseconds. */
 export interface HttpTimeouts {
@@ -66,7 +65,7 @@ export async function postStream(options: PostStreamOptions): Promise<AsyncItera
   let response: IncomingMessage;
   try {
     // Silence in the body is the idle watchdog's job (readBody).
-    const answer = httpPost(url, { headers, body: encodeRequestBody(options.body, takeBodyBuffer), signal: options.signal, connectMs: timeouts.connectMs, firstByteMs: timeouts.firstByteMs });
+    const answer = httpPost(url, { headers, body: encodeRequestBody(options.body), signal: options.signal, connectMs: timeouts.connectMs, firstByteMs: timeouts.firstByteMs });
     options.afterSend?.();
     response = await answer;
   } catch (error) {

@@ -8,6 +8,7 @@
  * exactly those of `JSON.stringify(body)` (test/providers/http/request-body-json.test.ts).
  * The start an array shares with the last one of its series (see EncodedRun) is copied whole.
  */
+import { BodyPieces, type EncodedBody } from './body-pieces.js';
 import { EncodedRun } from './encoded-run.js';
 
 /**
@@ -26,16 +27,17 @@ export function rememberWireItem<T extends object>(item: T): T {
 }
 
 /**
- * The UTF-8 bytes of `JSON.stringify(body)`, with remembered items of its top-level arrays
- * encoded once. `allocate` gives the memory the body is copied into (all of it is written).
+ * The UTF-8 bytes of `JSON.stringify(body)`, in chunks, with remembered items of its top-level
+ * arrays encoded once. Release the body once the socket has taken it (see EncodedBody).
  */
-export function encodeRequestBody(body: unknown, allocate: (length: number) => Buffer = Buffer.allocUnsafe): Buffer {
+export function encodeRequestBody(body: unknown): EncodedBody {
+  const pieces = new BodyPieces();
   if (!isPlainObject(body)) {
     const json = JSON.stringify(body) as string | undefined;
     if (json === undefined) throw new TypeError('a request body must have JSON: undefined, a function or a symbol has none');
-    return Buffer.from(json);
+    pieces.text(json);
+    return pieces.finish();
   }
-  const pieces = new BodyPieces();
   pieces.text('{');
   let first = true;
   for (const key of Object.keys(body)) {
@@ -53,7 +55,7 @@ export function encodeRequestBody(body: unknown, allocate: (length: number) => B
     first = false;
   }
   pieces.text('}');
-  return pieces.concat(allocate);
+  return pieces.finish();
 }
 
 /**
@@ -106,49 +108,6 @@ function addArray(pieces: BodyPieces, array: readonly unknown[], firstRemembered
   }
   if (usable) run.replace(shared, added);
   pieces.text(`${text}]`);
-}
-
-/** Stands for a comma in a body's pieces: one byte, not a buffer of its own to copy. */
-const comma = Buffer.from(',');
-
-/** Pieces of a body, copied into one buffer of their total length at the end. */
-class BodyPieces {
-  private readonly list: Buffer[] = [];
-  private length = 0;
-  private readonly runs = new Set<EncodedRun>();
-
-  /** Whether this body has not used `run` yet (and now has). */
-  claim(run: EncodedRun): boolean {
-    if (this.runs.has(run)) return false;
-    this.runs.add(run);
-    return true;
-  }
-
-  text(text: string): void {
-    if (text !== '') this.bytes(Buffer.from(text));
-  }
-
-  bytes(bytes: Buffer): void {
-    this.list.push(bytes);
-    this.length += bytes.length;
-  }
-
-  comma(): void {
-    this.bytes(comma);
-  }
-
-  concat(allocate: (length: number) => Buffer): Buffer {
-    const body = allocate(this.length);
-    let at = 0;
-    for (const piece of this.list) {
-      if (piece === comma) body[at++] = 0x2c;
-      else {
-        body.set(piece, at);
-        at += piece.length;
-      }
-    }
-    return body;
-  }
 }
 
 function isRemembered(item: unknown): boolean {

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { encodeRequestBody, rememberWireItem } from '../../../src/providers/http/request-body-json.js';
 
+/** The body as the socket gets it, released at once as a request written at once is. */
+function sent(body: unknown): Buffer {
+  const encoded = encodeRequestBody(body);
+  const bytes = Buffer.concat(encoded.chunks);
+  expect(bytes.length).toBe(encoded.length);
+  encoded.release();
+  return bytes;
+}
+
 /** What the body must be, byte for byte: JSON.stringify's text in UTF-8. */
 function expected(body: unknown): Buffer {
   return Buffer.from(JSON.stringify(body));
@@ -27,26 +36,26 @@ describe('encodeRequestBody', () => {
       'text',
       Object.assign(Object.create({ inherited: 1 }) as object, { own: [remembered] }),
     ];
-    for (const body of bodies) expect(encodeRequestBody(body).equals(expected(body))).toBe(true);
+    for (const body of bodies) expect(sent(body).equals(expected(body))).toBe(true);
   });
 
   it('writes a remembered item whose toJSON gives nothing as null, as JSON.stringify does in an array', () => {
     const empty = rememberWireItem({ toJSON: () => undefined });
     const body = { messages: [empty, message(1), empty] };
-    expect(encodeRequestBody(body).toString()).toBe(JSON.stringify(body));
-    expect(encodeRequestBody(body).toString()).toContain('[null,');
+    expect(sent(body).toString()).toBe(JSON.stringify(body));
+    expect(sent(body).toString()).toContain('[null,');
   });
 
   it('refuses a body with no JSON at all, saying why', () => {
-    expect(() => encodeRequestBody(undefined)).toThrow(/request body must have JSON/);
-    expect(() => encodeRequestBody(() => 1)).toThrow(/request body must have JSON/);
+    expect(() => sent(undefined)).toThrow(/request body must have JSON/);
+    expect(() => sent(() => 1)).toThrow(/request body must have JSON/);
   });
 
   it('gives the same bytes for a remembered item on every request, as for the same item never remembered', () => {
     const item = rememberWireItem({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{}' } }] });
     const fresh = structuredClone(item);
-    const first = encodeRequestBody({ messages: [item] });
-    expect(encodeRequestBody({ messages: [item, item] }).equals(expected({ messages: [fresh, fresh] }))).toBe(true);
+    const first = sent({ messages: [item] });
+    expect(sent({ messages: [item, item] }).equals(expected({ messages: [fresh, fresh] }))).toBe(true);
     expect(first.equals(expected({ messages: [fresh] }))).toBe(true);
   });
 
@@ -54,12 +63,12 @@ describe('encodeRequestBody', () => {
     const texts = ['ünïcode', '日本語', 'emoji 😀 pair', 'lone high \ud83d end', 'lone low \ude00 end', '\u2028\u2029', 'nul \u0000 tab \t', '"\\/'];
     const items = texts.map((text, n) => message(n, text));
     const body = { model: 'mödel 😀', messages: [{ role: 'system', content: 'sÿstem \ud800' }, ...items, { role: 'user', content: 'new 😀 \udfff' }] };
-    const bytes = encodeRequestBody(body);
+    const bytes = sent(body);
     expect(bytes.equals(expected(body))).toBe(true);
     expect(bytes.toString()).toContain('\\ud83d');
     expect(bytes.toString()).toContain('😀');
     // Encoded once, the same bytes again on the next request.
-    expect(encodeRequestBody(body).equals(bytes)).toBe(true);
+    expect(sent(body).equals(bytes)).toBe(true);
   });
 
   it('follows a history request after request: grown, changed in the middle, compacted, its budget boundary moved', () => {
@@ -83,7 +92,7 @@ describe('encodeRequestBody', () => {
     requests.push([{ role: 'system', content: 'sys' }, ...kept, { role: 'user', content: 'not remembered' }, summary]);
     for (const messages of requests) {
       const body = { model: 'm', messages, stream: true };
-      expect(encodeRequestBody(body).equals(Buffer.from(JSON.stringify(structuredClone(body))))).toBe(true);
+      expect(sent(body).equals(Buffer.from(JSON.stringify(structuredClone(body))))).toBe(true);
     }
   });
 
@@ -95,6 +104,25 @@ describe('encodeRequestBody', () => {
     // The same series in two members of one body, the second shorter then longer than the first.
     bodies.push({ messages: a, again: a.slice(0, 10) }, { messages: a.slice(0, 10), again: a }, { messages: [...a.slice(0, 5), ...b.slice(0, 3)], again: [...a.slice(0, 5), ...a.slice(20)] });
     bodies.push({ messages: a }, { messages: a, again: [...a.slice(0, 5), ...b.slice(0, 3)] });
-    for (const body of bodies) expect(encodeRequestBody(body).toString()).toBe(JSON.stringify(structuredClone(body)));
+    for (const body of bodies) expect(sent(body).toString()).toBe(JSON.stringify(structuredClone(body)));
+  });
+
+  it('leaves the bytes of a body not yet written as they were, while later bodies of its series change', () => {
+    // Long enough for the run to be sent as it is, not copied: the body points into the run.
+    const history = Array.from({ length: 400 }, (_, n) => message(n, `${n} `.repeat(60)));
+    sent({ messages: history });
+    const inFlight = encodeRequestBody({ messages: history });
+    const expectedInFlight = expected({ messages: history });
+    expect(inFlight.chunks.some((chunk) => chunk.length >= 64 * 1024)).toBe(true);
+    // The next requests change the middle (a budgeted result) and the end, while the first is unwritten.
+    const changed = [...history.slice(0, 200), message(9_001, 'budgeted'), ...history.slice(201)];
+    expect(sent({ messages: changed }).equals(expected({ messages: changed }))).toBe(true);
+    expect(sent({ messages: history.slice(0, 100) }).equals(expected({ messages: history.slice(0, 100) }))).toBe(true);
+    expect(Buffer.concat(inFlight.chunks).equals(expectedInFlight)).toBe(true);
+    inFlight.release();
+    inFlight.release();
+    // Released (twice: once counts): the run changes in place again, and stays right.
+    expect(sent({ messages: changed }).equals(expected({ messages: changed }))).toBe(true);
+    expect(sent({ messages: history }).equals(expected({ messages: history }))).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import type { AssistantContentPart, AssistantMessage, ModelMessage, ThinkingPart, ToolCallPart } from './message.js';
+import { sharedStart } from './shared-start.js';
 
 /** The model a request goes to. */
 export interface HistoryTarget {
@@ -61,14 +62,6 @@ function allPassUnchanged(messages: readonly ModelMessage[], target: HistoryTarg
   // A copy: the caller's array may change after this call.
   lastPassed.set(first, { key, messages: [...messages] });
   return true;
-}
-
-/** How many messages, from the first, two histories share (the same objects). */
-function sharedStart(a: readonly ModelMessage[], b: readonly ModelMessage[]): number {
-  const length = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < length && a[i] === b[i]) i++;
-  return i;
 }
 
 /** For each message checked, the target (protocol and model) it goes to unchanged; messages are never changed once made. */

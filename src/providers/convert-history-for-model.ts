@@ -1,5 +1,5 @@
 import type { AssistantContentPart, AssistantMessage, ModelMessage, ThinkingPart, ToolCallPart } from './message.js';
-import { sharedStart } from './shared-start.js';
+import { commonStart } from './common-start.js';
 
 /** The model a request goes to. */
 export interface HistoryTarget {
@@ -57,7 +57,7 @@ function allPassUnchanged(messages: readonly ModelMessage[], target: HistoryTarg
   const first = messages[0];
   if (first === undefined) return true;
   const last = lastPassed.get(first);
-  const from = last !== undefined && last.key === key ? sharedStart(last.messages, messages) : 0;
+  const from = last !== undefined && last.key === key ? commonStart(last.messages, messages) : 0;
   for (let i = from; i < messages.length; i++) if (!passesUnchanged(messages[i]!, target, ref, key)) return false;
   // A copy: the caller's array may change after this call.
   lastPassed.set(first, { key, messages: [...messages] });

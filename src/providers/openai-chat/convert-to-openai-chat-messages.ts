@@ -1,7 +1,7 @@
 import type { ImagePart, ModelMessage, TextPart, ToolResultPart } from '../message.js';
 import type { SystemBlock } from '../request.js';
 import { rememberWireItem } from '../http/request-body-json.js';
-import { sharedStart } from '../shared-start.js';
+import { commonStart } from '../common-start.js';
 import type { ChatContentPart, ChatMessage, ChatToolCall } from './openai-chat-api-types.js';
 
 /**
@@ -60,7 +60,7 @@ export function convertToOpenAIChatMessages(
   const first = messages[0];
   if (first === undefined) return lead;
   const last = lasts.get(first);
-  const shared = last === undefined ? 0 : sharedStart(last.messages, messages);
+  const shared = last === undefined ? 0 : commonStart(last.messages, messages);
   const items = shared === 0 ? [] : last!.items.slice(0, last!.ends[shared - 1]);
   const ends = shared === 0 ? [] : last!.ends.slice(0, shared);
   for (let i = shared; i < messages.length; i++) {

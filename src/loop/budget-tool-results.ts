@@ -47,6 +47,16 @@ export function budgetToolResults(history: readonly ModelMessage[], maxChars = D
       out[i] = budgeted;
       continue;
     }
+    // The message the budget runs out in comes out the same while the newer results do not
+    // change (a turn without tool calls): the same copy, so its conversion is made once too.
+    const known = atBoundary.get(message);
+    if (known !== undefined && known.maxChars === maxChars && known.before === total) {
+      out[i] = known.budgeted;
+      total = known.after;
+      exceeded = total > maxChars;
+      continue;
+    }
+    const before = total;
     // Results of one message are counted newest last-part first, matching the walk order.
     const content = [...message.content];
     let changed = false;
@@ -63,10 +73,19 @@ export function budgetToolResults(history: readonly ModelMessage[], maxChars = D
       content[j] = omitted;
       changed = true;
     }
-    if (changed) out[i] = { role: 'tool', content } satisfies ToolMessage;
+    if (!changed) continue;
+    const budgeted: ToolMessage = { role: 'tool', content };
+    atBoundary.set(message, { maxChars, before, after: total, budgeted });
+    out[i] = budgeted;
   }
   return out;
 }
+
+/**
+ * The message the budget ran out in, as budgeted, with the budget and the characters newer
+ * results had used before it (`before`) and after it: the same again for the same two.
+ */
+const atBoundary = new WeakMap<ToolMessage, { maxChars: number; before: number; after: number; budgeted: ModelMessage }>();
 
 /** Tool messages wholly past the budget, as budgeted: messages are never changed, so neither is this. */
 const overBudget = new WeakMap<ToolMessage, ModelMessage>();

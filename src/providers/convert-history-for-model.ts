@@ -1,4 +1,5 @@
 import type { AssistantContentPart, AssistantMessage, ModelMessage, ThinkingPart, ToolCallPart } from './message.js';
+import { commonStart } from './common-start.js';
 
 /** The model a request goes to. */
 export interface HistoryTarget {
@@ -27,7 +28,7 @@ export function convertHistoryForModel(messages: readonly ModelMessage[], target
   const ref = `${target.provider}/${target.modelId}`;
   // The usual case, a session on one model: nothing to change, and each message is checked once.
   const key = `${target.protocol}\n${ref}`;
-  if (messages.every((message) => passesUnchanged(message, target, ref, key))) return [...messages];
+  if (allPassUnchanged(messages, target, ref, key)) return [...messages];
   const ids = new ToolCallIds(target.protocol);
   return messages.map((message): ModelMessage => {
     if (message.role === 'user') return message;
@@ -43,6 +44,24 @@ export function convertHistoryForModel(messages: readonly ModelMessage[], target
     });
     return { ...message, content };
   });
+}
+
+/**
+ * Per session, keyed by its history's first message (weakly: a dropped session's entry goes
+ * with it): the last history found to go to a target unchanged, and that target. The next
+ * request's history is mostly the same messages: only those after the shared start are checked.
+ */
+const lastPassed = new WeakMap<ModelMessage, { key: string; messages: readonly ModelMessage[] }>();
+
+function allPassUnchanged(messages: readonly ModelMessage[], target: HistoryTarget, ref: string, key: string): boolean {
+  const first = messages[0];
+  if (first === undefined) return true;
+  const last = lastPassed.get(first);
+  const from = last !== undefined && last.key === key ? commonStart(last.messages, messages) : 0;
+  for (let i = from; i < messages.length; i++) if (!passesUnchanged(messages[i]!, target, ref, key)) return false;
+  // A copy: the caller's array may change after this call.
+  lastPassed.set(first, { key, messages: [...messages] });
+  return true;
 }
 
 /** For each message checked, the target (protocol and model) it goes to unchanged; messages are never changed once made. */

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { stoppedRenewing, type ClusterStore, type DaemonInfo, type DaemonRegistration, type LeaseClaim, type SessionLease } from './cluster-store.js';
 import type { LeaseFence } from './lease-fence.js';
+import { sqliteStatement } from './sqlite-statement.js';
 import { StoreError } from './store-error.js';
 
 /** SQLite's clock as milliseconds since 1970 (the database's clock, as PostgreSQL's now()). */
@@ -24,7 +25,7 @@ export function sqliteFenceParams(fence: LeaseFence, sessionId: string): { fence
 
 /** Why a fenced write for an existing session changed nothing: the refusal, or undefined when the session is gone. */
 export function sqliteRefusal(db: Database.Database, fence: LeaseFence, sessionId: string): StoreError | undefined {
-  const row = db.prepare('SELECT l.owner FROM sessions s LEFT JOIN session_leases l ON l.session_id = s.id WHERE s.id = ?').get(sessionId) as
+  const row = sqliteStatement(db, 'SELECT l.owner FROM sessions s LEFT JOIN session_leases l ON l.session_id = s.id WHERE s.id = ?').get(sessionId) as
     | { owner: string | null }
     | undefined;
   return row === undefined ? undefined : fence.refusal(sessionId, row.owner);
@@ -133,27 +134,28 @@ export class SqliteClusterStore implements ClusterStore {
   async claimSession(sessionId: string, daemonId: string, leaseMs: number): Promise<LeaseClaim> {
     this.fence.actAs(daemonId);
     const claim = this.db.transaction((): LeaseClaim => {
-      if (this.db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(sessionId) === undefined) {
+      if (sqliteStatement(this.db, 'SELECT 1 FROM sessions WHERE id = ?').get(sessionId) === undefined) {
         throw new StoreError('not_found', `session ${JSON.stringify(sessionId)} does not exist; create it first or list sessions to find its id`);
       }
-      const lease = this.db
-        .prepare(`SELECT session_id, owner, epoch, expires_at, expires_at > ${SQLITE_NOW_MS} AS live FROM session_leases WHERE session_id = ?`)
-        .get(sessionId) as LeaseRow | undefined;
+      const lease = sqliteStatement(this.db, `SELECT session_id, owner, epoch, expires_at, expires_at > ${SQLITE_NOW_MS} AS live FROM session_leases WHERE session_id = ?`).get(
+        sessionId,
+      ) as LeaseRow | undefined;
       const owner = lease?.owner ?? null;
       const mine = owner === daemonId;
       if (owner !== null && !mine && lease!.live === 1) return { heldBy: owner, expiresAt: new Date(lease!.expires_at).toISOString() };
       const epoch = mine ? lease!.epoch : (lease?.epoch ?? 0) + 1;
-      this.db
-        .prepare(
-          `INSERT INTO session_leases (session_id, owner, epoch, expires_at) VALUES (?, ?, ?, ${SQLITE_NOW_MS} + ?)
-           ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, epoch = excluded.epoch, expires_at = excluded.expires_at`,
-        )
-        .run(sessionId, daemonId, epoch, leaseMs);
+      sqliteStatement(
+        this.db,
+        `INSERT INTO session_leases (session_id, owner, epoch, expires_at) VALUES (?, ?, ?, ${SQLITE_NOW_MS} + ?)
+         ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, epoch = excluded.epoch, expires_at = excluded.expires_at`,
+      ).run(sessionId, daemonId, epoch, leaseMs);
       // Taken from an owner that is gone: its turns were cut short, as start-up recovery marks them.
       if (owner !== null && !mine) {
-        this.db
-          .prepare(`UPDATE turns SET status = 'interrupted', ended_at = ?, error = ? WHERE session_id = ? AND status = 'running'`)
-          .run(this.now(), stoppedRenewing(owner), sessionId);
+        sqliteStatement(this.db, `UPDATE turns SET status = 'interrupted', ended_at = ?, error = ? WHERE session_id = ? AND status = 'running'`).run(
+          this.now(),
+          stoppedRenewing(owner),
+          sessionId,
+        );
       }
       return { epoch };
     }).immediate();
@@ -173,9 +175,12 @@ export class SqliteClusterStore implements ClusterStore {
   async releaseSession(sessionId: string, daemonId: string): Promise<void> {
     const epoch = this.fence.epochOf(sessionId);
     this.fence.released(sessionId);
-    this.db
-      .prepare(`UPDATE session_leases SET owner = NULL, expires_at = ${SQLITE_NOW_MS} WHERE session_id = ? AND owner = ? AND (? IS NULL OR epoch = ?)`)
-      .run(sessionId, daemonId, epoch, epoch);
+    sqliteStatement(this.db, `UPDATE session_leases SET owner = NULL, expires_at = ${SQLITE_NOW_MS} WHERE session_id = ? AND owner = ? AND (? IS NULL OR epoch = ?)`).run(
+      sessionId,
+      daemonId,
+      epoch,
+      epoch,
+    );
   }
 
   async leaseOf(sessionId: string): Promise<SessionLease | undefined> {

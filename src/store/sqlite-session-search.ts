@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.js';
+import { sqliteStatement } from './sqlite-statement.js';
 import type { SessionSearch, SessionSearchPage, TurnRecord } from './store.js';
 import { StoreError } from './store-error.js';
 import { type SessionRow, type TurnRow, toSessionRecord, toTurnRecord } from './store-rows.js';
@@ -62,7 +63,7 @@ export function searchSessions(db: Database.Database, search: SessionSearch): Se
 
 /** The session's newest turn, if it has one. */
 export function lastTurn(db: Database.Database, sessionId: string): TurnRecord | undefined {
-  const row = db.prepare('SELECT * FROM turns WHERE session_id = ? ORDER BY started_at DESC, rowid DESC LIMIT 1').get(sessionId) as TurnRow | undefined;
+  const row = sqliteStatement(db, 'SELECT * FROM turns WHERE session_id = ? ORDER BY started_at DESC, rowid DESC LIMIT 1').get(sessionId) as TurnRow | undefined;
   return row === undefined ? undefined : toTurnRecord(row);
 }
 

@@ -94,6 +94,23 @@ describe('budgetToolResults', () => {
     expect((first[1] as ToolMessage).content[0]!.content).toEqual([{ type: 'text', text: omittedToolResultText(30_000) }]);
   });
 
+  it('gives the message the budget runs out in the same copy while the newer results stay, a new one when they change', () => {
+    const history: ModelMessage[] = [...exchange('a', 30_000), ...exchange('c', 40_000), ...exchange('d', 20_000)];
+    const first = budgetToolResults(history, 50_000);
+    // A turn without tool calls: the results newer than c are the same, so is c's copy.
+    const again = budgetToolResults([...history, { role: 'user', content: [{ type: 'text', text: 'thanks' }] }], 50_000);
+    expect(first[3]).not.toBe(history[3]);
+    expect(again[3]).toBe(first[3]);
+    // A newer result added, another budget: made afresh, as a fresh walk makes it.
+    const grown = [...history, ...exchange('e', 5_000)];
+    const later = budgetToolResults(grown, 50_000);
+    expect(later[3]).not.toBe(first[3]);
+    expect(later).toEqual(budgetToolResults(structuredClone(grown), 50_000));
+    const wider = budgetToolResults(history, 70_000);
+    expect(wider[3]).toBe(history[3]);
+    expect(budgetToolResults(history, 50_000)[3]).toEqual((budgetToolResults(structuredClone(history), 50_000))[3]);
+  });
+
   it('rejects a negative budget', () => {
     expect(() => budgetToolResults([], -1)).toThrow('maxChars must be a number >= 0, got -1');
   });

@@ -266,6 +266,27 @@ describe('history converted for another model', () => {
     expect(convertHistoryForModel(messages, { protocol: 'openai-chat', provider: 'local', modelId: 'qwen3' })).toEqual(own);
   });
 
+  it('a session history sent again and again: what was added or changed since is still checked, for each model apart', () => {
+    const own = targets.gemini;
+    const prompt: ModelMessage = { role: 'user', content: [{ type: 'text', text: 'go' }] };
+    const history: ModelMessage[] = [prompt, assistantFrom('gemini')];
+    expect(convertHistoryForModel(history, own)).toEqual(history);
+    // Grown by another model's message: that one is converted, the earlier ones pass as they are.
+    history.push(assistantFrom('anthropic-messages'));
+    const grown = convertHistoryForModel(history, own);
+    expect(grown[1]).toBe(history[1]);
+    expect(JSON.stringify(grown[2])).not.toContain('SIG-ANTHROPIC');
+    // The caller's array changed in place after a call that passed it: the changed message is checked.
+    const reused: ModelMessage[] = [prompt, assistantFrom('gemini')];
+    expect(convertHistoryForModel(reused, own)).toEqual(reused);
+    reused[1] = assistantFrom('openai-responses');
+    expect(JSON.stringify(convertHistoryForModel(reused, own))).not.toContain('ENCRYPTED-RESPONSES');
+    // The same messages, passed for one model, are checked again for another.
+    const mine: ModelMessage[] = [prompt, assistantFrom('gemini')];
+    expect(convertHistoryForModel(mine, own)).toEqual(mine);
+    expect(JSON.stringify(convertHistoryForModel(mine, targets['openai-chat']))).not.toContain('GEMINI-THOUGHT-SIG');
+  });
+
   it('a stored message without its model is judged by its reasoning: same protocol passes, another is converted', () => {
     const { model: _model, ...unknown } = assistantFrom('gemini');
     expect(convertHistoryForModel([unknown], targets.gemini)).toEqual([unknown]);

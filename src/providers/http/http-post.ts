@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { EncodedBody } from './body-pieces.js';
 import { agentFor } from './keep-alive-agents.js';
 import { clientFor } from './node-http-client.js';
 
@@ -14,7 +15,8 @@ export class TransportTimeoutError extends Error {
 
 export interface HttpPostOptions {
   headers: Record<string, string>;
-  body: string;
+  /** The encoded body, its chunks written as they are; released once the socket has them all, or the request is gone. */
+  body: EncodedBody;
   /** Aborting destroys the request and its response, in any state. */
   signal: AbortSignal;
   /** TCP (and TLS) connect. */
@@ -33,12 +35,12 @@ export interface HttpPostOptions {
 export function httpPost(url: URL, options: HttpPostOptions): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const client = clientFor(url);
-    // Encoded once: its length is the header, and the socket writes the same bytes (a long
-    // history's body is megabytes; measuring and then encoding the string walked it twice).
-    const payload = Buffer.from(options.body);
+    // Bytes, not text: the length header is read off them, and the socket writes them
+    // without another walk over a long history's megabytes.
+    const body = options.body;
     const request = client.request(url, {
       method: 'POST',
-      headers: { ...options.headers, 'content-length': String(payload.length) },
+      headers: { ...options.headers, 'content-length': String(body.length) },
       agent: agentFor(url),
       signal: options.signal,
     });
@@ -67,6 +69,13 @@ export function httpPost(url: URL, options: HttpPostOptions): Promise<IncomingMe
       clearTimeout(timer);
       reject(error);
     });
-    request.end(payload);
+    // Only once every byte is with the socket, or the request is gone (torn down midway).
+    request.once('finish', body.release);
+    request.once('close', body.release);
+    // Corked: the chunks go out in one write with the headers, not one system call each.
+    request.cork();
+    for (const chunk of body.chunks) request.write(chunk);
+    request.uncork();
+    request.end();
   });
 }

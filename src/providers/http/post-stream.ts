@@ -7,7 +7,7 @@ import { createIdleWatchdog } from './idle-watchdog.js';
 import { networkError, type NetworkErrorContext } from './network-error.js';
 import { parseRetryAfter } from './parse-retry-after.js';
 import { releaseBody } from './release-body.js';
-import { stringifyRequestBody } from './request-body-json.js';
+import { encodeRequestBody } from './request-body-json.js';
 
 /** Transport timeouts for one streamed request, in milliseconds. */
 export interface HttpTimeouts {
@@ -25,7 +25,7 @@ export interface PostStreamOptions {
   url: string;
   /** Request headers; `content-type: application/json` is added when absent. */
   headers: Record<string, string>;
-  /** Serialized as JSON.stringify would (stringifyRequestBody: remembered items' JSON is reused). */
+  /** Sent as the bytes of JSON.stringify (encodeRequestBody: remembered items' bytes are reused). */
   body: unknown;
   /** Aborting tears the request down at once, in any state, surfacing kind `aborted`. */
   signal: AbortSignal;
@@ -65,7 +65,7 @@ export async function postStream(options: PostStreamOptions): Promise<AsyncItera
   let response: IncomingMessage;
   try {
     // Silence in the body is the idle watchdog's job (readBody).
-    const answer = httpPost(url, { headers, body: stringifyRequestBody(options.body), signal: options.signal, connectMs: timeouts.connectMs, firstByteMs: timeouts.firstByteMs });
+    const answer = httpPost(url, { headers, body: encodeRequestBody(options.body), signal: options.signal, connectMs: timeouts.connectMs, firstByteMs: timeouts.firstByteMs });
     options.afterSend?.();
     response = await answer;
   } catch (error) {

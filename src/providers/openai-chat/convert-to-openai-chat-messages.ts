@@ -1,16 +1,30 @@
 import type { ImagePart, ModelMessage, TextPart, ToolResultPart } from '../message.js';
 import type { SystemBlock } from '../request.js';
 import { rememberWireItem } from '../http/request-body-json.js';
+import { commonStart } from '../common-start.js';
 import type { ChatContentPart, ChatMessage, ChatToolCall } from './openai-chat-api-types.js';
 
 /**
  * Each history message's wire form, made once: a long session's every request repeats
  * the same messages, and history messages are never changed once made (a compaction or a
  * budgeted tool result is a new object). The wire objects are shared between requests and
- * remembered for stringifyRequestBody, so nothing may change them after this.
+ * remembered for encodeRequestBody, so nothing may change them after this.
  */
 const withReasoning = new WeakMap<ModelMessage, ChatMessage[]>();
 const withoutReasoning = new WeakMap<ModelMessage, ChatMessage[]>();
+
+/**
+ * Per session, keyed by its history's first message (weakly: a dropped session's entry goes
+ * with it): the last history converted, its wire items, and where each message's items end.
+ * The next request repeats most of it; only the messages after the shared start are looked up.
+ */
+interface LastConverted {
+  messages: readonly ModelMessage[];
+  items: readonly ChatMessage[];
+  ends: readonly number[];
+}
+const lastWithReasoning = new WeakMap<ModelMessage, LastConverted>();
+const lastWithoutReasoning = new WeakMap<ModelMessage, LastConverted>();
 
 /** How the conversion treats what differs between servers. */
 export interface ConvertOpenAIChatOptions {
@@ -38,20 +52,30 @@ export function convertToOpenAIChatMessages(
   messages: readonly ModelMessage[],
   options: ConvertOpenAIChatOptions,
 ): ChatMessage[] {
-  const result: ChatMessage[] = [];
   const systemText = system.map((block) => block.text).filter((text) => text !== '').join('\n\n');
-  if (systemText !== '') result.push({ role: options.systemRole, content: systemText });
+  const lead: ChatMessage[] = systemText === '' ? [] : [{ role: options.systemRole, content: systemText }];
 
   const cache = options.replayReasoningContent ? withReasoning : withoutReasoning;
-  for (const message of messages) {
+  const lasts = options.replayReasoningContent ? lastWithReasoning : lastWithoutReasoning;
+  const first = messages[0];
+  if (first === undefined) return lead;
+  const last = lasts.get(first);
+  const shared = last === undefined ? 0 : commonStart(last.messages, messages);
+  const items = shared === 0 ? [] : last!.items.slice(0, last!.ends[shared - 1]);
+  const ends = shared === 0 ? [] : last!.ends.slice(0, shared);
+  for (let i = shared; i < messages.length; i++) {
+    const message = messages[i]!;
     let converted = cache.get(message);
     if (converted === undefined) {
       converted = convertMessage(message, options).map(rememberWireItem);
       cache.set(message, converted);
     }
-    for (const item of converted) result.push(item);
+    for (const item of converted) items.push(item);
+    ends.push(items.length);
   }
-  return result;
+  // Copies kept: the caller's array, and the one returned, may change after this call.
+  lasts.set(first, { messages: [...messages], items, ends });
+  return [...lead, ...items];
 }
 
 /** One history message as Chat Completions messages (none, one, or a tool message's several). */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpPost } from '../../../src/providers/http/http-post.js';
 import { agentFor } from '../../../src/providers/http/keep-alive-agents.js';
 import { postStream, type PostStreamOptions } from '../../../src/providers/http/post-stream.js';
+import { encodeRequestBody } from '../../../src/providers/http/request-body-json.js';
 import { ProviderError } from '../../../src/providers/provider-error.js';
 import { startReplayServer, type ReplayServer } from '../../support/replay-server.js';
 import { startHangingServer, type HangingServer } from '../../support/hangs-before-headers.js';
@@ -73,6 +74,21 @@ describe('postStream', () => {
     expect(sent?.headers['content-type']).toBe('application/json');
     expect(sent?.headers['authorization']).toBe('Bearer secret-key-123456');
     expect(sent?.body).toEqual({ hello: 'wörld' });
+  });
+
+  it('sends large bodies whole, one after another and several at once', async () => {
+    // Over the size sent as it is rather than copied; each smaller than the last.
+    const bodies = [300_000, 250_000, 120_000].map((size, n) => ({ n, text: `${n}ü`.repeat(size / 3) }));
+    for (const body of bodies) {
+      server.enqueue({ body: 'data: ok\n\n' });
+      expect(await readAll(await postStream(options({ body })))).toBe('data: ok\n\n');
+      expect(server.requests.at(-1)?.text).toBe(JSON.stringify(body));
+    }
+    for (const _ of bodies) server.enqueue({ body: 'data: ok\n\n' });
+    const sent = server.requests.length;
+    await Promise.all(bodies.map(async (body) => readAll(await postStream(options({ body })))));
+    const received = server.requests.slice(sent).map((request) => request.text);
+    expect(received.sort()).toEqual(bodies.map((body) => JSON.stringify(body)).sort());
   });
 
   it('throws the classifier error for non-2xx, with retry-after filled in and secrets redacted', async () => {
@@ -197,7 +213,7 @@ describe('postStream keep-alive', () => {
     await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
     const url = new URL(`http://127.0.0.1:${(plain.address() as AddressInfo).port}/v1`);
     try {
-      const response = await httpPost(url, { headers: {}, body: '{}', signal: new AbortController().signal, connectMs: 5_000, firstByteMs: 5_000 });
+      const response = await httpPost(url, { headers: {}, body: encodeRequestBody({}), signal: new AbortController().signal, connectMs: 5_000, firstByteMs: 5_000 });
       const socket = response.socket;
       expect(socket.timeout).toBe(0);
       const parts: Buffer[] = [];

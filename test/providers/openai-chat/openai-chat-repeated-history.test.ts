@@ -56,4 +56,36 @@ describe('OpenAIChatModel over a growing history', () => {
     expect(sent).toBe(JSON.stringify(plain.body(structuredClone(request))));
     expect(sent).not.toContain('reasoning_content');
   });
+
+  it('follows the history when a message in the middle is replaced, the history is compacted, or the caller changes its array', async () => {
+    const model = new OpenAIChatModel({ provider: 'p', modelId: 'gpt-test', baseUrl: `${server.url}/v1`, quirks: { replayReasoningContent: true } });
+    const plain = new OpenAIChatModel({ provider: 'p', modelId: 'gpt-test', baseUrl: `${server.url}/v1` });
+    const history: ModelMessage[] = [];
+    for (let n = 0; n < 6; n++) history.push(...turn(n));
+    const histories: ModelMessage[][] = [[...history]];
+    // A tool result in the middle replaced by a new object (as the tool-result budget does), then the next one too.
+    const budgeted = (at: number): ModelMessage => ({ role: 'tool', content: [{ type: 'tool_result', toolCallId: `call_${Math.floor(at / 3)}`, toolName: 'read', content: [{ type: 'text', text: `[omitted ${at}]` }] }] });
+    const once = [...history];
+    once[5] = budgeted(5);
+    const twice = [...once];
+    twice[8] = budgeted(8);
+    histories.push(once, twice, [...twice, ...turn(6)]);
+    // Compacted: a summary and the newest messages, then growing from there.
+    const summary: ModelMessage = { role: 'user', content: [{ type: 'text', text: '<summary of the earlier conversation>s</summary>' }] };
+    histories.push([summary, ...history.slice(-3)], [summary, ...history.slice(-3), ...turn(7)]);
+    for (const messages of histories) {
+      for (const target of [model, plain]) {
+        const request: ModelRequest = { model: '', system: [{ text: 'sys' }], messages, tools: [], maxTokens: 100 };
+        expect(await sendAndRecord(target, request)).toBe(JSON.stringify(target.body(structuredClone(request))));
+      }
+    }
+    // The same array, sent, then changed in place by its owner and sent again.
+    const owned = [...history];
+    await sendAndRecord(model, { model: '', system: [], messages: owned, tools: [] });
+    owned[4] = { role: 'assistant', model: 'p/gpt-test', content: [{ type: 'text', text: 'changed in place' }] };
+    const request: ModelRequest = { model: '', system: [], messages: owned, tools: [] };
+    const sent = await sendAndRecord(model, request);
+    expect(sent).toBe(JSON.stringify(model.body(structuredClone(request))));
+    expect(sent).toContain('changed in place');
+  });
 });

@@ -17,6 +17,7 @@ import { DataDirBusyError, describeOwner, tryLockDataDir, type DataDirLock } fro
 import { ownerNoteNamesLiveProcess } from '../../store/data-dir-owner-note.js';
 import { parsePermissionMode } from '../../tools/permissions/permission-modes.js';
 import { bridgeStdio } from '../bridge-stdio.js';
+import { signalReady, takeReadyFd } from '../daemon/ready-pipe.js';
 import { packageVersion } from '../package-version.js';
 
 /**
@@ -29,6 +30,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
   // `--socket` may come without a path (use the default); parseArgs wants a value, so mark it.
   const args = argv.map((arg, i) => (arg === '--socket' && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--')) ? '--default-socket' : arg));
   const { values } = parseServeArgs(args);
+  // A bridge that started this daemon waits on this pipe for it to listen (ready-pipe.ts).
+  const readyFd = takeReadyFd(process.env);
   const onDemand = values['on-demand'] === true;
   if (onDemand && !values.socket && !values['default-socket']) {
     throw new Error('agentd serve --on-demand needs --socket [PATH]: a daemon started on demand serves the shared socket');
@@ -36,7 +39,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   // Whoever started it (an editor's bridge, a script) does not read its stderr: the log goes to a file.
   const logFile = onDemand ? openLogFile(resolveAgentdPaths(process.env).logDir) : undefined;
   try {
-    return await serve(values, logFile);
+    return await serve(values, logFile, readyFd);
   } catch (error) {
     // Also where `agentd logs` looks, so a client that started it can point there.
     // Unless stderr goes there already (as `agentd acp` starts it), where main prints it.
@@ -65,7 +68,7 @@ function parseServeArgs(args: string[]) {
   });
 }
 
-async function serve(values: ServeFlags, logFile: LogFile | undefined): Promise<number> {
+async function serve(values: ServeFlags, logFile: LogFile | undefined, readyFd: number | undefined): Promise<number> {
   const onDemand = logFile !== undefined;
   const settings = loadDaemonSettings({
     ...(logFile ? { write: logFile.write } : {}),
@@ -128,6 +131,8 @@ async function serve(values: ServeFlags, logFile: LogFile | undefined): Promise<
       idleExit?.();
     });
   }
+  // Its socket (on demand there always is one) accepts connections now.
+  if (readyFd !== undefined) signalReady(readyFd);
   if (values.listen) {
     const address = parseListenAddress(values.listen);
     shell.tcpToken = ensureTokenFile(paths.tokenFile);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -105,6 +105,18 @@ describe('`agentd acp` starting the shared daemon', () => {
       owner.stdin.end();
       await ownerExited;
     }
+  });
+
+  it('with nothing at the socket path, still refuses a socket folder others can write, before starting anything', async () => {
+    const home = makeHome(CONFIG);
+    homes.push(home);
+    const folder = join(home.home, 'shared');
+    mkdirSync(folder);
+    chmodSync(folder, 0o777);
+    const result = await runCli(['acp', '--socket', join(folder, 'agentd.sock')], daemonEnv(home.home), { stdin: '{}\n' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`agentd will not connect to ${join(folder, 'agentd.sock')}: its folder ${folder} `);
+    expect(existsSync(join(home.home, 'state', 'logs', 'daemon.log'))).toBe(false);
   });
 
   it('a daemon that stops before it listens: the bridge exits 1 with the daemon’s own words, once', async () => {

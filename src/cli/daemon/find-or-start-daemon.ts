@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { checkSocketPath } from '../../../protocol/wire/check-socket-path.js';
 import type { AgentdPaths } from '../../config/agentd-paths.js';
 import { isSocketLive } from '../../server/wire/transports/is-socket-live.js';
 import { ownerNoteNamesLiveProcess } from '../../store/data-dir-owner-note.js';
@@ -22,12 +23,25 @@ const OWNER_POLL_MS = 10;
  */
 export async function findOrStartDaemon(paths: AgentdPaths, options: { socket?: string; config?: string } = {}): Promise<string> {
   const socketPath = options.socket ?? paths.socketPath;
-  if (await isSocketLive(socketPath)) return socketPath;
+  // Where there is no file nothing listens, and a connect would say so only a turn of the
+  // event loop later (1–10 ms of a cold start); the socket's folder is checked all the same.
+  if (noFileAt(socketPath)) checkSocketPath(socketPath, { action: 'connect to' });
+  else if (await isSocketLive(socketPath)) return socketPath;
   // With no owner's note (or a dead owner's), nobody holds the data directory: start the
   // daemon at once. Otherwise ask the lock who holds it (SQLite, loaded only then).
   return ownerNoteNamesLiveProcess(paths.dataDir)
     ? ownersSocket(paths.dataDir, () => startDaemon(socketPath, paths.dataDir, paths.logDir, options.config))
     : startDaemon(socketPath, paths.dataDir, paths.logDir, options.config);
+}
+
+/** Whether nothing at all is at `path` (anything else, or an error other than its absence, is left to the probe). */
+function noFileAt(path: string): boolean {
+  try {
+    lstatSync(path);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
 }
 
 /**

@@ -115,6 +115,9 @@ async function serve(values: ServeFlags, logFile: LogFile | undefined, readyFd: 
   if (socketPath) {
     servers.push(await serveUnixSocket(shell, socketPath));
     shell.socketPath = socketPath;
+    // The socket accepts connections now: the bridge that started this daemon connects while
+    // the rest is set up (a connection waits in the backlog until then).
+    if (readyFd !== undefined) signalReady(readyFd);
     lock?.announce({ socketPath });
     shell.log(`serving ${socketPath}`);
   }
@@ -131,8 +134,6 @@ async function serve(values: ServeFlags, logFile: LogFile | undefined, readyFd: 
       idleExit?.();
     });
   }
-  // Its socket (on demand there always is one) accepts connections now.
-  if (readyFd !== undefined) signalReady(readyFd);
   if (values.listen) {
     const address = parseListenAddress(values.listen);
     shell.tcpToken = ensureTokenFile(paths.tokenFile);

@@ -96,6 +96,10 @@ export async function benchStartUp(runs = 11, replyChunks = 2000): Promise<Recor
     const daemon = spawn(process.execPath, [entry, 'serve', '--socket'], { env: { ...env, AGENTD_HOME: home }, stdio: 'pipe' });
     daemons.push(daemon);
     shared.set(contender.label, home);
+    // Listening before the warm-up bridge comes: one that found nothing would start a daemon
+    // of its own on demand, which would win the directory or not, and outlive the run by
+    // its 30-minute idle exit.
+    while (!(await serves(join(home, 'run', 'agentd.sock')))) await new Promise((resolve) => setTimeout(resolve, 10));
     // Warmed by one bridge, so that the runs measure the bridge and not the daemon's own first answer.
     await timeOne(contender, home, env, workspace);
   }
@@ -147,18 +151,19 @@ function binName(bin: string): string {
 
 /** Waits until no daemon answers on `socketPath` (a daemon started on demand exits `server.idleExitMs` after its last client). */
 async function untilNothingServes(socketPath: string): Promise<void> {
-  for (;;) {
-    const live = await new Promise<boolean>((resolve) => {
-      const probe = connect(socketPath);
-      probe.once('connect', () => {
-        probe.destroy();
-        resolve(true);
-      });
-      probe.once('error', () => resolve(false));
+  while (await serves(socketPath)) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+/** Whether something accepts connections on `socketPath`. */
+function serves(socketPath: string): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const probe = connect(socketPath);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
     });
-    if (!live) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    probe.once('error', () => resolve(false));
+  });
 }
 
 /** One spawn: `initialize`, `session/new`, optionally a prompt and its reply; then stdin ends and the process exits. */

@@ -116,8 +116,9 @@ async function serve(values: ServeFlags, logFile: LogFile | undefined, readyFd: 
     servers.push(await serveUnixSocket(shell, socketPath));
     shell.socketPath = socketPath;
     // The socket accepts connections now: the bridge that started this daemon connects while
-    // the rest is set up (a connection waits in the backlog until then).
-    if (readyFd !== undefined) signalReady(readyFd);
+    // the rest is set up (a connection waits in the backlog until then). Only bridges start
+    // one on demand; any other serve leaves the descriptor alone.
+    if (readyFd !== undefined && onDemand) signalReady(readyFd);
     lock?.announce({ socketPath });
     shell.log(`serving ${socketPath}`);
   }

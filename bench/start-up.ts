@@ -45,7 +45,8 @@ interface Figures {
  * `agentd acp` with the shared daemon running, and `agentd acp` with none (it starts one).
  * For the two `serve` rows, the daemon's peak RSS (VmHWM) after a `replyChunks`-chunk reply.
  * `AGENTD_BENCH_BASE_CLI` adds another build's `serve --stdio` and `acp` (before/after), run by node;
- * `AGENTD_BENCH_BASE_BIN` other builds' `agentd` bins (comma-separated), their `serve --stdio` through the launcher.
+ * `AGENTD_BENCH_BASE_BIN` other builds' `agentd` bins (comma-separated): their `serve --stdio` through the launcher,
+ * and their `acp` with no daemon (each keeping its own home, so its daemon is its own build's).
  * NODE_EXTRA_CA_CERTS is removed from every contender's environment (it costs ~130 ms a process).
  */
 export async function benchStartUp(runs = 11, replyChunks = 2000): Promise<Record<string, Record<string, number>>> {
@@ -72,7 +73,10 @@ export async function benchStartUp(runs = 11, replyChunks = 2000): Promise<Recor
   ];
   // Other builds' `agentd` bins (comma-separated), each started through its launcher as an editor would.
   for (const bin of (process.env.AGENTD_BENCH_BASE_BIN ?? '').split(',').filter((path) => path !== '')) {
-    contenders.push({ label: `serve --stdio (${basename(dirname(bin))} bin)`, command: bin, args: ['serve', '--stdio'], home: 'own', reply: true });
+    contenders.push(
+      { label: `serve --stdio (${binName(bin)} bin)`, command: bin, args: ['serve', '--stdio'], home: 'own', reply: true },
+      { label: `acp, no daemon (${binName(bin)} bin)`, command: bin, args: ['acp'], home: 'own', reply: false },
+    );
   }
   const base = process.env.AGENTD_BENCH_BASE_CLI;
   if (base) {
@@ -92,6 +96,10 @@ export async function benchStartUp(runs = 11, replyChunks = 2000): Promise<Recor
     const daemon = spawn(process.execPath, [entry, 'serve', '--socket'], { env: { ...env, AGENTD_HOME: home }, stdio: 'pipe' });
     daemons.push(daemon);
     shared.set(contender.label, home);
+    // Listening before the warm-up bridge comes: one that found nothing would start a daemon
+    // of its own on demand, which would win the directory or not, and outlive the run by
+    // its 30-minute idle exit.
+    while (!(await serves(join(home, 'run', 'agentd.sock')))) await new Promise((resolve) => setTimeout(resolve, 10));
     // Warmed by one bridge, so that the runs measure the bridge and not the daemon's own first answer.
     await timeOne(contender, home, env, workspace);
   }
@@ -135,20 +143,27 @@ export async function benchStartUp(runs = 11, replyChunks = 2000): Promise<Recor
   return table;
 }
 
+/** A bin's name in the table: its folder (a copy of dist/bin inside dist/), or the tree's for a whole build's dist/bin/agentd. */
+function binName(bin: string): string {
+  const folder = dirname(bin);
+  return basename(folder) === 'bin' && basename(dirname(folder)) === 'dist' ? basename(dirname(dirname(folder))) : basename(folder);
+}
+
 /** Waits until no daemon answers on `socketPath` (a daemon started on demand exits `server.idleExitMs` after its last client). */
 async function untilNothingServes(socketPath: string): Promise<void> {
-  for (;;) {
-    const live = await new Promise<boolean>((resolve) => {
-      const probe = connect(socketPath);
-      probe.once('connect', () => {
-        probe.destroy();
-        resolve(true);
-      });
-      probe.once('error', () => resolve(false));
+  while (await serves(socketPath)) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+/** Whether something accepts connections on `socketPath`. */
+function serves(socketPath: string): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const probe = connect(socketPath);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
     });
-    if (!live) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    probe.once('error', () => resolve(false));
+  });
 }
 
 /** One spawn: `initialize`, `session/new`, optionally a prompt and its reply; then stdin ends and the process exits. */

@@ -62,7 +62,7 @@ describe('the path to the first answer of `agentd serve`', () => {
 });
 
 describe('the path of `agentd acp`, a byte bridge to the shared daemon', () => {
-  it('loads only the bridge, the socket probe, the socket folder check and the paths: an editor starts it for every chat', () => {
+  it('loads only the bridge, the socket probe, the socket folder check, the paths and how to start the daemon: an editor starts it for every chat', () => {
     const { files } = staticGraph(resolve(DIST, 'src/cli/commands/acp.js'));
     expect(files.sort()).toEqual(
       [
@@ -70,6 +70,8 @@ describe('the path of `agentd acp`, a byte bridge to the shared daemon', () => {
         'src/cli/bridge-stdio.js',
         'src/cli/commands/acp.js',
         'src/cli/daemon/find-or-start-daemon.js',
+        'src/cli/daemon/ready-pipe.js',
+        'src/cli/daemon/serve-command-line.js',
         'src/config/agentd-paths.js',
         'src/config/platform-folders.js',
         'src/server/wire/transports/is-socket-live.js',
@@ -107,6 +109,8 @@ describe('the `agentd` bin, what an editor spawns for every chat', () => {
         'dist/src/cli/commands/acp.js',
         'dist/src/cli/bridge-stdio.js',
         'dist/src/cli/daemon/find-or-start-daemon.js',
+        'dist/src/cli/daemon/ready-pipe.js',
+        'dist/src/cli/daemon/serve-command-line.js',
         'dist/src/server/wire/transports/is-socket-live.js',
         'dist/protocol/wire/check-socket-path.js',
         'dist/src/config/agentd-paths.js',

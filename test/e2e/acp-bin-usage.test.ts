@@ -30,11 +30,14 @@ describe('`agentd acp` through the bin, on its own short path', () => {
     expect(status.stdout + status.stderr).toMatch(/^agentd is not running/);
   });
 
-  it('prints a failure once, prefixed with the program, exit 1: a daemon it started that stopped at a bad config', async () => {
-    const result = await runCli(['acp', '--config', join(home.home, 'missing.json')], daemonEnv(home.home));
+  it('prints a failure once, prefixed with the program, exit 1: a daemon it started that stopped at a bad config, and why', async () => {
+    const missing = join(home.home, 'missing.json');
+    const result = await runCli(['acp', '--config', missing], daemonEnv(home.home));
     expect(result.code).toBe(1);
     const log = join(home.home, 'state', 'logs', 'daemon.log');
-    expect(result.stderr).toBe(`agentd: the daemon exited with code 78 before serving ${join(home.home, 'run', 'agentd.sock')}; see ${log}\n`);
+    expect(result.stderr).toBe(
+      `agentd: the daemon exited with code 78 before serving ${join(home.home, 'run', 'agentd.sock')}: ${missing}: config file not found; check the --config path; see ${log}\n`,
+    );
     expect(readFileSync(log, 'utf8')).toContain('missing.json');
   });
 });

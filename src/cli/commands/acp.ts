@@ -14,9 +14,13 @@ export async function acpCommand(argv: string[]): Promise<number> {
     options: { socket: { type: 'string' }, config: { type: 'string' } },
     strict: true,
   });
-  const socketPath = await findOrStartDaemon(resolveAgentdPaths(process.env), {
+  const daemon = findOrStartDaemon(resolveAgentdPaths(process.env), {
     ...(values.socket ? { socket: values.socket } : {}),
     ...(values.config ? { config: values.config } : {}),
   });
-  return bridgeStdio(socketPath);
+  // Node makes its stdio streams on first use (~2 ms for a pipe): made while the daemon
+  // starts or the probe waits, not after. Neither reads nor keeps the process alive yet.
+  void process.stdin;
+  void process.stdout;
+  return bridgeStdio(await daemon);
 }

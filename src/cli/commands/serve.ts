@@ -17,6 +17,7 @@ import { DataDirBusyError, describeOwner, tryLockDataDir, type DataDirLock } fro
 import { ownerNoteNamesLiveProcess } from '../../store/data-dir-owner-note.js';
 import { parsePermissionMode } from '../../tools/permissions/permission-modes.js';
 import { bridgeStdio } from '../bridge-stdio.js';
+import { signalReady, takeReadyFd } from '../daemon/ready-pipe.js';
 import { packageVersion } from '../package-version.js';
 
 /**
@@ -29,6 +30,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
   // `--socket` may come without a path (use the default); parseArgs wants a value, so mark it.
   const args = argv.map((arg, i) => (arg === '--socket' && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--')) ? '--default-socket' : arg));
   const { values } = parseServeArgs(args);
+  // A bridge that started this daemon waits on this pipe for it to listen (ready-pipe.ts).
+  const readyFd = takeReadyFd(process.env);
   const onDemand = values['on-demand'] === true;
   if (onDemand && !values.socket && !values['default-socket']) {
     throw new Error('agentd serve --on-demand needs --socket [PATH]: a daemon started on demand serves the shared socket');
@@ -36,7 +39,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   // Whoever started it (an editor's bridge, a script) does not read its stderr: the log goes to a file.
   const logFile = onDemand ? openLogFile(resolveAgentdPaths(process.env).logDir) : undefined;
   try {
-    return await serve(values, logFile);
+    return await serve(values, logFile, readyFd);
   } catch (error) {
     // Also where `agentd logs` looks, so a client that started it can point there.
     // Unless stderr goes there already (as `agentd acp` starts it), where main prints it.
@@ -65,7 +68,7 @@ function parseServeArgs(args: string[]) {
   });
 }
 
-async function serve(values: ServeFlags, logFile: LogFile | undefined): Promise<number> {
+async function serve(values: ServeFlags, logFile: LogFile | undefined, readyFd: number | undefined): Promise<number> {
   const onDemand = logFile !== undefined;
   const settings = loadDaemonSettings({
     ...(logFile ? { write: logFile.write } : {}),
@@ -112,6 +115,10 @@ async function serve(values: ServeFlags, logFile: LogFile | undefined): Promise<
   if (socketPath) {
     servers.push(await serveUnixSocket(shell, socketPath));
     shell.socketPath = socketPath;
+    // The socket accepts connections now: the bridge that started this daemon connects while
+    // the rest is set up (a connection waits in the backlog until then). Only bridges start
+    // one on demand; any other serve leaves the descriptor alone.
+    if (readyFd !== undefined && onDemand) signalReady(readyFd);
     lock?.announce({ socketPath });
     shell.log(`serving ${socketPath}`);
   }

@@ -46,6 +46,14 @@ describe('how a bridge starts the daemon: from the snapshot without the launcher
     expect(line.env).toEqual({ PATH: `${PATH_FIRST}/usr/bin`, HOME: '/home/someone' });
   });
 
+  it('accepts the key with the blob listed first: the launcher lists the two with ls, sorted by name (an install folder before the node path)', () => {
+    const bin = copyOfTheBin();
+    const key = readFileSync(join(bin, 'serve-snapshot.key'), 'utf8');
+    writeFileSync(join(bin, 'serve-snapshot.key'), key.replace(/^(\S+ \S+) (\S+ \S+) /, '$2 $1 '));
+    expect(readFileSync(join(bin, 'serve-snapshot.key'), 'utf8')).not.toBe(key);
+    expect(serveCommandLine(bin, ARGS, {}).snapshot).toBe(true);
+  });
+
   it('follows a bin reached through a symbolic link to its real folder, as the launcher does', () => {
     const bin = copyOfTheBin();
     const linked = join(scratch, 'linked');

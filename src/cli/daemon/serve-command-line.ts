@@ -39,8 +39,10 @@ function snapshotCommand(binDir: string, launcher: string): { node: string; flag
     const blob = join(dir, 'serve-snapshot.blob');
     const [nodeStat, blobStat] = [statSync(node, { bigint: true }), statSync(blob, { bigint: true })];
     if (!nodeStat.isFile() || !blobStat.isFile()) return undefined;
-    const key = `${nodeStat.ino} ${nodeStat.size} ${blobStat.ino} ${blobStat.size} ${node} ${dir}\n`;
-    if (readFileSync(join(dir, 'serve-snapshot.key'), 'utf8') !== key) return undefined;
+    // The launcher lists the two with `ls`, which sorts them by name in the user's locale: either order.
+    const [nodeStamp, blobStamp] = [`${nodeStat.ino} ${nodeStat.size}`, `${blobStat.ino} ${blobStat.size}`];
+    const written = readFileSync(join(dir, 'serve-snapshot.key'), 'utf8');
+    if (written !== `${nodeStamp} ${blobStamp} ${node} ${dir}\n` && written !== `${blobStamp} ${nodeStamp} ${node} ${dir}\n`) return undefined;
     // The snapshot only restores under the flags it was built with, which the launcher holds.
     const v8Flags = /^v8_flags=(.*)$/m.exec(readFileSync(launcher, 'utf8'))?.[1]?.split(' ').filter((flag) => flag !== '') ?? [];
     return { node, flags: [...v8Flags, '--snapshot-blob', blob, join(dir, 'chunks', 'serve-snapshot.cjs')] };

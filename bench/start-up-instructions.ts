@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lineReader } from './support/line-reader.js';
 import { chatFrames, startSseServer } from './support/sse-server.js';
+import { BARE_NODE_ARGS } from './support/time-to-answer.js';
 
 /** This build's bin folder: the snapshot, its entry and the launcher beside them. */
 const BIN_DIR = fileURLToPath(new URL('../bin/', import.meta.url));
@@ -34,6 +35,9 @@ export async function benchStartUpInstructions(runs = 2, bins: string[] = []): P
   let requested: () => void = () => {};
   const vendor = await startSseServer(chatFrames(['hello']), { onRequest: () => requested() });
   const table: Record<string, Record<string, number>> = {};
+  // A bare `node` answering one line, to the answer: the floor a start is read against.
+  const bare = await bareRun();
+  table['bare node'] = { initializeInstructionsM: Math.round(bare.instructions / 1e5) / 10, initializeLazyCompileM: Math.round(bare.lazyCompile / 1e5) / 10 };
   try {
     for (const bin of [BIN_DIR, ...bins].map((dir) => resolve(dir))) {
       const home = mkdtempSync(join(tmpdir(), 'agentd-bench-cg-'));
@@ -94,6 +98,23 @@ async function oneRun(bin: string, home: string, workspace: string, onModelReque
     return [phaseOf(`${out}.1`), phaseOf(`${out}.2`), phaseOf(`${out}.3`)];
   } finally {
     rmSync(resolve(out, '..'), { recursive: true, force: true });
+  }
+}
+
+async function bareRun(): Promise<Phase> {
+  const dir = mkdtempSync(join(tmpdir(), 'agentd-bench-cgout-'));
+  const out = join(dir, 'callgrind.out');
+  const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, ...BARE_NODE_ARGS], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const answers = lineReader(child);
+  const exited = new Promise((done) => child.once('exit', done));
+  child.stdin.write('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}\n');
+  await answers.next(() => true);
+  execFileSync('callgrind_control', ['--dump', 'initialize', String(child.pid)], { stdio: 'ignore' });
+  await exited;
+  try {
+    return phaseOf(`${out}.1`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -6,7 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { median } from './support/daemon-client.js';
-import { processCpuMs, statusMiB } from './support/proc-stats.js';
+import { processCpuMs, processFaults, statusMiB } from './support/proc-stats.js';
 import { chatFrames, startSseServer } from './support/sse-server.js';
 import { lineReader } from './support/line-reader.js';
 import { BARE_NODE_ARGS } from './support/time-to-answer.js';
@@ -33,6 +33,9 @@ interface Figures {
   initializeMs: number[];
   sessionNewMs: number[];
   initializeCpuMs: number[];
+  /** Minor page faults and system CPU time at the `initialize` answer. */
+  initializeMinorFaults: number[];
+  initializeSystemMs: number[];
   sessionNewCpuMs: number[];
   peakRssMiB: number[];
 }
@@ -103,7 +106,7 @@ export async function benchStartUp(runs = 11, replyChunks = 2000): Promise<Recor
     // Warmed by one bridge, so that the runs measure the bridge and not the daemon's own first answer.
     await timeOne(contender, home, env, workspace);
   }
-  const figures = new Map<string, Figures>(contenders.map((c) => [c.label, { initializeMs: [], sessionNewMs: [], initializeCpuMs: [], sessionNewCpuMs: [], peakRssMiB: [] }]));
+  const figures = new Map<string, Figures>(contenders.map((c) => [c.label, { initializeMs: [], sessionNewMs: [], initializeCpuMs: [], initializeMinorFaults: [], initializeSystemMs: [], sessionNewCpuMs: [], peakRssMiB: [] }]));
   try {
     for (let run = 0; run < runs; run++) {
       for (let i = 0; i < contenders.length; i++) {
@@ -118,6 +121,8 @@ export async function benchStartUp(runs = 11, replyChunks = 2000): Promise<Recor
         const into = figures.get(contender.label)!;
         into.initializeMs.push(result.initializeMs);
         into.initializeCpuMs.push(result.initializeCpuMs);
+        into.initializeMinorFaults.push(result.initializeFaults.minorFaults);
+        into.initializeSystemMs.push(result.initializeFaults.systemMs);
         if (result.sessionNewMs !== undefined) into.sessionNewMs.push(result.sessionNewMs);
         if (result.sessionNewCpuMs !== undefined) into.sessionNewCpuMs.push(result.sessionNewCpuMs);
         if (result.peakRssMiB !== undefined) into.peakRssMiB.push(result.peakRssMiB);
@@ -136,6 +141,8 @@ export async function benchStartUp(runs = 11, replyChunks = 2000): Promise<Recor
   const table: Record<string, Record<string, number>> = {};
   for (const [label, f] of figures) {
     const row: Record<string, number> = { initializeMs: median(f.initializeMs), initializeCpuMs: median(f.initializeCpuMs), initializeOverBare: median(f.initializeMs) / bare };
+    // Mean, not median: system time moves in 10 ms ticks, a few runs at a time.
+    Object.assign(row, { initializeMinorFaults: median(f.initializeMinorFaults), initializeSystemMs: f.initializeSystemMs.reduce((sum, ms) => sum + ms, 0) / f.initializeSystemMs.length });
     if (f.sessionNewMs.length) Object.assign(row, { sessionNewMs: median(f.sessionNewMs), sessionNewCpuMs: median(f.sessionNewCpuMs), sessionNewOverBare: median(f.sessionNewMs) / bare });
     if (f.peakRssMiB.length) row.peakRssMiB = median(f.peakRssMiB);
     table[label] = row;
@@ -172,7 +179,7 @@ async function timeOne(
   home: string,
   env: NodeJS.ProcessEnv,
   workspace: string,
-): Promise<{ initializeMs: number; initializeCpuMs: number; sessionNewMs?: number; sessionNewCpuMs?: number; peakRssMiB?: number }> {
+): Promise<{ initializeMs: number; initializeCpuMs: number; initializeFaults: { minorFaults: number; systemMs: number }; sessionNewMs?: number; sessionNewCpuMs?: number; peakRssMiB?: number }> {
   const start = performance.now();
   const child = spawn(contender.command, contender.args, { env: { ...env, AGENTD_HOME: home }, stdio: ['pipe', 'pipe', 'ignore'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -182,10 +189,11 @@ async function timeOne(
   await answers.next((line) => line.includes('"id":0') || line === '{}');
   const initializeMs = performance.now() - start;
   const initializeCpuMs = processCpuMs(child.pid);
+  const initializeFaults = processFaults(child.pid);
   if (contender.label === 'bare node') {
     child.stdin.end();
     await exited;
-    return { initializeMs, initializeCpuMs };
+    return { initializeMs, initializeCpuMs, initializeFaults };
   }
   send({ id: 1, method: 'session/new', params: { cwd: workspace, mcpServers: [] } });
   const created = JSON.parse(await answers.next((line) => line.includes('"id":1'))) as { result?: { sessionId: string }; error?: unknown };
@@ -201,6 +209,6 @@ async function timeOne(
   }
   child.stdin.end();
   await exited;
-  return { initializeMs, initializeCpuMs, sessionNewMs, sessionNewCpuMs, ...(peakRssMiB === undefined ? {} : { peakRssMiB }) };
+  return { initializeMs, initializeCpuMs, initializeFaults, sessionNewMs, sessionNewCpuMs, ...(peakRssMiB === undefined ? {} : { peakRssMiB }) };
 }
 

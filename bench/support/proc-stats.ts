@@ -13,6 +13,18 @@ export function processCpuMs(pid: number | undefined): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
+/**
+ * Minor page faults and system CPU time (ms, in clock ticks) of a process so far, from
+ * /proc (Linux): a start's faults are the memory it touches for the first time, and the
+ * kernel's time is mostly spent on them.
+ */
+export function processFaults(pid: number | undefined): { minorFaults: number; systemMs: number } {
+  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return { minorFaults: Number.NaN, systemMs: Number.NaN };
+  // Fields 10 (minflt) and 15 (stime), counted after the ")" that ends the command name.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return { minorFaults: Number(fields[7]), systemMs: (Number(fields[12]) * 1000) / 100 };
+}
+
 /** A field of /proc/PID/status in MiB (Linux): VmRSS is resident memory now, VmHWM its peak over the process's life. */
 export function statusMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const kib = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];

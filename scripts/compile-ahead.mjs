@@ -33,6 +33,8 @@ export function appendCompileAhead(bundle, hot) {
 
 /** Runs in the snapshot builder, in the bundle's scope (its source is appended there). */
 function compileAhead(candidates) {
+  // Only while the snapshot is built: the bundle run by plain node (the training) compiles nothing ahead.
+  if (!require('node:v8').startupSnapshot.isBuildingSnapshot()) return;
   const { existsSync, readFileSync } = require('node:fs');
   const list = require('node:path').join(__dirname, '..', 'serve-snapshot.hot.json');
   if (!existsSync(list)) return;

@@ -26,8 +26,9 @@ export async function trainServeSnapshot(root, outdir) {
     const log = join(work, 'functions.log');
     const v8Flags = /^v8_flags=(.*)$/m.exec(readFileSync(join(outdir, 'agentd'), 'utf8'))?.[1]?.split(' ') ?? [];
     const node = [...v8Flags, '--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate', '-r', join(root, 'scripts', 'snapshot-training-main.cjs')];
-    const env = { ...process.env, AGENTD_HOME: home };
-    delete env.NODE_OPTIONS;
+    // Nothing of the builder's own environment: its AGENTD_STORE_URL would have the run write to
+    // that database, its keys and folders would reach the run's providers and paths.
+    const env = { PATH: process.env.PATH ?? '', HOME: home, AGENTD_HOME: home };
     await driveServe(spawn(process.execPath, [...node, bundle, 'serve', '--stdio'], { env, stdio: ['pipe', 'pipe', 'pipe'] }), workspace);
     const hot = firstRunAfterStart(readFileSync(log, 'utf8'), bundle);
     writeFileSync(join(outdir, 'serve-snapshot.hot.json'), JSON.stringify(hot));

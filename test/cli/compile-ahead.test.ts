@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script, plain JavaScript
 import { appendCompileAhead } from '../../scripts/compile-ahead.mjs';
 // @ts-expect-error: a build script, plain JavaScript
-import { firstRunAfterStart } from '../../scripts/train-serve-snapshot.mjs';
+import { firstRunAfterStart, trainServeSnapshot } from '../../scripts/train-serve-snapshot.mjs';
 
 /**
  * A bundle of three functions, one never run by the start: the start-up snapshot is built
@@ -114,5 +114,22 @@ describe('compiling ahead the functions a start runs, while its snapshot is buil
     const { built, started } = buildAndStart(folder);
     expect(built.status, String(built.stderr)).toBe(0);
     expect(started!.stdout).toBe('4service\n');
+  });
+
+  it("trains the serve bundle in an environment of its own: a builder's AGENTD_STORE_URL is not the run's store", async () => {
+    const bin = mkdtempSync(join(process.cwd(), 'dist', 'training-test-'));
+    made.push(bin);
+    cpSync(join(process.cwd(), 'dist', 'bin'), bin, { recursive: true, filter: (path) => !path.endsWith('.map') && !path.endsWith('.blob') });
+    const saved = process.env.AGENTD_STORE_URL;
+    // A database nobody serves: a run that took this variable would fail to open its store.
+    process.env.AGENTD_STORE_URL = 'postgres://agentd@127.0.0.1:9/nowhere';
+    try {
+      const hot = (await trainServeSnapshot(process.cwd(), bin)) as { bundle: number[]; builtins: number[] };
+      expect(hot.bundle.length).toBeGreaterThan(200);
+      expect(JSON.parse(readFileSync(join(bin, 'serve-snapshot.hot.json'), 'utf8'))).toEqual(hot);
+    } finally {
+      if (saved === undefined) delete process.env.AGENTD_STORE_URL;
+      else process.env.AGENTD_STORE_URL = saved;
+    }
   });
 });

@@ -5,6 +5,7 @@ import type { LanguageModel } from '../language-model.js';
 import type { ModelRequest } from '../request.js';
 import type { StreamEvent } from '../stream-event.js';
 import { classifyAnthropicMessagesError } from './anthropic-messages-error.js';
+import { anthropicStreamSchemas } from './anthropic-messages-stream-schema.js';
 import { buildAnthropicMessagesBody } from './build-anthropic-messages-body.js';
 import { ANTHROPIC_MESSAGES_PROTOCOL } from './convert-to-anthropic-messages.js';
 import { parseAnthropicMessagesStream } from './parse-anthropic-messages-stream.js';
@@ -47,12 +48,16 @@ export class AnthropicMessagesModel implements LanguageModel {
   prepare(): void {
     preconnect(this.options.baseUrl);
     readyBodyReading();
+    // The stream's schemas, built before the first answer arrives.
+    anthropicStreamSchemas();
   }
 
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
     const model = request.model !== '' ? request.model : this.modelId;
     const context = { provider: this.provider, model };
     return streamHttpModel({
+      // A process's first reply: the stream's schemas are built while the request travels, if prepare() did not.
+      afterSend: anthropicStreamSchemas,
       protocol: ANTHROPIC_MESSAGES_PROTOCOL,
       ...context,
       url: `${this.options.baseUrl.replace(/\/+$/, '')}/v1/messages`,

@@ -1,20 +1,18 @@
+import { z } from 'zod';
 import { parseSseJsonStream, type StreamSink } from '../http/parse-sse-json-stream.js';
 import type { StreamParser } from '../http/stream-through-parser.js';
 import { ProviderError } from '../provider-error.js';
 import { anthropicMessagesStreamError, type AnthropicMessagesErrorContext } from './anthropic-messages-error.js';
 import type { AnthropicUsage } from './anthropic-messages-types.js';
-import {
-  ANTHROPIC_STREAM_EVENT_TYPES,
-  anthropicStreamEventSchema,
-  type AnthropicStreamBlock,
-  type AnthropicStreamDelta,
-  type AnthropicStreamEvent,
-} from './anthropic-messages-stream-schema.js';
+import { anthropicStreamSchemas, type AnthropicStreamBlock, type AnthropicStreamDelta, type AnthropicStreamEvent } from './anthropic-messages-stream-schema.js';
 import { ANTHROPIC_MESSAGES_PROTOCOL } from './convert-to-anthropic-messages.js';
 import { isPlainAnthropicDelta } from './is-plain-anthropic-delta.js';
 import { mergeAnthropicMessagesUsage, toUnifiedUsage } from './anthropic-messages-usage.js';
 import { mapAnthropicMessagesStopReason } from './map-anthropic-messages-stop-reason.js';
 import { parseToolArguments } from '../parse-tool-arguments.js';
+
+/** Built on the first event (the schemas are built on first use; a model's prepare() or the request's send builds them sooner). */
+const eventSchema = z.lazy(() => anthropicStreamSchemas().event);
 
 /** The Anthropic Messages SSE stream as a pure object: decoded text in, unified events out. */
 export type AnthropicMessagesStreamParser = StreamParser;
@@ -146,9 +144,9 @@ export function parseAnthropicMessagesStream(context: AnthropicMessagesErrorCont
   return parseSseJsonStream({
     protocol: ANTHROPIC_MESSAGES_PROTOCOL,
     context,
-    schema: anthropicStreamEventSchema,
+    schema: eventSchema,
     // `ping` and event types added after this was written are skipped, as the docs ask.
-    reads: (json) => typeof json.type === 'string' && ANTHROPIC_STREAM_EVENT_TYPES.has(json.type),
+    reads: (json) => typeof json.type === 'string' && anthropicStreamSchemas().eventTypes.has(json.type),
     plain: isPlainAnthropicDelta,
     onEvent: handle,
     onEnd(sink) {

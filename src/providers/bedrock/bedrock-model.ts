@@ -5,6 +5,7 @@ import { ProviderError } from '../provider-error.js';
 import type { ModelRequest } from '../request.js';
 import type { StreamEvent } from '../stream-event.js';
 import { classifyBedrockError, type BedrockErrorContext } from './bedrock-error.js';
+import { bedrockEventSchemas } from './bedrock-stream-schema.js';
 import { buildBedrockBody } from './build-bedrock-body.js';
 import { BEDROCK_PROTOCOL } from './convert-to-bedrock-messages.js';
 import { parseBedrockStream } from './parse-bedrock-stream.js';
@@ -86,6 +87,8 @@ export class BedrockModel implements LanguageModel {
         return body;
       },
       parser: parseBedrockStream(context),
+      // A process's first reply: the event schemas are built while the request travels.
+      afterSend: bedrockEventSchemas,
       classifyError: (status, text, responseHeaders) => classifyBedrockError(context, status, text, responseHeaders),
       secrets: credentials.kind === 'bearer' ? [credentials.token] : [credentials.secretAccessKey, credentials.sessionToken],
       ...(this.options.timeouts !== undefined ? { timeouts: this.options.timeouts } : {}),

@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { builtOnFirstUse } from '../built-on-first-use.js';
 
 /**
  * Payloads of the ConverseStream events (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStreamOutput.html),
  * one schema per `:event-type`. Lenient: unknown fields (the `p` padding every event
  * carries, `metrics`, `trace`) are accepted; a known field of the wrong type is an error.
+ * Built when Bedrock is first used (built-on-first-use.ts).
  */
-export const bedrockEventSchemas = {
+export const bedrockEventSchemas = builtOnFirstUse(() => ({
   messageStart: z.looseObject({ role: z.string() }),
   contentBlockStart: z.looseObject({
     contentBlockIndex: z.int().min(0),
@@ -33,11 +35,12 @@ export const bedrockEventSchemas = {
       })
       .optional(),
   }),
-};
+}));
 
-export type BedrockEventType = keyof typeof bedrockEventSchemas;
-export type BedrockEvent = { [K in BedrockEventType]: { type: K; value: z.infer<(typeof bedrockEventSchemas)[K]> } }[BedrockEventType];
+type BedrockEventSchemas = ReturnType<typeof bedrockEventSchemas>;
+export type BedrockEventType = keyof BedrockEventSchemas;
+export type BedrockEvent = { [K in BedrockEventType]: { type: K; value: z.infer<BedrockEventSchemas[K]> } }[BedrockEventType];
 
 export function isBedrockEventType(name: string): name is BedrockEventType {
-  return Object.hasOwn(bedrockEventSchemas, name);
+  return Object.hasOwn(bedrockEventSchemas(), name);
 }

@@ -64,7 +64,7 @@ export function parseBedrockStream(context: BedrockErrorContext): StreamParser {
       fail(malformed(`a "${type}" event whose payload is not JSON: ${clip(payload)}`));
       return;
     }
-    const checked = bedrockEventSchemas[type].safeParse(json);
+    const checked = bedrockEventSchemas()[type].safeParse(json);
     if (!checked.success) {
       const issue = checked.error.issues[0];
       const field = issue === undefined ? '' : ` at ${formatJsonPath(issue.path)} (${issue.message})`;

@@ -6,6 +6,7 @@ import type { ModelRequest } from '../request.js';
 import type { StreamEvent } from '../stream-event.js';
 import { buildCohereBody } from './build-cohere-body.js';
 import { classifyCohereError } from './cohere-error.js';
+import { cohereStreamSchemas } from './cohere-stream-schema.js';
 import { CohereToolNames } from './cohere-tool-names.js';
 import type { CohereChatBody } from './cohere-types.js';
 import { COHERE_PROTOCOL } from './convert-to-cohere-messages.js';
@@ -49,6 +50,8 @@ export class CohereModel implements LanguageModel {
   prepare(): void {
     preconnect(this.options.baseUrl);
     readyBodyReading();
+    // The stream's schemas, built before the first answer arrives.
+    cohereStreamSchemas();
   }
 
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
@@ -57,6 +60,8 @@ export class CohereModel implements LanguageModel {
     // One spelling of the tool names per request: the body uses it, the parser reads calls back through it.
     const names = new CohereToolNames();
     return streamHttpModel({
+      // A process's first reply: the stream's schemas are built while the request travels, if prepare() did not.
+      afterSend: cohereStreamSchemas,
       protocol: COHERE_PROTOCOL,
       ...context,
       url: `${this.options.baseUrl.replace(/\/+$/, '')}/v2/chat`,

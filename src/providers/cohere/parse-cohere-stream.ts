@@ -1,14 +1,18 @@
+import { z } from 'zod';
 import { parseSseJsonStream, type StreamSink } from '../http/parse-sse-json-stream.js';
 import type { StreamParser } from '../http/stream-through-parser.js';
 import { parseToolArguments } from '../parse-tool-arguments.js';
 import { ProviderError } from '../provider-error.js';
 import { cohereGenerationError, type CohereErrorContext } from './cohere-error.js';
-import { COHERE_STREAM_EVENT_TYPES, cohereStreamEventSchema, type CohereCitation, type CohereStreamEvent } from './cohere-stream-schema.js';
+import { cohereStreamSchemas, type CohereCitation, type CohereStreamEvent } from './cohere-stream-schema.js';
 import type { CohereToolNames } from './cohere-tool-names.js';
 import { COHERE_PROTOCOL, TOOL_PLAN_MARK } from './convert-to-cohere-messages.js';
 import { formatCohereCitations } from './format-cohere-citations.js';
 import { mapCohereStopReason } from './map-cohere-stop-reason.js';
 import { mapCohereUsage } from './map-cohere-usage.js';
+
+/** Built on the first event (the schemas are built on first use; a model's prepare() or the request's send builds them sooner). */
+const eventSchema = z.lazy(() => cohereStreamSchemas().event);
 
 /** One tool call being streamed. */
 interface PendingCall {
@@ -161,9 +165,9 @@ export function parseCohereStream(context: CohereErrorContext, names: CohereTool
   return parseSseJsonStream({
     protocol: COHERE_PROTOCOL,
     context,
-    schema: cohereStreamEventSchema,
+    schema: eventSchema,
     // `debug` and event types added after this was written are skipped.
-    reads: (json) => typeof json.type === 'string' && COHERE_STREAM_EVENT_TYPES.has(json.type),
+    reads: (json) => typeof json.type === 'string' && cohereStreamSchemas().eventTypes.has(json.type),
     onEvent: handle,
     onMarker(data, sink) {
       if (data !== '[DONE]') return false;

@@ -7,6 +7,7 @@ import type { StreamEvent } from '../stream-event.js';
 import { buildGeminiBody } from './build-gemini-body.js';
 import { GEMINI_PROTOCOL } from './convert-to-gemini-messages.js';
 import { classifyGeminiError } from './gemini-error.js';
+import { geminiStreamSchemas } from './gemini-stream-schema.js';
 import { parseGeminiStream } from './parse-gemini-stream.js';
 
 export interface GeminiModelOptions {
@@ -42,12 +43,16 @@ export class GeminiModel implements LanguageModel {
   prepare(): void {
     preconnect(this.options.baseUrl);
     readyBodyReading();
+    // The stream's schemas, built before the first answer arrives.
+    geminiStreamSchemas();
   }
 
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
     const model = (request.model !== '' ? request.model : this.modelId).replace(/^models\//, '');
     const context = { provider: this.provider, model };
     return streamHttpModel({
+      // A process's first reply: the stream's schemas are built while the request travels, if prepare() did not.
+      afterSend: geminiStreamSchemas,
       protocol: GEMINI_PROTOCOL,
       ...context,
       url: `${this.options.baseUrl.replace(/\/+$/, '')}/v1beta/models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`,

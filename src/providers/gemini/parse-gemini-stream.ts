@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { parseSseJsonStream, type StreamSink } from '../http/parse-sse-json-stream.js';
 import type { StreamParser } from '../http/stream-through-parser.js';
 import { ProviderError } from '../provider-error.js';
@@ -8,8 +9,11 @@ import { GEMINI_PROTOCOL } from './convert-to-gemini-messages.js';
 import { geminiStreamError, type GeminiErrorContext } from './gemini-error.js';
 import { GeminiArgsAssembler } from './gemini-args-assembler.js';
 import type { GeminiSignaturePart, GeminiUsageMetadata } from './gemini-types.js';
-import { geminiStreamChunkSchema, type GeminiStreamChunk, type GeminiStreamedFunctionCall, type GeminiStreamedPart } from './gemini-stream-schema.js';
+import { geminiStreamSchemas, type GeminiStreamChunk, type GeminiStreamedFunctionCall, type GeminiStreamedPart } from './gemini-stream-schema.js';
 import { mapGeminiBlockReason, mapGeminiStopReason } from './map-gemini-stop-reason.js';
+
+/** Built on the first event (the schemas are built on first use; a model's prepare() or the request's send builds them sooner). */
+const chunkSchema = z.lazy(() => geminiStreamSchemas().chunk);
 
 /** The Gemini SSE stream as a pure object: decoded text in, unified events out. */
 export type GeminiStreamParser = StreamParser;
@@ -158,7 +162,7 @@ export function parseGeminiStream(context: GeminiErrorContext, options: GeminiSt
   return parseSseJsonStream({
     protocol: GEMINI_PROTOCOL,
     context,
-    schema: geminiStreamChunkSchema,
+    schema: chunkSchema,
     onEvent: handle,
     // The stream simply ends: the stop (or the truncation error) is decided here.
     onEnd(current) {

@@ -7,6 +7,7 @@ import type { StreamEvent } from '../stream-event.js';
 import type { ResponsesRequestBody } from './openai-responses-api-types.js';
 import { convertToOpenAIResponsesMessages, OPENAI_RESPONSES_PROTOCOL } from './convert-to-openai-responses-messages.js';
 import { classifyOpenAIResponsesHttpError } from './openai-responses-error.js';
+import { responsesStreamSchemas } from './openai-responses-stream-schema.js';
 import { isOpenAIReasoningModel, openAIResponsesReasoning } from './openai-responses-reasoning.js';
 import { createOpenAIResponsesStreamParser } from './parse-openai-responses-stream.js';
 import { prepareOpenAIResponsesTools } from './prepare-openai-responses-tools.js';
@@ -70,6 +71,8 @@ export class OpenAIResponsesModel implements LanguageModel {
   prepare(): void {
     preconnect(this.url());
     readyBodyReading();
+    // The stream's schemas, built before the first answer arrives.
+    responsesStreamSchemas();
   }
 
   url(): string {
@@ -113,6 +116,8 @@ export class OpenAIResponsesModel implements LanguageModel {
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
     const context = { provider: this.provider, model: request.model === '' ? this.modelId : request.model };
     return streamHttpModel({
+      // A process's first reply: the stream's schemas are built while the request travels, if prepare() did not.
+      afterSend: responsesStreamSchemas,
       protocol: OPENAI_RESPONSES_PROTOCOL,
       ...context,
       url: this.url(),

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { parseSseJsonStream, type StreamSink } from '../http/parse-sse-json-stream.js';
 import type { StreamParser } from '../http/stream-through-parser.js';
 import { parseToolArguments } from '../parse-tool-arguments.js';
@@ -8,12 +9,10 @@ import { mapOpenAIResponsesStopReason } from './map-openai-responses-stop-reason
 import { mapOpenAIResponsesUsage } from './map-openai-responses-usage.js';
 import type { ResponsesErrorObject } from './openai-responses-api-types.js';
 import { openAIResponsesStreamError, type OpenAIResponsesErrorContext } from './openai-responses-error.js';
-import {
-  RESPONSES_STREAM_EVENT_TYPES,
-  responsesStreamEventSchema,
-  type ResponsesOutputItem,
-  type ResponsesStreamEvent,
-} from './openai-responses-stream-schema.js';
+import { responsesStreamSchemas, type ResponsesOutputItem, type ResponsesStreamEvent } from './openai-responses-stream-schema.js';
+
+/** Built on the first event (the schemas are built on first use; a model's prepare() or the request's send builds them sooner). */
+const eventSchema = z.lazy(() => responsesStreamSchemas().event);
 
 /** A pure, push-driven parser of one Responses event stream; `finished` once a terminal event was seen. */
 export type OpenAIResponsesStreamParser = StreamParser;
@@ -171,8 +170,8 @@ export function createOpenAIResponsesStreamParser(context: OpenAIResponsesErrorC
   return parseSseJsonStream({
     protocol: OPENAI_RESPONSES_PROTOCOL,
     context,
-    schema: responsesStreamEventSchema,
-    reads: (json) => typeof json.type === 'string' && RESPONSES_STREAM_EVENT_TYPES.has(json.type),
+    schema: eventSchema,
+    reads: (json) => typeof json.type === 'string' && responsesStreamSchemas().eventTypes.has(json.type),
     onMarker: (data) => data === '[DONE]',
     onEvent: handle,
     onEnd(sink) {

@@ -1,7 +1,9 @@
 import { ANTHROPIC_MESSAGES_PROTOCOL } from '../anthropic-messages/convert-to-anthropic-messages.js';
 import { parseAnthropicMessagesStream } from '../anthropic-messages/parse-anthropic-messages-stream.js';
+import { anthropicStreamSchemas } from '../anthropic-messages/anthropic-messages-stream-schema.js';
 import { buildGeminiBody } from '../gemini/build-gemini-body.js';
 import { GEMINI_PROTOCOL } from '../gemini/convert-to-gemini-messages.js';
+import { geminiStreamSchemas } from '../gemini/gemini-stream-schema.js';
 import { parseGeminiStream } from '../gemini/parse-gemini-stream.js';
 import type { HttpTimeouts } from '../http/post-stream.js';
 import type { StreamParser } from '../http/stream-through-parser.js';
@@ -80,6 +82,8 @@ export class VertexModel implements LanguageModel {
       headers: this.headers(token),
       body: () => (claude ? buildVertexClaudeBody({ ...request, model }, { defaultMaxTokens: this.options.maxOutputTokens ?? 4096 }) : buildGeminiBody(request)),
       parser,
+      // A process's first reply: the stream's schemas are built while the request travels.
+      afterSend: claude ? anthropicStreamSchemas : geminiStreamSchemas,
       classifyError: (status, text, headers) => classifyVertexError(errorContext, status, text, headers),
       secrets: [token],
       ...(this.options.timeouts !== undefined ? { timeouts: this.options.timeouts } : {}),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anthropicStreamEventSchema } from '../../../src/providers/anthropic-messages/anthropic-messages-stream-schema.js';
+import { anthropicStreamSchemas } from '../../../src/providers/anthropic-messages/anthropic-messages-stream-schema.js';
 import { isPlainAnthropicDelta } from '../../../src/providers/anthropic-messages/is-plain-anthropic-delta.js';
 
 describe('isPlainAnthropicDelta', () => {
@@ -12,7 +12,7 @@ describe('isPlainAnthropicDelta', () => {
     ];
     for (const json of plain) {
       expect(isPlainAnthropicDelta(json), JSON.stringify(json)).toBe(true);
-      expect(anthropicStreamEventSchema.safeParse(json).success).toBe(true);
+      expect(anthropicStreamSchemas().event.safeParse(json).success).toBe(true);
     }
     const notPlain = [
       { type: 'content_block_delta', index: '0', delta: { type: 'text_delta', text: 'hi' } },

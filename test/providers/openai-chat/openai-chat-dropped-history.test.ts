@@ -9,9 +9,11 @@ import { startReplayServer, type ReplayServer } from '../../support/replay-serve
 
 const okStream = 'data: {"choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
 
-// A garbage collection on demand, for this test's process only.
+// A garbage collection on demand: the flag is on only while the function is taken, so the
+// test files that share this worker see V8's flags as they were.
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
+setFlagsFromString('--no-expose-gc');
 
 let server: ReplayServer;
 beforeAll(async () => {

@@ -1,3 +1,5 @@
+import { commonStart } from '../common-start.js';
+
 /**
  * The encoded JSON of the last run of remembered items an array of one series carried (a
  * session's request after request), joined by commas in one buffer. The next array of the
@@ -26,12 +28,9 @@ export class EncodedRun {
     };
   }
 
-  /** How many of `array`'s items from `from` on are the run's first ones, at most `count`. */
-  shared(array: readonly unknown[], from: number, count: number): number {
-    const length = Math.min(count, this.items.length);
-    let i = 0;
-    while (i < length && array[from + i] === this.items[i]) i++;
-    return i;
+  /** How many of `array`'s items from `from` on are the run's first ones. */
+  shared(array: readonly unknown[], from: number): number {
+    return commonStart(this.items, array, from);
   }
 
   /** The encoded first `count` items, commas between them; they stay as they are while lent, or while `replace` keeps them. */

@@ -77,7 +77,7 @@ function addArray(pieces: BodyPieces, array: readonly unknown[], firstRemembered
   }
   // A run serves one array of a body: another would rewrite bytes the first still points at.
   const usable = pieces.claim(run);
-  const shared = usable ? run.shared(array, firstRemembered, array.length - firstRemembered) : 0;
+  const shared = usable ? run.shared(array, firstRemembered) : 0;
   if (shared > 0) {
     pieces.text(firstRemembered > 0 ? `${text},` : text);
     pieces.bytes(run.start(shared));

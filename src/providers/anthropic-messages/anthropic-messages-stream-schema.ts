@@ -72,7 +72,7 @@ export const anthropicStreamSchemas = builtOnFirstUse(() => {
 
   /** The event types the schema checks; any other is skipped, as the docs ask clients to do. */
   const eventTypes: ReadonlySet<string> = new Set(event.options.map((option) => option.shape.type.value));
-  return { usage, contentBlock: contentBlockSchema, delta: deltaSchema, event, eventTypes };
+  return { contentBlock: contentBlockSchema, delta: deltaSchema, event, eventTypes };
 });
 
 type AnthropicSchemas = ReturnType<typeof anthropicStreamSchemas>;

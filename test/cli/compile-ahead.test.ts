@@ -132,4 +132,13 @@ describe('compiling ahead the functions a start runs, while its snapshot is buil
       else process.env.AGENTD_STORE_URL = saved;
     }
   });
+
+  it('names why when the training run fails, so that the build says it compiles nothing ahead', async () => {
+    const bin = mkdtempSync(join(process.cwd(), 'dist', 'training-test-'));
+    made.push(bin);
+    cpSync(join(process.cwd(), 'dist', 'bin'), bin, { recursive: true, filter: (path) => !path.endsWith('.map') && !path.endsWith('.blob') });
+    // A bundle that stops before it answers anything.
+    writeFileSync(join(bin, 'chunks', 'serve-snapshot.cjs'), "process.stderr.write('agentd: broken on purpose\\n'); process.exit(3);\n");
+    await expect(trainServeSnapshot(process.cwd(), bin)).rejects.toThrow(/the training run of serve exited with 3: agentd: broken on purpose/);
+  });
 });
